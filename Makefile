@@ -1,0 +1,45 @@
+# mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
+SWIFT ?= swift
+DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip
+PYTHON_PACKAGES = shapely
+DEMO_ZONES = Zones/monaco/zones.geojson
+
+.PHONY: demo test bench build release deps deps-system deps-python clean
+
+## Install what is missing (Debian packages, Python test tools).
+deps: deps-system deps-python
+
+deps-system:
+	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+deps-python:
+	@python3 -c 'import shapely' 2>/dev/null || \
+	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
+	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PYTHON_PACKAGES)
+
+build: deps-system
+	$(SWIFT) build --product mytaxi
+
+release: deps-system
+	$(SWIFT) build -c release --product mytaxi
+
+## Run the zone engine on the shipped demo city.
+demo: release
+	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/mytaxi" $(DEMO_ZONES)
+
+## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is present).
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --parallel
+
+## Benchmarks (ordo-one/benchmark), release build, figures printed as tables.
+bench: deps
+	BENCHMARK_DISABLE_JEMALLOC=1 $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+
+clean:
+	rm -rf .build

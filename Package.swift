@@ -1,0 +1,73 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+/// Every target gets the same settings: Swift 6 language mode, explicit
+/// existentials and member import visibility (see STYLE.md).
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+]
+
+let package = Package(
+    name: "mytaxi",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "mytaxi", targets: ["mytaxi"]),
+        .library(name: "GeoKit", targets: ["GeoKit"]),
+        .library(name: "Zones", targets: ["Zones"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        // C libraries from Debian, found by pkg-config. Module map + shim header only.
+        .systemLibrary(
+            name: "CGEOS", pkgConfig: "geos",
+            providers: [.apt(["libgeos-dev"])]),
+        .systemLibrary(
+            name: "CPROJ", pkgConfig: "proj",
+            providers: [.apt(["libproj-dev"])]),
+
+        // Geometry: coordinates, GeoJSON, safe wrappers over GEOS and PROJ.
+        .target(
+            name: "GeoKit", dependencies: ["CGEOS", "CPROJ"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "GeoKitTests", dependencies: ["GeoKit"],
+            swiftSettings: swiftSettings),
+
+        // Zones: load, validate, repair, border rule, neighbours, fast lookup.
+        .target(
+            name: "Zones", dependencies: ["GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ZonesTests", dependencies: ["Zones", "GeoKit"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+
+        // The command-line tool: thin commands over the libraries.
+        .executableTarget(
+            name: "mytaxi",
+            dependencies: [
+                "GeoKit", "Zones",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "mytaxiTests", dependencies: ["mytaxi"],
+            swiftSettings: swiftSettings),
+
+        // Benchmarks (ordo-one/benchmark), run with `make bench`.
+        .executableTarget(
+            name: "ZoneLookupBenchmarks",
+            dependencies: [
+                "Zones", "GeoKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ZoneLookup",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+    ]
+)

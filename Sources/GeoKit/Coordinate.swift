@@ -1,0 +1,44 @@
+import Foundation
+
+/// A WGS84 position, longitude first as in GeoJSON (RFC 7946), in degrees.
+public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+    /// Degrees east of Greenwich, -180...180.
+    public var longitude: Double
+    /// Degrees north of the equator, -90...90.
+    public var latitude: Double
+
+    /// Creates a position from longitude and latitude in degrees.
+    public init(longitude: Double, latitude: Double) {
+        self.longitude = longitude
+        self.latitude = latitude
+    }
+
+    /// True when both values are finite and within the WGS84 ranges.
+    public var isInRange: Bool {
+        longitude.isFinite && latitude.isFinite
+            && (-180...180).contains(longitude) && (-90...90).contains(latitude)
+    }
+
+    /// `lon,lat`, the order every command of this project reads and writes.
+    public var description: String { "\(longitude),\(latitude)" }
+}
+
+extension Coordinate {
+    /// Mean Earth radius in metres (IUGG), used by the spherical helpers.
+    public static let earthRadiusMetres = 6_371_008.8
+
+    /// Great-circle distance in metres to `other` (haversine formula).
+    ///
+    /// Accurate to about 0.5 % anywhere on Earth; good enough for plausibility
+    /// checks and neighbour searches, not for survey work (use PROJ for that).
+    public func haversineDistance(to other: Coordinate) -> Double {
+        let toRadians = Double.pi / 180
+        let phi1 = latitude * toRadians
+        let phi2 = other.latitude * toRadians
+        let dPhi = phi2 - phi1
+        let dLambda = (other.longitude - longitude) * toRadians
+        let a = sin(dPhi / 2) * sin(dPhi / 2)
+            + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
+        return 2 * Coordinate.earthRadiusMetres * asin(min(1, a.squareRoot()))
+    }
+}

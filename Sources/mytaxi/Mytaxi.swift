@@ -1,0 +1,15 @@
+import ArgumentParser
+
+/// The `mytaxi` command: the geo-engine of a city taxi service, from zone
+/// files to the running dispatch service.
+@main
+struct Mytaxi: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mytaxi",
+        abstract: "The geo-engine of a city taxi service: zones, ingest, routing, dispatch.",
+        version: "0.1.0",
+        groupedSubcommands: [
+            
+        ]
+    )
+}
