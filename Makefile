@@ -1,7 +1,7 @@
 # mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip
-PYTHON_PACKAGES = shapely
+PYTHON_PACKAGES = shapely pytest
 DEMO_ZONES = Zones/monaco/zones.geojson
 
 .PHONY: demo test bench build release deps deps-system deps-python clean
@@ -18,7 +18,7 @@ deps-system:
 	fi
 
 deps-python:
-	@python3 -c 'import shapely' 2>/dev/null || \
+	@python3 -c 'import shapely, pytest' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PYTHON_PACKAGES)
 
@@ -32,14 +32,16 @@ release: deps-system
 demo: release
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/mytaxi" $(DEMO_ZONES)
 
-## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is present).
+## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
+## is present), then the Python checks against shapely on the same binary.
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
+	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables.
 bench: deps
-	BENCHMARK_DISABLE_JEMALLOC=1 $(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 
 clean:
 	rm -rf .build

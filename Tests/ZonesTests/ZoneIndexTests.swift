@@ -62,3 +62,19 @@ import Zones
         #expect(index.tableBytes < 64 << 20)
     }
 }
+
+@Suite struct PlainZoneLookupTests {
+    /// The yardstick of the benchmarks answers like the index.
+    @Test func plainLookupAgreesWithTheIndex() throws {
+        let zoneSet = try ZoneFileLoader.load(path: TestData.shipped("manhattan")).zoneSet
+        let index = try ZoneIndex(zoneSet: zoneSet)
+        let plain = try PlainZoneLookup(zoneSet: zoneSet)
+        let box = try #require(zoneSet.boundingBox)
+        var random = TestData.SeededGenerator(state: 99)
+        for _ in 0..<5_000 {
+            let point = Coordinate(longitude: .random(in: box.minX...box.maxX, using: &random),
+                                   latitude: .random(in: box.minY...box.maxY, using: &random))
+            #expect(try plain.zonePosition(at: point) == index.zonePosition(at: point))
+        }
+    }
+}
