@@ -37,7 +37,7 @@ demo: release
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build --parallel
-	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q Tests/python
+	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables.
 bench: deps

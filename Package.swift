@@ -11,11 +11,12 @@ let swiftSettings: [SwiftSetting] = [
 
 let package = Package(
     name: "mytaxi",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mytaxi", targets: ["mytaxi"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
+        .library(name: "Fleet", targets: ["Fleet"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -45,6 +46,14 @@ let package = Package(
         .testTarget(
             name: "ZonesTests", dependencies: ["Zones", "GeoKit"],
             resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+
+        // Fleet: device registry and the live index of taxis.
+        .target(
+            name: "Fleet", dependencies: ["Zones", "GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FleetTests", dependencies: ["Fleet", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
 
         // The command-line tool: thin commands over the libraries.
