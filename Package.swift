@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "Fleet", targets: ["Fleet"]),
+        .library(name: "Ingest", targets: ["Ingest"]),
+        .library(name: "Routing", targets: ["Routing"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -56,11 +58,27 @@ let package = Package(
             name: "FleetTests", dependencies: ["Fleet", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
 
+        // Ingest: wire-protocol decoders (one per file), from bytes to DeviceFix.
+        .target(
+            name: "Ingest", dependencies: ["GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "IngestTests", dependencies: ["Ingest"],
+            swiftSettings: swiftSettings),
+
+        // Routing: OSM import, road graph, contraction hierarchies, ETAs.
+        .target(
+            name: "Routing", dependencies: ["GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "RoutingTests", dependencies: ["Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
+
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones",
+                "GeoKit", "Zones", "Fleet", "Ingest", "Routing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
