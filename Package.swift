@@ -63,7 +63,7 @@ let package = Package(
             name: "Ingest", dependencies: ["GeoKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "IngestTests", dependencies: ["Ingest"],
+            name: "IngestTests", dependencies: ["Ingest", "GeoKit"],
             swiftSettings: swiftSettings),
 
         // Routing: OSM import, road graph, contraction hierarchies, ETAs.

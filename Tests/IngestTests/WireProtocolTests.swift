@@ -9,3 +9,13 @@ import Testing
         #expect(WireProtocol(rawValue: "teltonika-udp") == .teltonikaUDP)
     }
 }
+
+@Suite struct ProtocolVectorsTests {
+    @Test(.enabled(if: ProtocolVectors.available, "../shared/data/protocols is absent"))
+    func everyProtocolOfTheDataSetIsPresent() {
+        let names = Set(ProtocolVectors.all.map(\.protocolName))
+        #expect(names == ["gt06", "teltonika", "osmand", "nmea-gprmc"])
+        #expect(ProtocolVectors.all.count >= 140)
+        #expect(ProtocolVectors.bytes(hex: "78780D01") == [0x78, 0x78, 0x0D, 0x01])
+    }
+}
