@@ -22,6 +22,12 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
     targets: [
@@ -60,7 +66,7 @@ let package = Package(
 
         // Ingest: wire-protocol decoders (one per file), from bytes to DeviceFix.
         .target(
-            name: "Ingest", dependencies: ["GeoKit"],
+            name: "Ingest", dependencies: ["GeoKit", "Zones", "Fleet"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "IngestTests", dependencies: ["Ingest", "GeoKit"],
@@ -72,6 +78,18 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RoutingTests", dependencies: ["Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
+
+        // Storage: what must survive kill -9 (the fix archive), behind one protocol.
+        .target(
+            name: "Storage",
+            dependencies: [
+                "Ingest", "Fleet",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "StorageTests", dependencies: ["Storage", "Ingest", "Fleet"],
             swiftSettings: swiftSettings),
 
         // The command-line tool: thin commands over the libraries.
@@ -94,6 +112,15 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ZoneLookup",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "ArchiveBenchmarks",
+            dependencies: [
+                "Storage", "Ingest", "Fleet", "GeoKit", "Zones",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Archive",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
     ]

@@ -1,0 +1,45 @@
+import Fleet
+import Foundation
+import Ingest
+import Synchronization
+
+/// An archive in memory, for tests and for `mytaxi serve --data-dir :memory:`
+/// demos where nothing needs to survive. Same rules as the SQLite archive.
+public final class InMemoryFixArchive: FixArchive {
+    private struct Key: Hashable {
+        var taxi: TaxiID
+        var time: Date
+        var device: String
+    }
+
+    private let storage = Mutex<[Key: AcceptedFix]>([:])
+
+    public init() {}
+
+    public func append(_ fixes: [AcceptedFix]) throws {
+        storage.withLock { storage in
+            for fix in fixes {
+                let key = Key(taxi: fix.taxiId, time: fix.time, device: fix.deviceId)
+                if storage[key] == nil { storage[key] = fix }
+            }
+        }
+    }
+
+    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
+        let matching = storage.withLock { storage in
+            storage.values.filter { $0.taxiId == taxi && window.contains($0.time) }
+        }
+        return Array(matching.sorted { ($0.time, $0.deviceId) < ($1.time, $1.deviceId) }.prefix(limit))
+    }
+
+    public func latestFixPerTaxi() throws -> [AcceptedFix] {
+        let latest = storage.withLock { storage in
+            Dictionary(storage.values.map { ($0.taxiId, $0) }) { $0.time >= $1.time ? $0 : $1 }
+        }
+        return latest.values.sorted { $0.taxiId < $1.taxiId }
+    }
+
+    public func count() throws -> Int {
+        storage.withLock { $0.count }
+    }
+}

@@ -1,0 +1,164 @@
+import Fleet
+import Foundation
+import GeoKit
+import GRDB
+import Ingest
+import Synchronization
+import Zones
+
+/// The default archive: two SQLite files in the data directory, shaped like
+/// a small log-structured store so that a fix costs a few bytes of disk
+/// writes, not a page.
+///
+/// - `fixes-journal.sqlite` takes every commit: an append-only table (WAL,
+///   `synchronous=FULL`), so a commit is one sequential write and one fsync,
+///   and `append` returns only once the fixes are on disk.
+/// - `fixes.sqlite` is the queryable store keyed by (taxi, time, device).
+///   A background mover copies journal rows into it in large sorted batches,
+///   then deletes them from the journal. It has its own writer lock, so
+///   moving never stalls a commit (and so never delays an ACK).
+///
+/// Queries read both files and merge them; a fix a device resent after a
+/// lost ACK is stored once (the store's key ignores the copy).
+public final class SQLiteFixArchive: FixArchive {
+    let journal: DatabasePool
+    let store: DatabasePool
+    /// The data directory, for messages.
+    public let directory: String
+    let mover: JournalMover
+
+    /// Opens (creating when needed) the archive in `directory`, which must exist.
+    /// `moveInterval` is how often journal rows move to the store.
+    public init(directory: String, moveInterval: Duration = .seconds(1)) throws {
+        self.directory = directory
+        do {
+            journal = try Self.open(directory + "/fixes-journal.sqlite", synchronous: "FULL", autoCheckpoint: false)
+            try journal.write { db in try db.execute(sql: Self.journalSchema) }
+            store = try Self.open(directory + "/fixes.sqlite", synchronous: "NORMAL", autoCheckpoint: true)
+            try store.write { db in try db.execute(sql: Self.storeSchema) }
+        } catch {
+            throw ArchiveError(
+                "cannot open the fix archive in \(directory): \(error); check that the data directory exists and is writable")
+        }
+        mover = JournalMover(interval: moveInterval)
+        mover.start(archive: self)
+    }
+
+    deinit {
+        mover.stop()
+    }
+
+    private static func open(_ path: String, synchronous: String, autoCheckpoint: Bool) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
+            if !autoCheckpoint { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
+        }
+        return try DatabasePool(path: path, configuration: configuration)
+    }
+
+    static let columns = "taxi_id, time_ms, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_ms"
+
+    private static let journalSchema = """
+        CREATE TABLE IF NOT EXISTS journal (
+            seq INTEGER PRIMARY KEY,
+            taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
+            lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
+            zone_id TEXT, received_ms INTEGER NOT NULL
+        );
+        """
+
+    private static let storeSchema = """
+        CREATE TABLE IF NOT EXISTS fixes (
+            taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
+            lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
+            zone_id TEXT, received_ms INTEGER NOT NULL,
+            PRIMARY KEY (taxi_id, time_ms, device_id)
+        ) WITHOUT ROWID;
+        """
+
+    public func append(_ fixes: [AcceptedFix]) throws {
+        guard !fixes.isEmpty else { return }
+        try journal.write { db in
+            let statement = try db.cachedStatement(
+                sql: "INSERT INTO journal (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+            for fix in fixes {
+                try statement.execute(arguments: [
+                    fix.taxiId.text, Self.milliseconds(fix.time), fix.deviceId, fix.wireProtocol.rawValue,
+                    fix.coordinate.longitude, fix.coordinate.latitude, fix.speedKmh, fix.heading,
+                    fix.zoneId?.text, Self.milliseconds(fix.receivedAt),
+                ])
+            }
+        }
+    }
+
+    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
+        let sql = """
+            SELECT \(Self.columns) FROM %@ WHERE taxi_id = ? AND time_ms BETWEEN ? AND ?
+            ORDER BY time_ms, device_id LIMIT ?
+            """
+        let arguments: StatementArguments = [
+            taxi.text, Self.milliseconds(window.lowerBound), Self.milliseconds(window.upperBound), limit,
+        ]
+        // Store first, then the journal: a row may sit in both while it moves.
+        let stored = try store.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"), arguments: arguments)
+        }
+        let journaled = try journal.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"), arguments: arguments)
+        }
+        return Array(Self.merge(stored + journaled).prefix(limit))
+    }
+
+    public func latestFixPerTaxi() throws -> [AcceptedFix] {
+        // SQLite returns the other columns from the row holding max(time_ms).
+        let sql = """
+            SELECT taxi_id, max(time_ms) AS time_ms, device_id, protocol, lon, lat,
+                   speed_kmh, heading, zone_id, received_ms
+            FROM %@ GROUP BY taxi_id
+            """
+        let stored = try store.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"))
+        }
+        let journaled = try journal.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"))
+        }
+        let latest = Dictionary((stored + journaled).compactMap(Self.fix(from:)).map { ($0.taxiId, $0) }) {
+            $0.time >= $1.time ? $0 : $1
+        }
+        return latest.values.sorted { $0.taxiId < $1.taxiId }
+    }
+
+    public func count() throws -> Int {
+        try mover.moveNow(archive: self)
+        return try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM fixes") ?? 0 }
+    }
+
+    /// Rows of both files as fixes, oldest first, each (taxi, time, device) once.
+    private static func merge(_ rows: [Row]) -> [AcceptedFix] {
+        var seen = Set<String>()
+        return rows.compactMap(fix(from:))
+            .sorted { ($0.time, $0.deviceId) < ($1.time, $1.deviceId) }
+            .filter { seen.insert("\($0.taxiId.text)|\($0.time.timeIntervalSince1970)|\($0.deviceId)").inserted }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
+    }
+
+    private static func date(milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    private static func fix(from row: Row) -> AcceptedFix? {
+        guard let wireProtocol = WireProtocol(rawValue: row["protocol"]) else { return nil }
+        let zone: String? = row["zone_id"]
+        let taxi: String = row["taxi_id"]
+        return AcceptedFix(
+            taxiId: TaxiID(taxi), deviceId: row["device_id"], wireProtocol: wireProtocol,
+            time: date(milliseconds: row["time_ms"]),
+            coordinate: Coordinate(longitude: row["lon"], latitude: row["lat"]),
+            speedKmh: row["speed_kmh"], heading: row["heading"], zoneId: zone.map { ZoneID($0) },
+            receivedAt: date(milliseconds: row["received_ms"]))
+    }
+}

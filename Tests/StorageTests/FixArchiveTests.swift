@@ -1,0 +1,107 @@
+import Fleet
+import Foundation
+import GeoKit
+import Ingest
+import Synchronization
+import Testing
+import Zones
+@testable import Storage
+
+/// A fresh directory per test, removed afterwards.
+struct TemporaryDirectory: ~Copyable {
+    let path: String
+
+    init() {
+        path = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mytaxi-storage-\(UUID().uuidString)").path
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(atPath: path) }
+}
+
+func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "161") -> AcceptedFix {
+    AcceptedFix(
+        taxiId: TaxiID(taxi), deviceId: "imei-\(taxi)", wireProtocol: .line,
+        time: Date(timeIntervalSince1970: 1_790_000_000 + Double(second)),
+        coordinate: Coordinate(longitude: lon, latitude: 40.75), speedKmh: 20, heading: 90, zoneId: zone,
+        receivedAt: Date(timeIntervalSince1970: 1_790_000_001 + Double(second)))
+}
+
+@Suite struct SQLiteFixArchiveTests {
+    @Test func returnsATaxisWindowOldestFirst() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path)
+        try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10), makeFix(taxi: "T1", second: 0)])
+        try archive.append([makeFix(taxi: "T1", second: 30, zone: nil)])
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        let window = try archive.fixes(of: "T1", in: base...base.addingTimeInterval(45), limit: 100)
+        #expect(window.map(\.time) == [base, base.addingTimeInterval(30)])
+        #expect(window[1].zoneId == nil)
+        #expect(window[0] == makeFix(taxi: "T1", second: 0))
+    }
+
+    @Test func aResentFixIsStoredOnce() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path)
+        try archive.append([makeFix(taxi: "T1", second: 0)])
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        #expect(try archive.count() == 2)
+    }
+
+    @Test func latestFixPerTaxiSurvivesReopening() throws {
+        let directory = TemporaryDirectory()
+        let path = directory.path
+        do {
+            let archive = try SQLiteFixArchive(directory: path)
+            try archive.append([makeFix(taxi: "T1", second: 90, lon: -73.9), makeFix(taxi: "T1", second: 30), makeFix(taxi: "T2", second: 5)])
+        }
+        let reopened = try SQLiteFixArchive(directory: path)
+        let latest = try reopened.latestFixPerTaxi()
+        #expect(latest.map(\.taxiId) == ["T1", "T2"])
+        #expect(latest[0] == makeFix(taxi: "T1", second: 90, lon: -73.9))
+    }
+
+    @Test func anUnwritablePathSaysWhatToCheck() {
+        #expect {
+            try SQLiteFixArchive(directory: "/nonexistent-dir")
+        } throws: { error in
+            "\(error)".contains("/nonexistent-dir") && "\(error)".contains("writable")
+        }
+    }
+}
+
+@Suite struct GroupCommitterTests {
+    @Test func everySubmissionCompletesAfterItsFixesAreStored() async throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path)
+        let committed = Mutex(0)
+        let committer = GroupCommitter(archive: archive) { fixes, _ in committed.withLock { $0 += fixes.count } }
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for taxi in 0..<50 {
+                group.addTask {
+                    for second in 0..<20 {
+                        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                            committer.submit([makeFix(taxi: "T\(taxi)", second: second)]) { continuation.resume(with: $0) }
+                        }
+                        #expect(try archive.fixes(of: TaxiID("T\(taxi)"), in: Date.distantPast...Date.distantFuture, limit: 100).count == second + 1)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        committer.shutdown()
+        #expect(try archive.count() == 1000)
+        #expect(committed.withLock { $0 } == 1000)
+    }
+
+    @Test func afterShutdownSubmissionsFailWithAReason() async {
+        let committer = GroupCommitter(archive: InMemoryFixArchive())
+        committer.shutdown()
+        await #expect {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                committer.submit([makeFix(taxi: "T1", second: 0)]) { continuation.resume(with: $0) }
+            }
+        } throws: { "\($0)".contains("shutting down") }
+    }
+}
