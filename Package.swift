@@ -66,7 +66,14 @@ let package = Package(
 
         // Ingest: wire-protocol decoders (one per file), from bytes to DeviceFix.
         .target(
-            name: "Ingest", dependencies: ["GeoKit", "Zones", "Fleet"],
+            name: "Ingest",
+            dependencies: [
+                "GeoKit", "Zones", "Fleet",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "IngestTests", dependencies: ["Ingest", "GeoKit"],
@@ -92,12 +99,34 @@ let package = Package(
             name: "StorageTests", dependencies: ["Storage", "Ingest", "Fleet"],
             swiftSettings: swiftSettings),
 
+        // API: the HTTP server (Hummingbird): fleet queries, archive, health, metrics.
+        .target(
+            name: "API",
+            dependencies: [
+                "Ingest", "Fleet", "Storage", "Zones", "GeoKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "APITests",
+            dependencies: [
+                "API", "Ingest", "Fleet", "Storage", "Zones", "GeoKit",
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+            ],
+            swiftSettings: swiftSettings),
+
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "Ingest", "Routing",
+                "GeoKit", "Zones", "Fleet", "Ingest", "Routing", "Storage", "API",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -1,0 +1,21 @@
+import Ingest
+
+/// Which decoder serves which protocol on which transport: the one place
+/// that maps a configured listener to its decoder type.
+enum IngestProtocols {
+    /// Starts the TCP listener of `wireProtocol`; nil when it has no TCP form.
+    static func listenTCP(_ wireProtocol: WireProtocol, listeners: IngestListeners, host: String, port: Int) async throws -> Int? {
+        switch wireProtocol {
+        case .line, .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+            return nil
+        }
+    }
+
+    /// Starts the UDP listener of `wireProtocol`; nil when it has no UDP form.
+    static func listenUDP(_ wireProtocol: WireProtocol, listeners: IngestListeners, host: String, port: Int) async throws -> Int? {
+        switch wireProtocol {
+        case .line, .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Fleet
+import Foundation
+import Hummingbird
+import Ingest
+import Logging
+import Metrics
+import NIOCore
+import NIOPosix
+import Prometheus
+import Storage
+import Synchronization
+import Zones
+
+/// The running service of `mytaxi serve`: zones, devices, the archive, the
+/// live index rebuilt from it, the ingest listeners and the HTTP API.
+///
+/// Start order matters for durability: the archive opens and the live state
+/// is rebuilt from it before any listener accepts a fix.
+public final class MytaxiService: Sendable {
+    public let configuration: ServiceConfiguration
+    public let fleet: FleetIndex
+    public let pipeline: IngestPipeline
+    public let archive: SQLiteFixArchive
+    private let committer: GroupCommitter
+    private let listeners: IngestListeners
+    private let group: MultiThreadedEventLoopGroup
+    private let logger: Logger
+    private let zoneSet: ZoneSet
+    private let registry: PrometheusCollectorRegistry
+    /// The ports actually bound, per listener, e.g. `line/tcp` → 5100.
+    public let boundPorts: Mutex<[String: Int]> = Mutex([:])
+
+    /// Loads everything and rebuilds the live state; nothing listens yet.
+    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+        self.configuration = configuration
+        self.logger = logger
+        let loaded = try ZoneFileLoader.load(
+            path: configuration.zonesPath, options: ZoneFileOptions(idProperty: configuration.zoneIdProperty))
+        zoneSet = loaded.zoneSet
+        let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
+        let devices = try DeviceRegistry.load(path: configuration.devicesPath)
+        archive = try SQLiteFixArchive(directory: configuration.dataDirectory)
+        registry = PrometheusCollectorRegistry()
+        let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
+        self.fleet = fleet
+        let validator = FixValidator(rules: configuration.validation)
+        let restored = try archive.latestFixPerTaxi()
+        for fix in restored {
+            fleet.update(fix.position, heardAt: fix.receivedAt)
+            validator.remember(deviceId: fix.deviceId, time: fix.time, coordinate: fix.coordinate)
+        }
+        committer = GroupCommitter(archive: archive) { fixes, report in
+            for fix in fixes { fleet.update(fix.position, heardAt: fix.receivedAt) }
+            metrics.committed(fixCount: report.fixCount, duration: report.duration)
+        }
+        pipeline = IngestPipeline(devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        listeners = IngestListeners(
+            pipeline: pipeline, group: group, idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
+        logger.info(
+            "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive")
+    }
+
+    /// Binds every listener, then serves HTTP until the task is cancelled.
+    public func run() async throws {
+        let host = configuration.bindHost
+        for (wireProtocol, port) in configuration.tcpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let bound = try await IngestProtocols.listenTCP(wireProtocol, listeners: listeners, host: host, port: port)
+            else { continue }
+            report(listener: "\(wireProtocol.rawValue)/tcp", port: bound)
+        }
+        for (wireProtocol, port) in configuration.udpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let bound = try await IngestProtocols.listenUDP(wireProtocol, listeners: listeners, host: host, port: port)
+            else { continue }
+            report(listener: "\(wireProtocol.rawValue)/udp", port: bound)
+        }
+        let api = APIServer(
+            fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
+            isHealthy: { [listeners] in listeners.allListening })
+        let app = Application(
+            router: api.router(),
+            configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "mytaxi"),
+            onServerRunning: { [self] channel in
+                self.report(listener: "http", port: channel.localAddress?.port ?? configuration.httpPort)
+            },
+            eventLoopGroupProvider: .shared(group),
+            logger: logger)
+        try await app.run()
+    }
+
+    private func report(listener: String, port: Int) {
+        boundPorts.withLock { $0[listener] = port }
+        logger.info("listening", metadata: ["listener": "\(listener)", "address": "\(configuration.bindHost):\(port)"])
+    }
+
+    /// Re-reads the devices file (SIGHUP); a bad file keeps the current registry.
+    public func reloadDevices() {
+        do {
+            let devices = try DeviceRegistry.load(path: configuration.devicesPath)
+            pipeline.reloadDevices(devices)
+            logger.info("reloaded \(devices.count) devices from \(configuration.devicesPath)")
+        } catch {
+            logger.error("kept the current devices: \(configuration.devicesPath): \(error)")
+        }
+    }
+
+    /// Stops listening, writes what is queued, and releases the threads.
+    public func shutdown() async {
+        await listeners.close()
+        committer.shutdown()
+        try? await group.shutdownGracefully()
+    }
+}

@@ -1,0 +1,73 @@
+import Foundation
+import NIOCore
+
+/// A UDP listener's handler: each datagram is decoded on its own, its fixes
+/// go to the pipeline, and the reply datagram leaves once they are durable.
+/// A bad datagram is counted and dropped; nothing else is affected.
+final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandler {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias OutboundOut = AddressedEnvelope<ByteBuffer>
+
+    private let pipeline: IngestPipeline
+    private let clock = ContinuousClock()
+
+    init(pipeline: IngestPipeline) {
+        self.pipeline = pipeline
+    }
+
+    private var wireProtocol: WireProtocol { Decoder.wireProtocol }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = unwrapInboundIn(data)
+        let arrivedAt = clock.now
+        let outcome: Result<DecodedFrame, FrameError> = envelope.data.withUnsafeReadableBytes { raw in
+            do throws(FrameError) {
+                return .success(try Decoder.decodeDatagram(raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+        let frame: DecodedFrame
+        switch outcome {
+        case .failure(let error):
+            pipeline.metrics.frameRejected(wireProtocol, error.reason)
+            return
+        case .success(let decoded):
+            frame = decoded
+        }
+        pipeline.metrics.frameReceived(wireProtocol)
+        if let device = frame.announcedDeviceId, pipeline.taxi(forDevice: device) == nil {
+            pipeline.metrics.fixRejected(wireProtocol, .unknownDevice)
+            return
+        }
+        let accepted = pipeline.accept(frame.fixes, via: wireProtocol)
+        let remote = envelope.remoteAddress
+        let reply = frame.reply
+        guard !accepted.isEmpty else {
+            send(reply, to: remote, arrivedAt: arrivedAt, context: context)
+            return
+        }
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        pipeline.sink.submit(accepted) { result in
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                switch result {
+                case .success: handler.send(reply, to: remote, arrivedAt: arrivedAt, context: context)
+                case .failure: handler.pipeline.metrics.archiveFailed()
+                }
+            }
+        }
+    }
+
+    private func send(_ reply: [UInt8], to remote: SocketAddress, arrivedAt: ContinuousClock.Instant, context: ChannelHandlerContext) {
+        guard !reply.isEmpty else { return }
+        let buffer = context.channel.allocator.buffer(bytes: reply)
+        context.writeAndFlush(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
+        pipeline.metrics.ackSent(wireProtocol, latency: clock.now - arrivedAt)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // A UDP socket error (e.g. ICMP port unreachable for one sender) must not stop the listener.
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// Starts and stops the TCP and UDP listeners terminals connect to (SPEC I1),
+/// one per configured protocol and port, all feeding one ``IngestPipeline``.
+public final class IngestListeners: Sendable {
+    private let pipeline: IngestPipeline
+    private let group: any EventLoopGroup
+    /// A connection silent for this long is closed (terminals report every 30 s).
+    public let idleTimeout: TimeAmount
+    private let channels = Mutex<[any Channel]>([])
+
+    public init(pipeline: IngestPipeline, group: any EventLoopGroup, idleTimeout: TimeAmount = .seconds(300)) {
+        self.pipeline = pipeline
+        self.group = group
+        self.idleTimeout = idleTimeout
+    }
+
+    /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
+    @discardableResult
+    public func listenTCP<D: StreamFrameDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
+        let pipeline = self.pipeline
+        let idleTimeout = self.idleTimeout
+        let channel = try await ServerBootstrap(group: group)
+            .serverChannelOption(.backlog, value: 4096)
+            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+                    try channel.pipeline.syncOperations.addHandler(StreamIngestHandler<D>(pipeline: pipeline))
+                }
+            }
+            .bind(host: host, port: port).get()
+        channels.withLock { $0.append(channel) }
+        return channel.localAddress?.port ?? port
+    }
+
+    /// Listens for UDP datagrams speaking `decoder`'s protocol; returns the bound port.
+    @discardableResult
+    public func listenUDP<D: DatagramDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
+        let pipeline = self.pipeline
+        let channel = try await DatagramBootstrap(group: group)
+            .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(.socketOption(.so_rcvbuf), value: 8 * 1024 * 1024)
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(DatagramIngestHandler<D>(pipeline: pipeline))
+                }
+            }
+            .bind(host: host, port: port).get()
+        channels.withLock { $0.append(channel) }
+        return channel.localAddress?.port ?? port
+    }
+
+    /// True while every listener is bound and open (the health check).
+    public var allListening: Bool {
+        channels.withLock { channels in !channels.isEmpty && channels.allSatisfy { $0.isActive } }
+    }
+
+    /// Stops accepting; open connections are closed by the event loop group's shutdown.
+    public func close() async {
+        let open = channels.withLock { channels in
+            defer { channels.removeAll() }
+            return channels
+        }
+        for channel in open { try? await channel.close() }
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+import NIOCore
+
+/// One TCP connection of a terminal: frames in, fixes to the pipeline,
+/// ACKs out only once the archive has committed the fixes they cover.
+///
+/// All frames that arrive in one read go to the archive as one submission;
+/// replies leave in frame order. A bad frame is skipped or closes this
+/// connection only (SPEC I1): it never reaches the listener or other devices.
+final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    /// Replies of one read, waiting for their fixes to be durable.
+    private struct PendingReplies {
+        var id: UInt64
+        var bytes: [UInt8]
+        var durable: Bool
+        var arrivedAt: ContinuousClock.Instant
+    }
+
+    /// Bytes buffered without a complete frame before the connection is dropped.
+    static var maxBufferedBytes: Int { 256 * 1024 }
+
+    private let pipeline: IngestPipeline
+    private var decoder = Decoder()
+    private var buffer: ByteBuffer?
+    private var pending: [PendingReplies] = []
+    private var nextBatchId: UInt64 = 0
+    private var closing = false
+    private let clock = ContinuousClock()
+
+    init(pipeline: IngestPipeline) {
+        self.pipeline = pipeline
+    }
+
+    private var wireProtocol: WireProtocol { Decoder.wireProtocol }
+
+    func channelActive(context: ChannelHandlerContext) {
+        pipeline.metrics.connectionOpened(wireProtocol)
+        context.fireChannelActive()
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        pipeline.metrics.connectionClosed(wireProtocol)
+        closing = true
+        context.fireChannelInactive()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var incoming = unwrapInboundIn(data)
+        guard !closing else { return }
+        if buffer == nil {
+            buffer = incoming
+        } else {
+            buffer!.writeBuffer(&incoming)
+        }
+        decodeAvailableFrames(context: context)
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if event is IdleStateHandler.IdleStateEvent {
+            close(context: context)
+        } else {
+            context.fireUserInboundEventTriggered(event)
+        }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        close(context: context)
+    }
+
+    private func decodeAvailableFrames(context: ChannelHandlerContext) {
+        guard var bytes = buffer else { return }
+        buffer = nil
+        var replies: [UInt8] = []
+        var accepted: [AcceptedFix] = []
+        var shouldClose = false
+        decoding: while bytes.readableBytes > 0 {
+            let outcome: Result<DecodedFrame?, FrameError> = bytes.withUnsafeReadableBytes { raw in
+                do throws(FrameError) {
+                    return .success(try decoder.decodeFrame(raw))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch outcome {
+            case .success(nil):
+                break decoding
+            case .success(let frame?):
+                bytes.moveReaderIndex(forwardBy: min(max(frame.length, 1), bytes.readableBytes))
+                pipeline.metrics.frameReceived(wireProtocol)
+                if let device = frame.announcedDeviceId, pipeline.taxi(forDevice: device) == nil {
+                    pipeline.metrics.fixRejected(wireProtocol, .unknownDevice)
+                    replies += frame.refusalReply ?? []
+                    shouldClose = true
+                    break decoding
+                }
+                accepted += pipeline.accept(frame.fixes, via: wireProtocol)
+                replies += frame.reply
+            case .failure(let error):
+                pipeline.metrics.frameRejected(wireProtocol, error.reason)
+                switch error.recovery {
+                case .skip(let count):
+                    bytes.moveReaderIndex(forwardBy: min(max(count, 1), bytes.readableBytes))
+                case .closeConnection:
+                    shouldClose = true
+                    break decoding
+                }
+            }
+        }
+        if bytes.readableBytes > Self.maxBufferedBytes {
+            pipeline.metrics.frameRejected(wireProtocol, .oversized)
+            shouldClose = true
+        }
+        if bytes.readableBytes > 0 {
+            bytes.discardReadBytes()
+            buffer = bytes
+        }
+        enqueue(replies: replies, fixes: accepted, context: context)
+        if shouldClose {
+            closeAfterPendingReplies(context: context)
+        }
+    }
+
+    /// Queues replies behind earlier ones; they leave once `fixes` are durable.
+    private func enqueue(replies: [UInt8], fixes: [AcceptedFix], context: ChannelHandlerContext) {
+        guard !replies.isEmpty || !fixes.isEmpty else { return }
+        let id = nextBatchId
+        nextBatchId += 1
+        pending.append(PendingReplies(id: id, bytes: replies, durable: fixes.isEmpty, arrivedAt: clock.now))
+        if fixes.isEmpty {
+            flushDurableReplies(context: context)
+            return
+        }
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        let eventLoop = context.eventLoop
+        pipeline.sink.submit(fixes) { result in
+            eventLoop.execute {
+                let (handler, context) = loopBound.value
+                handler.commitFinished(batch: id, result: result, context: context)
+            }
+        }
+    }
+
+    private func commitFinished(batch: UInt64, result: Result<Void, any Error>, context: ChannelHandlerContext) {
+        switch result {
+        case .success:
+            if let index = pending.firstIndex(where: { $0.id == batch }) { pending[index].durable = true }
+            flushDurableReplies(context: context)
+        case .failure:
+            // Not durable, so not acknowledged: the device keeps the fixes and resends them.
+            pipeline.metrics.archiveFailed()
+            pending.removeAll()
+            close(context: context)
+        }
+    }
+
+    private func flushDurableReplies(context: ChannelHandlerContext) {
+        var wrote = false
+        let now = clock.now
+        while let first = pending.first, first.durable {
+            pending.removeFirst()
+            guard !first.bytes.isEmpty, context.channel.isActive else { continue }
+            context.write(wrapOutboundOut(context.channel.allocator.buffer(bytes: first.bytes)), promise: nil)
+            pipeline.metrics.ackSent(wireProtocol, latency: now - first.arrivedAt)
+            wrote = true
+        }
+        if wrote { context.flush() }
+        if closing && pending.isEmpty { close(context: context) }
+    }
+
+    private func closeAfterPendingReplies(context: ChannelHandlerContext) {
+        closing = true
+        buffer = nil
+        if pending.isEmpty { close(context: context) }
+    }
+
+    private func close(context: ChannelHandlerContext) {
+        closing = true
+        context.close(promise: nil)
+    }
+}

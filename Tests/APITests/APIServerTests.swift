@@ -1,0 +1,140 @@
+import Fleet
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import Ingest
+import Metrics
+import Prometheus
+import Storage
+import Testing
+import Zones
+@testable import API
+
+@Suite struct APIServerTests {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    static let zoneSet = ZoneSet(zones: [
+        Zone(id: "161", name: "Midtown Center", geometry: try! .rectangle(BoundingBox(minX: -74, minY: 40.7, maxX: -73.9, maxY: 40.8))),
+        Zone(id: "7", name: "Astoria", geometry: try! .rectangle(BoundingBox(minX: -73.9, minY: 40.7, maxX: -73.8, maxY: 40.8))),
+    ])
+
+    func fix(_ taxi: String, second: Double, lon: Double = -73.98, zone: ZoneID? = "161") -> AcceptedFix {
+        AcceptedFix(
+            taxiId: TaxiID(taxi), deviceId: "dev-\(taxi)", wireProtocol: .line,
+            time: Self.now.addingTimeInterval(second), coordinate: Coordinate(longitude: lon, latitude: 40.75),
+            speedKmh: 32.5, heading: 270, zoneId: zone, receivedAt: Self.now.addingTimeInterval(second))
+    }
+
+    func makeServer(healthy: Bool = true) throws -> (APIServer, FleetIndex, InMemoryFixArchive, PrometheusCollectorRegistry) {
+        let fleet = FleetIndex(staleAfter: 90)
+        let archive = InMemoryFixArchive()
+        let fixes = [fix("T1", second: -120), fix("T1", second: -60), fix("T2", second: -10, lon: -73.85, zone: "7")]
+        try archive.append(fixes)
+        for fix in fixes { fleet.update(fix.position, heardAt: fix.receivedAt) }
+        let registry = PrometheusCollectorRegistry()
+        let server = APIServer(
+            fleet: fleet, archive: archive, zoneSet: Self.zoneSet, metricsRegistry: registry,
+            isHealthy: { healthy }, clock: { Self.now })
+        return (server, fleet, archive, registry)
+    }
+
+    func json(_ buffer: ByteBuffer) throws -> JSONValue {
+        try JSONParser.parse(String(buffer: buffer))
+    }
+
+    @Test func aTaxiShowsItsLatestPositionAndWhetherItIsStale() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/v1/taxis/T1", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try json(response.body)
+                #expect(body["taxiId"] == .string("T1"))
+                #expect(body["lon"] == .number(-73.98))
+                #expect(body["lat"] == .number(40.75))
+                #expect(body["time"] == .string("2026-09-21T14:12:20.000Z"))
+                #expect(body["speedKmh"] == .number(32.5))
+                #expect(body["heading"] == .number(270))
+                #expect(body["zoneId"] == .string("161"))
+                #expect(body["stale"] == .bool(false))
+            }
+        }
+    }
+
+    @Test func anUnknownTaxiIsAProblemDocument() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/v1/taxis/NOPE", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let body = try json(response.body)
+                #expect(body["status"] == .number(404))
+                #expect(body["detail"]?.scalarText?.contains("NOPE") == true)
+            }
+        }
+    }
+
+    @Test func aZoneListsItsTaxis() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/v1/zones/7/taxis", method: .get) { response in
+                #expect(response.status == .ok)
+                let body = try json(response.body)
+                #expect(body["zoneId"] == .string("7"))
+                guard case .array(let taxis)? = body["taxis"] else {
+                    Issue.record("taxis is not an array")
+                    return
+                }
+                #expect(taxis.map { $0["taxiId"] } == [.string("T2")])
+            }
+            try await client.execute(uri: "/v1/zones/999/taxis", method: .get) { response in
+                #expect(response.status == .notFound)
+            }
+        }
+    }
+
+    @Test func fixesOfAWindowComeOldestFirst() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(
+                uri: "/v1/taxis/T1/fixes?from=2026-09-21T14:10:00Z&to=2026-09-21T14:12:30Z", method: .get
+            ) { response in
+                #expect(response.status == .ok)
+                guard case .array(let fixes) = try json(response.body) else {
+                    Issue.record("not an array")
+                    return
+                }
+                #expect(fixes.map { $0["time"] } == [.string("2026-09-21T14:11:20.000Z"), .string("2026-09-21T14:12:20.000Z")])
+            }
+            try await client.execute(uri: "/v1/taxis/T1/fixes?from=yesterday&to=2026-09-21T12:55:00Z", method: .get) { response in
+                #expect(response.status == .badRequest)
+                let detail = try json(response.body)["detail"]?.scalarText
+                #expect(detail?.contains("'from'") == true)
+            }
+        }
+    }
+
+    @Test func healthReflectsTheListeners() async throws {
+        for healthy in [true, false] {
+            let (server, _, _, _) = try makeServer(healthy: healthy)
+            try await Application(router: server.router()).test(.router) { client in
+                try await client.execute(uri: "/healthz", method: .get) { response in
+                    #expect(response.status == (healthy ? .ok : .serviceUnavailable))
+                }
+            }
+        }
+    }
+
+    @Test func metricsAreInPrometheusTextFormat() async throws {
+        let (server, _, _, registry) = try makeServer()
+        let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        metrics.fixRejected(.gt06, .nullIsland)
+        metrics.fixesAccepted(.line, count: 3)
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/metrics", method: .get) { response in
+                let text = String(buffer: response.body)
+                #expect(text.contains(#"mytaxi_fixes_rejected_total{protocol="gt06",reason="null_island"} 1"#))
+                #expect(text.contains(#"mytaxi_fixes_accepted_total{protocol="line"} 3"#))
+            }
+        }
+    }
+}
