@@ -14,6 +14,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "mytaxi", targets: ["mytaxi"]),
+        .executable(name: "mytaxi-loadgen", targets: ["mytaxi-loadgen"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "Fleet", targets: ["Fleet"]),
@@ -131,6 +132,17 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "mytaxiTests", dependencies: ["mytaxi"],
+            swiftSettings: swiftSettings),
+
+        // The load generator and trace replayer (Tools/LoadGen), for benchmarks and durability tests.
+        .executableTarget(
+            name: "mytaxi-loadgen",
+            dependencies: [
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            path: "Tools/LoadGen",
             swiftSettings: swiftSettings),
 
         // Benchmarks (ordo-one/benchmark), run with `make bench`.

@@ -1,0 +1,135 @@
+import Foundation
+
+/// The box synthetic taxis drive in.
+struct Box: Sendable {
+    var minLon, minLat, maxLon, maxLat: Double
+
+    init?(text: String) {
+        let parts = text.split(separator: ",").compactMap { Double($0) }
+        guard parts.count == 4, parts[0] < parts[2], parts[1] < parts[3] else { return nil }
+        (minLon, minLat, maxLon, maxLat) = (parts[0], parts[1], parts[2], parts[3])
+    }
+}
+
+/// One fix as the load generator sends it.
+struct GeneratedFix: Sendable {
+    var deviceId: String
+    var time: Date
+    var latitude: Double
+    var longitude: Double
+    var speedKmh: Double
+    var heading: Double
+}
+
+/// Where a simulated device's fixes come from.
+enum FixSource: Sendable {
+    case synthetic(SyntheticDevice)
+    case trace(TraceReplay.Device)
+
+    var deviceId: String {
+        switch self {
+        case .synthetic(let device): device.id
+        case .trace(let device): device.id
+        }
+    }
+
+    /// The next fix, or nil when a replayed trace is exhausted.
+    mutating func next() -> GeneratedFix? {
+        switch self {
+        case .synthetic(var device):
+            let fix = device.next()
+            self = .synthetic(device)
+            return fix
+        case .trace(var device):
+            let fix = device.next()
+            self = .trace(device)
+            return fix
+        }
+    }
+}
+
+/// A taxi driving a random walk at city speed inside the box; fix times are
+/// the wall clock, at least 1 ms apart so that none is a duplicate.
+struct SyntheticDevice: Sendable {
+    let id: String
+    let box: Box
+    private var state: UInt64
+    private var latitude: Double
+    private var longitude: Double
+    private var heading: Double
+    private var lastTime = Date.distantPast
+
+    init(id: String, box: Box, seed: UInt64) {
+        self.id = id
+        self.box = box
+        state = seed &* 0x9E37_79B9_7F4A_7C15
+        latitude = 0
+        longitude = 0
+        heading = 0
+        latitude = box.minLat + uniform() * (box.maxLat - box.minLat)
+        longitude = box.minLon + uniform() * (box.maxLon - box.minLon)
+        heading = uniform() * 360
+    }
+
+    private mutating func uniform() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+
+    mutating func next() -> GeneratedFix {
+        var now = Date()
+        if now.timeIntervalSince(lastTime) < 0.001 { now = lastTime.addingTimeInterval(0.001) }
+        lastTime = now
+        heading = (heading + (uniform() - 0.5) * 40).truncatingRemainder(dividingBy: 360)
+        if heading < 0 { heading += 360 }
+        let step = 0.00005 * uniform()
+        latitude = min(max(latitude + step * cos(heading * .pi / 180), box.minLat), box.maxLat)
+        longitude = min(max(longitude + step * sin(heading * .pi / 180), box.minLon), box.maxLon)
+        return GeneratedFix(deviceId: id, time: now, latitude: latitude, longitude: longitude,
+                            speedKmh: 10 + 40 * uniform(), heading: heading)
+    }
+}
+
+/// A CSV trace of real or recorded fixes, grouped by device, in time order.
+enum TraceReplay {
+    struct Device: Sendable {
+        let id: String
+        var fixes: [GeneratedFix]
+        var position = 0
+
+        mutating func next() -> GeneratedFix? {
+            guard position < fixes.count else { return nil }
+            defer { position += 1 }
+            return fixes[position]
+        }
+    }
+
+    /// Reads `device_id,time,lat,lon,speed_kmh,heading` lines; names the bad line.
+    static func load(path: String) throws -> [Device] {
+        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw LoadGenError("cannot read the trace \(path)")
+        }
+        var byDevice: [String: [GeneratedFix]] = [:]
+        for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
+            if number == 0 && fields.first == "device_id" { continue }
+            guard fields.count >= 6, let time = try? Date(fields[1], strategy: .iso8601),
+                let lat = Double(fields[2]), let lon = Double(fields[3]),
+                let speed = Double(fields[4]), let heading = Double(fields[5])
+            else {
+                throw LoadGenError("\(path):\(number + 1): expected device_id,time_iso8601,lat,lon,speed_kmh,heading")
+            }
+            byDevice[fields[0], default: []].append(
+                GeneratedFix(deviceId: fields[0], time: time, latitude: lat, longitude: lon, speedKmh: speed, heading: heading))
+        }
+        return byDevice.keys.sorted().map { Device(id: $0, fixes: byDevice[$0]!.sorted { $0.time < $1.time }) }
+    }
+}
+
+struct LoadGenError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
