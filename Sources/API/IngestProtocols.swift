@@ -6,7 +6,9 @@ enum IngestProtocols {
     /// Starts the TCP listener of `wireProtocol`; nil when it has no TCP form.
     static func listenTCP(_ wireProtocol: WireProtocol, listeners: IngestListeners, host: String, port: Int) async throws -> Int? {
         switch wireProtocol {
-        case .line, .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+        case .line:
+            return try await listeners.listenTCP(LineProtocolDecoder.self, host: host, port: port)
+        case .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
             return nil
         }
     }
@@ -14,7 +16,9 @@ enum IngestProtocols {
     /// Starts the UDP listener of `wireProtocol`; nil when it has no UDP form.
     static func listenUDP(_ wireProtocol: WireProtocol, listeners: IngestListeners, host: String, port: Int) async throws -> Int? {
         switch wireProtocol {
-        case .line, .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+        case .line:
+            return try await listeners.listenUDP(LineProtocolDecoder.self, host: host, port: port)
+        case .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
             return nil
         }
     }

@@ -8,7 +8,6 @@ import NIOCore
 import NIOPosix
 import Prometheus
 import Storage
-import Synchronization
 import Zones
 
 /// The running service of `mytaxi serve`: zones, devices, the archive, the
@@ -27,13 +26,17 @@ public final class MytaxiService: Sendable {
     private let logger: Logger
     private let zoneSet: ZoneSet
     private let registry: PrometheusCollectorRegistry
-    /// The ports actually bound, per listener, e.g. `line/tcp` → 5100.
-    public let boundPorts: Mutex<[String: Int]> = Mutex([:])
+    /// Called once per listener when it is bound: its name (`line/tcp`, `http`) and port.
+    private let onListening: @Sendable (String, Int) -> Void
 
     /// Loads everything and rebuilds the live state; nothing listens yet.
-    public init(configuration: ServiceConfiguration, logger: Logger) throws {
+    public init(
+        configuration: ServiceConfiguration, logger: Logger,
+        onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
+    ) throws {
         self.configuration = configuration
         self.logger = logger
+        self.onListening = onListening
         let loaded = try ZoneFileLoader.load(
             path: configuration.zonesPath, options: ZoneFileOptions(idProperty: configuration.zoneIdProperty))
         zoneSet = loaded.zoneSet
@@ -90,7 +93,7 @@ public final class MytaxiService: Sendable {
     }
 
     private func report(listener: String, port: Int) {
-        boundPorts.withLock { $0[listener] = port }
+        onListening(listener, port)
         logger.info("listening", metadata: ["listener": "\(listener)", "address": "\(configuration.bindHost):\(port)"])
     }
 

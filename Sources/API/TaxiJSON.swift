@@ -46,8 +46,20 @@ struct TaxiJSON: Codable, Equatable, Sendable {
 
 /// ISO 8601 times as the API reads and writes them (UTC, `Z`, milliseconds).
 enum ISO8601 {
+    /// `2026-11-23T08:00:00.123Z`, rounded to the millisecond (the archive's
+    /// resolution) rather than truncated, so a time reads back as it was sent.
     static func string(from date: Date) -> String {
-        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var seconds = time_t(milliseconds.floorDiv(1000))
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        func padded(_ value: Int, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(padded(Int(parts.tm_year) + 1900, 4))-\(padded(Int(parts.tm_mon) + 1, 2))-\(padded(Int(parts.tm_mday), 2))"
+            + "T\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):\(padded(Int(parts.tm_sec), 2))"
+            + ".\(padded(Int(milliseconds - milliseconds.floorDiv(1000) * 1000), 3))Z"
     }
 
     /// Parses `2026-11-23T08:00:00Z`, with or without fractional seconds or an offset.
@@ -56,5 +68,13 @@ enum ISO8601 {
             return date
         }
         return try? Date(text, strategy: .iso8601)
+    }
+}
+
+extension Int64 {
+    /// Division rounding toward minus infinity (times before 1970 stay correct).
+    fileprivate func floorDiv(_ divisor: Int64) -> Int64 {
+        let quotient = self / divisor
+        return (self % divisor != 0 && (self < 0) != (divisor < 0)) ? quotient - 1 : quotient
     }
 }

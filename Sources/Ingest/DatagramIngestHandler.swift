@@ -9,10 +9,12 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     private let pipeline: IngestPipeline
+    private let batcher: LoopSubmissionBatcher
     private let clock = ContinuousClock()
 
-    init(pipeline: IngestPipeline) {
+    init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
         self.pipeline = pipeline
+        self.batcher = batcher
     }
 
     private var wireProtocol: WireProtocol { Decoder.wireProtocol }
@@ -47,15 +49,10 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
             send(reply, to: remote, arrivedAt: arrivedAt, context: context)
             return
         }
-        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        pipeline.sink.submit(accepted) { result in
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                switch result {
-                case .success: handler.send(reply, to: remote, arrivedAt: arrivedAt, context: context)
-                case .failure: handler.pipeline.metrics.archiveFailed()
-                }
+        batcher.submit(accepted) { result in
+            switch result {
+            case .success: self.send(reply, to: remote, arrivedAt: arrivedAt, context: context)
+            case .failure: self.pipeline.metrics.archiveFailed()
             }
         }
     }

@@ -11,17 +11,20 @@ public final class IngestListeners: Sendable {
     /// A connection silent for this long is closed (terminals report every 30 s).
     public let idleTimeout: TimeAmount
     private let channels = Mutex<[any Channel]>([])
+    private let batchers: LoopSubmissionBatchers
 
     public init(pipeline: IngestPipeline, group: any EventLoopGroup, idleTimeout: TimeAmount = .seconds(300)) {
         self.pipeline = pipeline
         self.group = group
         self.idleTimeout = idleTimeout
+        batchers = LoopSubmissionBatchers(group: group, sink: pipeline.sink)
     }
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
     @discardableResult
     public func listenTCP<D: StreamFrameDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
         let pipeline = self.pipeline
+        let batchers = self.batchers
         let idleTimeout = self.idleTimeout
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
@@ -30,7 +33,10 @@ public final class IngestListeners: Sendable {
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
-                    try channel.pipeline.syncOperations.addHandler(StreamIngestHandler<D>(pipeline: pipeline))
+                    guard let batcher = batchers.batcher(for: channel.eventLoop) else {
+                        throw ChannelError.inappropriateOperationForState
+                    }
+                    try channel.pipeline.syncOperations.addHandler(StreamIngestHandler<D>(pipeline: pipeline, batcher: batcher))
                 }
             }
             .bind(host: host, port: port).get()
@@ -42,12 +48,16 @@ public final class IngestListeners: Sendable {
     @discardableResult
     public func listenUDP<D: DatagramDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
         let pipeline = self.pipeline
+        let batchers = self.batchers
         let channel = try await DatagramBootstrap(group: group)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: 8 * 1024 * 1024)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(DatagramIngestHandler<D>(pipeline: pipeline))
+                    guard let batcher = batchers.batcher(for: channel.eventLoop) else {
+                        throw ChannelError.inappropriateOperationForState
+                    }
+                    try channel.pipeline.syncOperations.addHandler(DatagramIngestHandler<D>(pipeline: pipeline, batcher: batcher))
                 }
             }
             .bind(host: host, port: port).get()

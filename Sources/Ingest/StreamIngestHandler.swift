@@ -23,6 +23,7 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
     static var maxBufferedBytes: Int { 256 * 1024 }
 
     private let pipeline: IngestPipeline
+    private let batcher: LoopSubmissionBatcher
     private var decoder = Decoder()
     private var buffer: ByteBuffer?
     private var pending: [PendingReplies] = []
@@ -30,8 +31,9 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
     private var closing = false
     private let clock = ContinuousClock()
 
-    init(pipeline: IngestPipeline) {
+    init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
         self.pipeline = pipeline
+        self.batcher = batcher
     }
 
     private var wireProtocol: WireProtocol { Decoder.wireProtocol }
@@ -133,13 +135,8 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
             flushDurableReplies(context: context)
             return
         }
-        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        let eventLoop = context.eventLoop
-        pipeline.sink.submit(fixes) { result in
-            eventLoop.execute {
-                let (handler, context) = loopBound.value
-                handler.commitFinished(batch: id, result: result, context: context)
-            }
+        batcher.submit(fixes) { result in
+            self.commitFinished(batch: id, result: result, context: context)
         }
     }
 

@@ -9,28 +9,30 @@ import Synchronization
 ///
 /// Crash-safe without coordination: rows are copied (ignoring those already
 /// there) before they are deleted from the journal, so a crash in between
-/// only means copying them again.
+/// only means copying them again. The copy reads the journal as a WAL reader
+/// and never blocks a commit; the delete runs in small chunks so that a
+/// commit waits at most a few milliseconds for the journal's write lock.
 final class JournalMover: Sendable {
     private let interval: Duration
     private let stopping = Mutex(false)
-    private let finished = DispatchSemaphore(value: 0)
     private let lock = Mutex(())
-    /// Rows moved per transaction at most, to bound the store's write time.
+    /// Rows moved per store transaction at most.
     static let batchLimit = 100_000
+    /// Rows deleted from the journal per transaction.
+    static let deleteChunk = 5_000
 
     init(interval: Duration) {
         self.interval = interval
     }
 
     func start(archive: SQLiteFixArchive) {
+        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let thread = Thread { [weak archive, self] in
             while !self.stopping.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: Double(self.interval.components.seconds)
-                    + Double(self.interval.components.attoseconds) / 1e18)
+                Thread.sleep(forTimeInterval: seconds)
                 guard let archive else { break }
                 try? self.moveNow(archive: archive)
             }
-            self.finished.signal()
         }
         thread.name = "mytaxi-journal-mover"
         thread.start()
@@ -46,37 +48,40 @@ final class JournalMover: Sendable {
         try lock.withLock { _ in
             var moved = 0
             while true {
-                let rows = try archive.journal.read { db in
-                    try Row.fetchAll(
-                        db, sql: "SELECT seq, \(SQLiteFixArchive.columns) FROM journal ORDER BY seq LIMIT ?",
+                let range = try archive.journal.read { db in
+                    try Row.fetchOne(
+                        db,
+                        sql: "SELECT min(seq), max(seq), count(*) FROM (SELECT seq FROM journal ORDER BY seq LIMIT ?)",
                         arguments: [Self.batchLimit])
                 }
-                guard let lastSeq: Int64 = rows.last?["seq"] else { break }
-                let sorted = rows.sorted {
-                    let (a, b): (String, String) = ($0["taxi_id"], $1["taxi_id"])
-                    if a != b { return a < b }
-                    let (ta, tb): (Int64, Int64) = ($0["time_ms"], $1["time_ms"])
-                    return ta < tb
-                }
-                try archive.store.write { db in
-                    let statement = try db.cachedStatement(
-                        sql: "INSERT OR IGNORE INTO fixes (\(SQLiteFixArchive.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-                    for row in sorted {
-                        try statement.execute(arguments: [
-                            row["taxi_id"], row["time_ms"], row["device_id"], row["protocol"], row["lon"], row["lat"],
-                            row["speed_kmh"], row["heading"], row["zone_id"], row["received_ms"],
-                        ])
+                guard let range, let first: Int64 = range[0], let last: Int64 = range[1] else { break }
+                let count: Int = range[2]
+                let columns = SQLiteFixArchive.columns
+                // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
+                // take the attached journal's write lock too and block commits.
+                try archive.store.writeWithoutTransaction { db in
+                    try db.inTransaction(.deferred) {
+                        try db.execute(
+                        sql: """
+                            INSERT OR IGNORE INTO main.fixes (\(columns))
+                            SELECT \(columns) FROM journal.journal WHERE seq BETWEEN ? AND ?
+                            ORDER BY taxi_id, time_ms
+                            """,
+                        arguments: [first, last])
+                        return .commit
                     }
                 }
-                try archive.journal.write { db in
-                    try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [lastSeq])
+                for chunkEnd in stride(from: first + Int64(Self.deleteChunk) - 1, to: last + Int64(Self.deleteChunk), by: Self.deleteChunk) {
+                    try archive.journal.write { db in
+                        try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [min(chunkEnd, last)])
+                    }
                 }
                 // The journal never checkpoints on commit (that would delay ACKs); do it here.
-                _ = try? archive.journal.writeWithoutTransaction { db in
+                _ = try? archive.journalCheckpointer.inDatabase { db in
                     try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
                 }
-                moved += rows.count
-                if rows.count < Self.batchLimit { break }
+                moved += count
+                if count < Self.batchLimit { break }
             }
             return moved
         }

@@ -22,6 +22,9 @@ import Zones
 /// lost ACK is stored once (the store's key ignores the copy).
 public final class SQLiteFixArchive: FixArchive {
     let journal: DatabasePool
+    /// A connection of its own for WAL checkpoints of the journal, which
+    /// never take the write lock and so never hold up a commit.
+    let journalCheckpointer: DatabaseQueue
     let store: DatabasePool
     /// The data directory, for messages.
     public let directory: String
@@ -34,8 +37,16 @@ public final class SQLiteFixArchive: FixArchive {
         do {
             journal = try Self.open(directory + "/fixes-journal.sqlite", synchronous: "FULL", autoCheckpoint: false)
             try journal.write { db in try db.execute(sql: Self.journalSchema) }
+            var checkpointerConfiguration = Configuration()
+            checkpointerConfiguration.busyMode = .timeout(10)
+            journalCheckpointer = try DatabaseQueue(
+                path: directory + "/fixes-journal.sqlite", configuration: checkpointerConfiguration)
             store = try Self.open(directory + "/fixes.sqlite", synchronous: "NORMAL", autoCheckpoint: true)
             try store.write { db in try db.execute(sql: Self.storeSchema) }
+            // The store's writer reads the journal directly, so moving rows is one SQL statement.
+            try store.writeWithoutTransaction { db in
+                try db.execute(sql: "ATTACH DATABASE ? AS journal", arguments: [directory + "/fixes-journal.sqlite"])
+            }
         } catch {
             throw ArchiveError(
                 "cannot open the fix archive in \(directory): \(error); check that the data directory exists and is writable")
@@ -50,6 +61,7 @@ public final class SQLiteFixArchive: FixArchive {
 
     private static func open(_ path: String, synchronous: String, autoCheckpoint: Bool) throws -> DatabasePool {
         var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = \(synchronous)")
             if !autoCheckpoint { try db.execute(sql: "PRAGMA wal_autocheckpoint = 0") }
@@ -100,12 +112,13 @@ public final class SQLiteFixArchive: FixArchive {
         let arguments: StatementArguments = [
             taxi.text, Self.milliseconds(window.lowerBound), Self.milliseconds(window.upperBound), limit,
         ]
-        // Store first, then the journal: a row may sit in both while it moves.
-        let stored = try store.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"), arguments: arguments)
-        }
+        // Journal first, then the store: rows are copied to the store before they
+        // leave the journal, so a row moving meanwhile is seen at least once.
         let journaled = try journal.read { db in
             try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"), arguments: arguments)
+        }
+        let stored = try store.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"), arguments: arguments)
         }
         return Array(Self.merge(stored + journaled).prefix(limit))
     }
@@ -117,11 +130,11 @@ public final class SQLiteFixArchive: FixArchive {
                    speed_kmh, heading, zone_id, received_ms
             FROM %@ GROUP BY taxi_id
             """
-        let stored = try store.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"))
-        }
         let journaled = try journal.read { db in
             try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"))
+        }
+        let stored = try store.read { db in
+            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"))
         }
         let latest = Dictionary((stored + journaled).compactMap(Self.fix(from:)).map { ($0.taxiId, $0) }) {
             $0.time >= $1.time ? $0 : $1

@@ -49,7 +49,8 @@ enum FixSource: Sendable {
 }
 
 /// A taxi driving a random walk at city speed inside the box; fix times are
-/// the wall clock, at least 1 ms apart so that none is a duplicate.
+/// the wall clock in whole milliseconds, at least 1 ms apart so that none is
+/// a duplicate.
 struct SyntheticDevice: Sendable {
     let id: String
     let box: Box
@@ -57,7 +58,7 @@ struct SyntheticDevice: Sendable {
     private var latitude: Double
     private var longitude: Double
     private var heading: Double
-    private var lastTime = Date.distantPast
+    private var lastMillis: Int64 = 0
 
     init(id: String, box: Box, seed: UInt64) {
         self.id = id
@@ -80,9 +81,9 @@ struct SyntheticDevice: Sendable {
     }
 
     mutating func next() -> GeneratedFix {
-        var now = Date()
-        if now.timeIntervalSince(lastTime) < 0.001 { now = lastTime.addingTimeInterval(0.001) }
-        lastTime = now
+        let millis = max(Int64(Date().timeIntervalSince1970 * 1000), lastMillis + 1)
+        lastMillis = millis
+        let now = Date(timeIntervalSince1970: Double(millis) / 1000)
         heading = (heading + (uniform() - 0.5) * 40).truncatingRemainder(dividingBy: 360)
         if heading < 0 { heading += 360 }
         let step = 0.00005 * uniform()

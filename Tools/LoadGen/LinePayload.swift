@@ -1,27 +1,59 @@
 import Foundation
+import NIOCore
 
 /// Writes fixes in the line protocol (docs/line-protocol.md):
 /// `MT1,<device>,<seq>,<time>,<lat>,<lon>,<speedKmh>,<heading>,A\n`, and
 /// reads the server's `ACK,<seq>` lines back.
 enum LinePayload {
-    /// The bytes of one fix line.
-    static func line(for fix: GeneratedFix, seq: UInt64) -> String {
-        let lat = String(format: "%.6f", fix.latitude)
-        let lon = String(format: "%.6f", fix.longitude)
-        let speed = String(format: "%.1f", fix.speedKmh)
-        let heading = String(format: "%.0f", fix.heading)
-        return "MT1,\(fix.deviceId),\(seq),\(iso8601(fix.time)),\(lat),\(lon),\(speed),\(heading),A\n"
+    /// The bytes of one fix line, written without Foundation formatting
+    /// (the generator must stay cheaper than the server it measures).
+    static func line(for fix: GeneratedFix, seq: UInt64, into buffer: inout ByteBuffer) {
+        buffer.writeStaticString("MT1,")
+        buffer.writeString(fix.deviceId)
+        buffer.writeInteger(UInt8(ascii: ","))
+        writeDecimal(Int64(seq), fractionDigits: 0, into: &buffer)
+        buffer.writeInteger(UInt8(ascii: ","))
+        buffer.writeString(iso8601(fix.time))
+        buffer.writeInteger(UInt8(ascii: ","))
+        writeDecimal(Int64((fix.latitude * 1e6).rounded()), fractionDigits: 6, into: &buffer)
+        buffer.writeInteger(UInt8(ascii: ","))
+        writeDecimal(Int64((fix.longitude * 1e6).rounded()), fractionDigits: 6, into: &buffer)
+        buffer.writeInteger(UInt8(ascii: ","))
+        writeDecimal(Int64((fix.speedKmh * 10).rounded()), fractionDigits: 1, into: &buffer)
+        buffer.writeInteger(UInt8(ascii: ","))
+        writeDecimal(Int64(fix.heading.rounded()) % 360, fractionDigits: 0, into: &buffer)
+        buffer.writeStaticString(",A\n")
+    }
+
+    /// Writes `value / 10^fractionDigits` in plain decimal notation.
+    static func writeDecimal(_ value: Int64, fractionDigits: Int, into buffer: inout ByteBuffer) {
+        if value < 0 { buffer.writeInteger(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: [UInt8] = []
+        digits.reserveCapacity(24)
+        repeat {
+            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0 || digits.count <= fractionDigits
+        for (index, digit) in digits.reversed().enumerated() {
+            if fractionDigits > 0 && index == digits.count - fractionDigits { buffer.writeInteger(UInt8(ascii: ".")) }
+            buffer.writeInteger(digit)
+        }
     }
 
     /// `2026-11-23T08:00:00.123Z`.
     static func iso8601(_ date: Date) -> String {
-        var time = time_t(floor(date.timeIntervalSince1970))
-        let millis = Int((date.timeIntervalSince1970 - Double(time)) * 1000)
+        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        var time = time_t(totalMillis / 1000)
+        let millis = Int(totalMillis % 1000)
         var parts = tm()
         gmtime_r(&time, &parts)
-        return String(
-            format: "%04d-%02d-%02dT%02d:%02d:%02d.%03dZ", parts.tm_year + 1900, parts.tm_mon + 1, parts.tm_mday,
-            parts.tm_hour, parts.tm_min, parts.tm_sec, millis)
+        func padded(_ value: Int32, _ width: Int) -> String {
+            let text = String(value)
+            return String(repeating: "0", count: max(0, width - text.count)) + text
+        }
+        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
+            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(Int32(millis), 3))Z"
     }
 
     /// The sequence numbers acknowledged in `text` (whole `ACK,<seq>` lines);

@@ -76,7 +76,9 @@ final class DeviceConnectionHandler: ChannelInboundHandler {
         seq += 1
         inFlight[seq] = (ContinuousClock.now, fix.time)
         tally.sent += 1
-        context.write(wrapOutboundOut(context.channel.allocator.buffer(string: LinePayload.line(for: fix, seq: seq))), promise: nil)
+        var payload = context.channel.allocator.buffer(capacity: 96)
+        LinePayload.line(for: fix, seq: seq, into: &payload)
+        context.write(wrapOutboundOut(payload), promise: nil)
         return true
     }
 }

@@ -84,7 +84,8 @@ final class DatagramDevicesHandler: ChannelInboundHandler {
         seq += 1
         inFlight[seq] = (ContinuousClock.now, fix.deviceId, fix.time)
         tally.sent += 1
-        let payload = context.channel.allocator.buffer(string: LinePayload.line(for: fix, seq: seq))
+        var payload = context.channel.allocator.buffer(capacity: 96)
+        LinePayload.line(for: fix, seq: seq, into: &payload)
         context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: server, data: payload)), promise: nil)
         return true
     }

@@ -87,7 +87,11 @@ struct Serve: AsyncParsableCommand {
         let service: MytaxiService
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-            service = try MytaxiService(configuration: configuration, logger: logger)
+            let host = configuration.bindHost
+            service = try MytaxiService(configuration: configuration, logger: logger) { listener, port in
+                // One stable line per listener on stdout, for scripts and tests (ports may be chosen by the OS).
+                FileHandle.standardOutput.write(Data("listening \(listener) \(host):\(port)\n".utf8))
+            }
         } catch {
             printError("mytaxi serve: \(error)")
             throw ExitCode(2)

@@ -1,0 +1,240 @@
+import Foundation
+
+/// Our own text protocol (docs/line-protocol.md), one fix per line:
+///
+///     MT1,<deviceId>,<seq>,<time>,<lat>,<lon>,<speedKmh>,<heading>,<A|V>[,key=value...]\n
+///
+/// `time` is ISO 8601 UTC (`2026-11-23T08:00:00Z`, optional fraction) or
+/// Unix seconds; `A` means a GPS lock. `MT1,<deviceId>,<seq>,PING` is a
+/// keep-alive. Every line is answered `ACK,<seq>\n` once it is stored.
+/// Parsing works on the bytes: no allocation but the device id string.
+public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
+    public static var wireProtocol: WireProtocol { .line }
+
+    /// The longest line accepted, terminator included.
+    public static let maxLineLength = 512
+
+    public init() {}
+
+    public mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame? {
+        let limit = min(bytes.count, Self.maxLineLength)
+        guard let newline = (0..<limit).first(where: { bytes[$0] == UInt8(ascii: "\n") }) else {
+            if bytes.count >= Self.maxLineLength {
+                throw FrameError(.oversized, "no line end within \(Self.maxLineLength) bytes", recovery: .closeConnection)
+            }
+            return nil
+        }
+        var end = newline
+        if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+        return try Self.decodeLine(UnsafeRawBufferPointer(rebasing: bytes[0..<end]), frameLength: newline + 1)
+    }
+
+    /// A datagram holds one or more lines; a missing final newline is allowed.
+    public static func decodeDatagram(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame {
+        var combined = DecodedFrame(length: bytes.count, kind: .heartbeat)
+        var start = 0
+        while start < bytes.count {
+            var newline = start
+            while newline < bytes.count && bytes[newline] != UInt8(ascii: "\n") { newline += 1 }
+            var end = newline
+            if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
+            if end > start {
+                let frame = try decodeLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), frameLength: newline - start)
+                combined.fixes += frame.fixes
+                combined.reply += frame.reply
+                if frame.kind == .position { combined.kind = .position }
+            }
+            start = newline + 1
+        }
+        return combined
+    }
+
+    /// Decodes one line without its terminator.
+    static func decodeLine(_ line: UnsafeRawBufferPointer, frameLength: Int) throws(FrameError) -> DecodedFrame {
+        var fields = FieldCursor(line: line, frameLength: frameLength)
+        let version = try fields.next(named: "version")
+        guard version.count == 3, version[0] == UInt8(ascii: "M"), version[1] == UInt8(ascii: "T"), version[2] == UInt8(ascii: "1")
+        else {
+            throw FrameError(.garbage, "a line must start with MT1, not '\(fields.text(version))'", recovery: .skip(frameLength))
+        }
+        let deviceField = try fields.next(named: "device id")
+        guard !deviceField.isEmpty, deviceField.count <= 64 else {
+            throw fields.error("field 2 (device id) must be 1 to 64 characters")
+        }
+        let deviceId = fields.text(deviceField)
+        let seqField = try fields.next(named: "seq")
+        guard let seq = Self.unsigned(seqField) else {
+            throw fields.error("field 3 (seq) '\(fields.text(seqField))' is not an unsigned integer")
+        }
+        let reply = Array("ACK,\(seq)\n".utf8)
+        let timeField = try fields.next(named: "time")
+        if fields.text(timeField) == "PING" && fields.atEnd {
+            return DecodedFrame(length: frameLength, kind: .heartbeat, reply: reply)
+        }
+        guard let time = Self.time(timeField) else {
+            throw fields.error("field 4 (time) '\(fields.text(timeField))' is neither ISO 8601 UTC nor Unix seconds")
+        }
+        let latitude = try fields.number(named: "lat", position: 5, range: -90...90)
+        let longitude = try fields.number(named: "lon", position: 6, range: -180...180)
+        let speed = try fields.number(named: "speedKmh", position: 7, range: 0...1000)
+        let heading = try fields.number(named: "heading", position: 8, range: 0...360)
+        let validity = try fields.next(named: "validity")
+        guard validity.count == 1, validity[0] == UInt8(ascii: "A") || validity[0] == UInt8(ascii: "V") else {
+            throw fields.error("field 9 (validity) must be A or V, not '\(fields.text(validity))'")
+        }
+        var fix = DeviceFix(
+            deviceId: deviceId, time: time, latitude: latitude, longitude: longitude, speedKmh: speed,
+            course: heading.truncatingRemainder(dividingBy: 360), valid: validity[0] == UInt8(ascii: "A"))
+        while !fields.atEnd {
+            let extra = try fields.next(named: "extra")
+            guard let equals = extra.firstIndex(of: UInt8(ascii: "=")) else {
+                throw fields.error("optional field '\(fields.text(extra))' must be key=value")
+            }
+            let key = fields.text(UnsafeRawBufferPointer(rebasing: extra[extra.startIndex..<equals]))
+            let value = UnsafeRawBufferPointer(rebasing: extra[(equals + 1)..<extra.endIndex])
+            switch key {
+            case "alt": fix.altitude = Self.double(value)
+            case "acc": fix.accuracy = Self.double(value)
+            case "batt": fix.batteryPercent = Self.double(value)
+            case "sat": fix.satellites = Self.unsigned(value).map { Int($0) }
+            case "alarm": fix.alarm = fields.text(value)
+            default: break
+            }
+        }
+        return DecodedFrame(length: frameLength, kind: fix.alarm == nil ? .position : .alarm, fixes: [fix], reply: reply)
+    }
+
+    private static func unsigned(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
+        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
+        var value: UInt64 = 0
+        for byte in bytes {
+            guard byte >= 48 && byte <= 57 else { return nil }
+            value = value * 10 + UInt64(byte - 48)
+        }
+        return value
+    }
+
+    /// A decimal number such as `-73.985432` or `12`, parsed without allocation.
+    static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
+        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
+        var index = 0
+        var negative = false
+        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
+            negative = bytes[0] == UInt8(ascii: "-")
+            index = 1
+        }
+        var mantissa: UInt64 = 0
+        var digits = 0
+        var scale = 0
+        var seenPoint = false
+        while index < bytes.count {
+            let byte = bytes[index]
+            if byte == UInt8(ascii: ".") {
+                guard !seenPoint else { return nil }
+                seenPoint = true
+            } else if byte >= 48 && byte <= 57 {
+                guard digits < 18 else { return nil }
+                mantissa = mantissa * 10 + UInt64(byte - 48)
+                digits += 1
+                if seenPoint { scale += 1 }
+            } else {
+                return nil
+            }
+            index += 1
+        }
+        guard digits > 0 else { return nil }
+        let value = Double(mantissa) / Self.powersOfTen[scale]
+        return negative ? -value : value
+    }
+
+    private static let powersOfTen: [Double] = (0...18).map { pow(10, Double($0)) }
+
+    /// ISO 8601 UTC (`YYYY-MM-DDThh:mm:ss[.fff]Z`) or Unix seconds.
+    static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
+        if let seconds = double(bytes), bytes.count < 20, !bytes.contains(UInt8(ascii: "-")) {
+            return Date(timeIntervalSince1970: seconds)
+        }
+        guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
+            bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),
+            bytes[bytes.count - 1] == UInt8(ascii: "Z")
+        else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            var value = 0
+            for index in start..<(start + count) {
+                let byte = bytes[index]
+                guard byte >= 48 && byte <= 57 else { return nil }
+                value = value * 10 + Int(byte - 48)
+            }
+            return value
+        }
+        guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
+            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+        else { return nil }
+        var fraction = 0.0
+        if bytes.count > 20 {
+            guard bytes[19] == UInt8(ascii: "."), bytes.count <= 30,
+                let digits = number(20, bytes.count - 21)
+            else { return nil }
+            fraction = Double(digits) / pow(10, Double(bytes.count - 21))
+        }
+        let days = daysFromCivil(year: year, month: month, day: day)
+        return Date(timeIntervalSince1970: Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction)
+    }
+
+    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
+    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+}
+
+/// Walks the comma-separated fields of one line, with errors that name the field.
+private struct FieldCursor {
+    let line: UnsafeRawBufferPointer
+    let frameLength: Int
+    var position = 0
+    var fieldNumber = 0
+
+    init(line: UnsafeRawBufferPointer, frameLength: Int) {
+        self.line = line
+        self.frameLength = frameLength
+    }
+
+    var atEnd: Bool { position > line.count }
+
+    mutating func next(named name: String) throws(FrameError) -> UnsafeRawBufferPointer {
+        guard position <= line.count else {
+            throw error("field \(fieldNumber + 1) (\(name)) is missing")
+        }
+        var end = position
+        while end < line.count && line[end] != UInt8(ascii: ",") { end += 1 }
+        let field = UnsafeRawBufferPointer(rebasing: line[position..<end])
+        position = end + 1
+        fieldNumber += 1
+        return field
+    }
+
+    mutating func number(named name: String, position number: Int, range: ClosedRange<Double>) throws(FrameError) -> Double {
+        let field = try next(named: name)
+        guard let value = LineProtocolDecoder.double(field) else {
+            throw error("field \(number) (\(name)) '\(text(field))' is not a number")
+        }
+        guard range.contains(value) else {
+            throw error("field \(number) (\(name)) '\(text(field))' is out of range \(range.lowerBound.formatted())...\(range.upperBound.formatted())")
+        }
+        return value
+    }
+
+    func text(_ bytes: UnsafeRawBufferPointer) -> String {
+        String(decoding: bytes.prefix(64), as: UTF8.self)
+    }
+
+    func error(_ message: String) -> FrameError {
+        FrameError(.malformed, message, recovery: .skip(frameLength))
+    }
+}

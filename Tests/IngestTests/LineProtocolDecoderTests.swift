@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+@testable import Ingest
+
+@Suite struct LineProtocolDecoderTests {
+    func outcome(_ text: String) -> Result<DecodedFrame?, FrameError> {
+        var decoder = LineProtocolDecoder()
+        return Array(text.utf8).withUnsafeBytes { raw in
+            do throws(FrameError) {
+                return .success(try decoder.decodeFrame(raw))
+            } catch {
+                return .failure(error)
+            }
+        }
+    }
+
+    func decode(_ text: String) throws -> DecodedFrame? {
+        try outcome(text).get()
+    }
+
+    func reason(_ text: String) -> FrameError? {
+        if case .failure(let error) = outcome(text) { return error }
+        return nil
+    }
+
+    @Test func aFixLineDecodesEveryField() throws {
+        let frame = try #require(try decode("MT1,TAXI-42,17,2026-11-23T08:00:05.250Z,40.758896,-73.985130,23.5,271,A,alt=12,sat=9,batt=81\r\n"))
+        #expect(frame.length == 94)
+        #expect(frame.kind == .position)
+        #expect(frame.reply == Array("ACK,17\n".utf8))
+        let fix = try #require(frame.fixes.first)
+        #expect(fix.deviceId == "TAXI-42")
+        #expect(fix.time == Date(timeIntervalSince1970: 1_795_420_805.25))
+        #expect(fix.latitude == 40.758896)
+        #expect(fix.longitude == -73.98513)
+        #expect(fix.speedKmh == 23.5)
+        #expect(fix.course == 271)
+        #expect(fix.valid)
+        #expect(fix.altitude == 12)
+        #expect(fix.satellites == 9)
+        #expect(fix.batteryPercent == 81)
+    }
+
+    @Test func unixSecondsAndNoGPSLockAreAccepted() throws {
+        let fix = try #require(try decode("MT1,D1,1,1795420805,43.7384,7.4246,0,0,V\n")?.fixes.first)
+        #expect(fix.time == Date(timeIntervalSince1970: 1_795_420_805))
+        #expect(!fix.valid)
+    }
+
+    @Test func aPingIsAHeartbeatThatIsAcknowledged() throws {
+        let frame = try #require(try decode("MT1,D1,99,PING\n"))
+        #expect(frame.kind == .heartbeat)
+        #expect(frame.fixes.isEmpty)
+        #expect(frame.reply == Array("ACK,99\n".utf8))
+    }
+
+    @Test func anIncompleteLineWaitsForMoreBytes() throws {
+        let line = "MT1,D1,1,2026-11-23T08:00:00Z,43.7384,7.4246,10,90,A\n"
+        for cut in 0..<(line.utf8.count - 1) {
+            #expect(try decode(String(line.utf8.prefix(cut))!) == nil)
+        }
+        #expect(try decode(line) != nil)
+    }
+
+    @Test(arguments: [
+        ("MT2,D1,1,2026-11-23T08:00:00Z,43.7,7.4,10,90,A\n", FrameError.Reason.garbage, "MT1"),
+        ("MT1,,1,2026-11-23T08:00:00Z,43.7,7.4,10,90,A\n", .malformed, "field 2 (device id)"),
+        ("MT1,D1,x,2026-11-23T08:00:00Z,43.7,7.4,10,90,A\n", .malformed, "field 3 (seq) 'x'"),
+        ("MT1,D1,1,yesterday,43.7,7.4,10,90,A\n", .malformed, "field 4 (time) 'yesterday'"),
+        ("MT1,D1,1,2026-11-23T08:00:00Z,91.5,7.4,10,90,A\n", .malformed, "field 5 (lat) '91.5' is out of range -90...90"),
+        ("MT1,D1,1,2026-11-23T08:00:00Z,43.7,abc,10,90,A\n", .malformed, "field 6 (lon) 'abc' is not a number"),
+        ("MT1,D1,1,2026-11-23T08:00:00Z,43.7,7.4,10,400,A\n", .malformed, "field 8 (heading)"),
+        ("MT1,D1,1,2026-11-23T08:00:00Z,43.7,7.4,10,90,X\n", .malformed, "field 9 (validity) must be A or V"),
+        ("MT1,D1,1,2026-11-23T08:00:00Z,43.7,7.4,10\n", .malformed, "field 8 (heading) is missing"),
+    ])
+    func aBadLineNamesItsFieldAndIsSkipped(line: String, reason: FrameError.Reason, message: String) throws {
+        let error = try #require(self.reason(line))
+        #expect(error.reason == reason)
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(error.recovery == .skip(line.utf8.count))
+    }
+
+    @Test func aLineWithoutEndClosesTheConnection() throws {
+        let error = try #require(reason(String(repeating: "A", count: 600)))
+        #expect(error.reason == .oversized)
+        #expect(error.recovery == .closeConnection)
+    }
+
+    @Test func aDatagramMayCarrySeveralLines() throws {
+        let text = "MT1,D1,1,2026-11-23T08:00:00Z,43.7,7.4,10,90,A\nMT1,D1,2,2026-11-23T08:00:30Z,43.71,7.41,12,91,A"
+        let frame = try Array(text.utf8).withUnsafeBytes { raw in try LineProtocolDecoder.decodeDatagram(raw) }
+        #expect(frame.fixes.count == 2)
+        #expect(frame.reply == Array("ACK,1\nACK,2\n".utf8))
+    }
+
+    @Test func randomBytesNeverCrashTheDecoder() {
+        var generator = SystemRandomNumberGenerator()
+        for _ in 0..<5_000 {
+            let bytes = (0..<Int.random(in: 0..<300, using: &generator)).map { _ in
+                Bool.random(using: &generator) ? UInt8.random(in: 0...255, using: &generator) : Array("MT1,.-:0123456789AV\n".utf8).randomElement(using: &generator)!
+            }
+            var decoder = LineProtocolDecoder()
+            var offset = 0
+            while offset < bytes.count {
+                let step: Int? = bytes[offset...].withUnsafeBytes { raw in
+                    do throws(FrameError) {
+                        return try decoder.decodeFrame(raw)?.length
+                    } catch {
+                        if case .skip(let count) = error.recovery { return count }
+                        return nil
+                    }
+                }
+                guard let step, step > 0 else { break }
+                offset += step
+            }
+        }
+    }
+}
