@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip
 PYTHON_PACKAGES = shapely pytest
-DEMO_ZONES = Zones/monaco/zones.geojson
+DEMO_ZONES = Zones/manhattan/zones.geojson
 
 .PHONY: demo test bench build release deps deps-system deps-python clean
 
@@ -27,10 +27,11 @@ build: deps-system
 
 release: deps-system
 	$(SWIFT) build -c release --product mytaxi
+	$(SWIFT) build -c release --product mytaxi-loadgen
 
-## Run the zone engine on the shipped demo city.
+## Run the demo city: zone engine, then the service with a simulated fleet.
 demo: release
-	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)/mytaxi" $(DEMO_ZONES)
+	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" $(DEMO_ZONES)
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary.

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The demo: runs what mytaxi can do today on the shipped demo city
-# (Manhattan's 69 taxi zones). Usage: Tools/demo.sh MYTAXI_BINARY ZONE_FILE
+# (Manhattan's 69 taxi zones): the zone engine, then the service with a
+# simulated fleet. Usage: Tools/demo.sh BIN_DIR ZONE_FILE
 set -euo pipefail
-mytaxi=${1:?usage: Tools/demo.sh MYTAXI_BINARY ZONE_FILE}
-zones=${2:?usage: Tools/demo.sh MYTAXI_BINARY ZONE_FILE}
+bin=${1:?usage: Tools/demo.sh BIN_DIR ZONE_FILE}
+zones=${2:?usage: Tools/demo.sh BIN_DIR ZONE_FILE}
+mytaxi=$bin/mytaxi
+loadgen=$bin/mytaxi-loadgen
 
 step() { printf '\n== %s\n$ %s\n' "$1" "${*:2}"; "${@:2}"; }
 
@@ -31,3 +34,30 @@ start=$(date +%s%N)
 awk 'BEGIN { srand(2026); for (i = 0; i < 1000000; i++) printf "%.7f,%.7f\n", -74.05 + rand() * 0.15, 40.68 + rand() * 0.2 }' \
   | "$mytaxi" zones lookup --zones "$zones" | awk '$0 == "" { out++ } END { printf "%d points, %d inside a zone, %d outside\n", NR, NR - out, out }'
 echo "took $(( ($(date +%s%N) - start) / 1000000 )) ms (including the awk generator)"
+
+printf '\n== The service with a simulated fleet (SPEC I1-I7)\n'
+work=$(mktemp -d)
+serve_pid=
+cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+"$loadgen" --devices 2000 --write-devices "$work/devices.csv"
+"$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" \
+  --http-port 0 --line-port 0 --nmea-port 0 --osmand-port 0 --teltonika-port 0 --gt06-port 0 \
+  >"$work/listening" 2>"$work/serve.log" &
+serve_pid=$!
+for _ in $(seq 100); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
+cat "$work/listening"
+port_of() { awk -v l="$1" '$2 == l { n = split($3, a, ":"); print a[n] }' "$work/listening"; }
+http=$(port_of http)
+line=$(port_of line/tcp)
+printf '\n$ mytaxi-loadgen --devices 2000 --duration 5 (2,000 taxis driving in Midtown over TCP, line protocol)\n'
+"$loadgen" --port "$line" --devices 2000 --window 4 --count 2000000 --duration 5 \
+  --bbox=-74.00,40.74,-73.97,40.77 --metrics-url "http://127.0.0.1:$http/metrics"
+printf '\n$ curl /v1/taxis/TX000001\n'
+curl -s "http://127.0.0.1:$http/v1/taxis/TX000001"; echo
+printf '\n$ curl /v1/zones/161/taxis (Midtown Center), first 300 bytes\n'
+curl -s "http://127.0.0.1:$http/v1/zones/161/taxis" | head -c 300; echo ...
+printf '\n$ curl /metrics (accepted and rejected fixes)\n'
+curl -s "http://127.0.0.1:$http/metrics" | grep -E '^mytaxi_fixes_(accepted|rejected|archived)_total' | grep -v ' 0$'
+printf '\n$ curl /healthz\n'
+curl -s "http://127.0.0.1:$http/healthz"
