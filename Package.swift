@@ -138,6 +138,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-loadgen",
             dependencies: [
+                "Ingest",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),

@@ -63,10 +63,10 @@ public struct APIServer: Sendable {
         router.get("/v1/taxis/:taxiId/fixes") { request, context -> Response in
             let taxi = TaxiID(context.parameters.get("taxiId") ?? "")
             let query = request.uri.queryParameters
-            guard let fromText = query.get("from"), let from = ISO8601.date(from: fromText) else {
+            guard let fromText = query.get("from"), let from = FixTime.date(iso8601: fromText) else {
                 return Problem.badRequest("query parameter 'from' must be an ISO 8601 time, e.g. 2026-11-23T08:00:00Z").response()
             }
-            guard let toText = query.get("to"), let to = ISO8601.date(from: toText) else {
+            guard let toText = query.get("to"), let to = FixTime.date(iso8601: toText) else {
                 return Problem.badRequest("query parameter 'to' must be an ISO 8601 time, e.g. 2026-11-23T09:00:00Z").response()
             }
             guard from <= to else {

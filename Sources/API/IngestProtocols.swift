@@ -8,7 +8,11 @@ enum IngestProtocols {
         switch wireProtocol {
         case .line:
             return try await listeners.listenTCP(LineProtocolDecoder.self, host: host, port: port)
-        case .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+        case .nmea:
+            return try await listeners.listenTCP(NMEADecoder.self, host: host, port: port)
+        case .osmand:
+            return nil  // HTTP, served by OsmAndListener.
+        case .teltonika, .teltonikaUDP, .gt06:
             return nil
         }
     }

@@ -8,6 +8,7 @@ import NIOCore
 import NIOPosix
 import Prometheus
 import Storage
+import Synchronization
 import Zones
 
 /// The running service of `mytaxi serve`: zones, devices, the archive, the
@@ -28,6 +29,8 @@ public final class MytaxiService: Sendable {
     private let registry: PrometheusCollectorRegistry
     /// Called once per listener when it is bound: its name (`line/tcp`, `http`) and port.
     private let onListening: @Sendable (String, Int) -> Void
+    /// The OsmAnd HTTP listener, running beside the API.
+    private let osmandTask = Mutex<Task<Void, any Error>?>(nil)
 
     /// Loads everything and rebuilds the live state; nothing listens yet.
     public init(
@@ -78,6 +81,17 @@ public final class MytaxiService: Sendable {
             else { continue }
             report(listener: "\(wireProtocol.rawValue)/udp", port: bound)
         }
+        if let port = configuration.tcpPorts[.osmand] {
+            let osmand = Application(
+                router: OsmAndListener(pipeline: pipeline).router(),
+                configuration: .init(address: .hostname(host, port: port), serverName: "mytaxi-osmand"),
+                onServerRunning: { [self] channel in
+                    self.report(listener: "osmand/http", port: channel.localAddress?.port ?? port)
+                },
+                eventLoopGroupProvider: .shared(group),
+                logger: logger)
+            osmandTask.withLock { $0 = Task { try await osmand.run() } }
+        }
         let api = APIServer(
             fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
             isHealthy: { [listeners] in listeners.allListening })
@@ -110,6 +124,7 @@ public final class MytaxiService: Sendable {
 
     /// Stops listening, writes what is queued, and releases the threads.
     public func shutdown() async {
+        osmandTask.withLock { $0?.cancel() }
         await listeners.close()
         committer.shutdown()
         try? await group.shutdownGracefully()

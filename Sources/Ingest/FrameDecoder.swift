@@ -17,6 +17,15 @@ public protocol StreamFrameDecoder: Sendable {
     /// whether to skip them or close the connection. Must never read beyond
     /// `bytes` nor trust a length field further than the protocol's limit.
     mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame?
+
+    /// Continues as if the device had already identified itself as
+    /// `deviceId`: for offline decoding of a frame copied out of a session.
+    mutating func assumeIdentity(_ deviceId: String)
+}
+
+extension StreamFrameDecoder {
+    /// Protocols whose every frame names its device need no session identity.
+    public mutating func assumeIdentity(_ deviceId: String) {}
 }
 
 /// Decodes self-contained datagrams (UDP): no session, every datagram says

@@ -53,24 +53,45 @@ public final class IngestPipeline: Sendable {
         var accepted: [AcceptedFix] = []
         accepted.reserveCapacity(fixes.count)
         for fix in fixes {
-            guard let taxi = registry.taxi(forDevice: fix.deviceId) else {
-                metrics.fixRejected(wireProtocol, .unknownDevice)
-                continue
-            }
-            switch validator.check(fix, now: now) {
-            case .reject(let reason):
-                metrics.fixRejected(wireProtocol, reason)
-            case .accept(let outOfOrder):
-                if outOfOrder { metrics.fixOutOfOrder(wireProtocol) }
-                let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
-                accepted.append(
-                    AcceptedFix(
-                        taxiId: taxi, deviceId: fix.deviceId, wireProtocol: wireProtocol, time: fix.time,
-                        coordinate: coordinate, speedKmh: fix.speedKmh, heading: fix.course,
-                        zoneId: index?.zone(at: coordinate)?.id, receivedAt: now))
+            if case .success(let fix) = judge(fix, via: wireProtocol, now: now, registry: registry, zones: index) {
+                accepted.append(fix)
             }
         }
         metrics.fixesAccepted(wireProtocol, count: accepted.count)
         return accepted
     }
+
+    /// Validates one fix, counting the outcome; the accepted fix or why not.
+    public func accept(_ fix: DeviceFix, via wireProtocol: WireProtocol) -> Result<AcceptedFix, RejectReason> {
+        metrics.fixesReceived(wireProtocol, count: 1)
+        let result = judge(
+            fix, via: wireProtocol, now: clock(), registry: devices.withLock { $0 }, zones: zones.withLock { $0 })
+        if case .success = result { metrics.fixesAccepted(wireProtocol, count: 1) }
+        return result
+    }
+
+    private func judge(
+        _ fix: DeviceFix, via wireProtocol: WireProtocol, now: Date, registry: DeviceRegistry, zones index: ZoneIndex?
+    ) -> Result<AcceptedFix, RejectReason> {
+        guard let taxi = registry.taxi(forDevice: fix.deviceId) else {
+            metrics.fixRejected(wireProtocol, .unknownDevice)
+            return .failure(.unknownDevice)
+        }
+        switch validator.check(fix, now: now) {
+        case .reject(let reason):
+            metrics.fixRejected(wireProtocol, reason)
+            return .failure(reason)
+        case .accept(let outOfOrder):
+            if outOfOrder { metrics.fixOutOfOrder(wireProtocol) }
+            let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
+            return .success(
+                AcceptedFix(
+                    taxiId: taxi, deviceId: fix.deviceId, wireProtocol: wireProtocol, time: fix.time,
+                    coordinate: coordinate, speedKmh: fix.speedKmh, heading: fix.course,
+                    zoneId: index?.zone(at: coordinate)?.id, receivedAt: now))
+        }
+    }
+
+    /// The server clock the pipeline judges fixes by.
+    public var now: Date { clock() }
 }

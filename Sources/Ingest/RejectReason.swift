@@ -1,7 +1,7 @@
 /// Why a decoded fix was not accepted (SPEC I3, I4); the `reason` label of
 /// the rejected-fixes metric. A rejected fix is still acknowledged to the
 /// device (resending it would not make it better) but never archived.
-public enum RejectReason: String, CaseIterable, Sendable {
+public enum RejectReason: String, CaseIterable, Sendable, Error {
     /// The terminal itself flagged the fix as not from a GPS lock.
     case gpsInvalid = "gps_invalid"
     /// Latitude or longitude outside WGS84 ranges, or not a number.

@@ -52,8 +52,8 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// GET on the HTTP API; the body and status.
-    func get(_ path: String) throws -> (status: Int, body: Data) {
-        guard let port = ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+    func get(_ path: String, port: Int? = nil) throws -> (status: Int, body: Data) {
+        guard let port = port ?? ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             throw ServiceProcessError("no HTTP port")
         }
         let done = DispatchSemaphore(value: 0)

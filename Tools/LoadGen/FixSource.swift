@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 
 /// The box synthetic taxis drive in.
 struct Box: Sendable {
@@ -117,7 +118,7 @@ enum TraceReplay {
         for (number, line) in text.split(whereSeparator: \.isNewline).enumerated() {
             let fields = line.split(separator: ",", omittingEmptySubsequences: false).map(String.init)
             if number == 0 && fields.first == "device_id" { continue }
-            guard fields.count >= 6, let time = try? Date(fields[1], strategy: .iso8601),
+            guard fields.count >= 6, let time = FixTime.date(iso8601: fields[1]),
                 let lat = Double(fields[2]), let lon = Double(fields[3]),
                 let speed = Double(fields[4]), let heading = Double(fields[5])
             else {

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import NIOCore
 
 /// Writes fixes in the line protocol (docs/line-protocol.md):
@@ -13,7 +14,7 @@ enum LinePayload {
         buffer.writeInteger(UInt8(ascii: ","))
         writeDecimal(Int64(seq), fractionDigits: 0, into: &buffer)
         buffer.writeInteger(UInt8(ascii: ","))
-        buffer.writeString(iso8601(fix.time))
+        buffer.writeString(FixTime.iso8601(fix.time))
         buffer.writeInteger(UInt8(ascii: ","))
         writeDecimal(Int64((fix.latitude * 1e6).rounded()), fractionDigits: 6, into: &buffer)
         buffer.writeInteger(UInt8(ascii: ","))
@@ -39,21 +40,6 @@ enum LinePayload {
             if fractionDigits > 0 && index == digits.count - fractionDigits { buffer.writeInteger(UInt8(ascii: ".")) }
             buffer.writeInteger(digit)
         }
-    }
-
-    /// `2026-11-23T08:00:00.123Z`.
-    static func iso8601(_ date: Date) -> String {
-        let totalMillis = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        var time = time_t(totalMillis / 1000)
-        let millis = Int(totalMillis % 1000)
-        var parts = tm()
-        gmtime_r(&time, &parts)
-        func padded(_ value: Int32, _ width: Int) -> String {
-            let text = String(value)
-            return String(repeating: "0", count: max(0, width - text.count)) + text
-        }
-        return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
-            + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2)).\(padded(Int32(millis), 3))Z"
     }
 
     /// The sequence numbers acknowledged in `text` (whole `ACK,<seq>` lines);

@@ -1,4 +1,5 @@
 import Foundation
+import Ingest
 import Synchronization
 
 /// How much load to send and for how long, shared by all simulated devices.
@@ -79,7 +80,7 @@ struct LoadResult: Sendable {
     func writeAcked(path: String) throws {
         var text = "device_id,seq,time\n"
         for tally in tallies {
-            for ack in tally.acked { text += "\(ack.deviceId),\(ack.seq),\(LinePayload.iso8601(ack.time))\n" }
+            for ack in tally.acked { text += "\(ack.deviceId),\(ack.seq),\(FixTime.iso8601(ack.time))\n" }
         }
         try text.write(toFile: path, atomically: true, encoding: .utf8)
     }

@@ -1,0 +1,36 @@
+import Foundation
+
+/// Fix times as text, the one way the whole service writes them:
+/// ISO 8601 UTC with milliseconds (`2026-11-23T08:00:05.250Z`), the
+/// archive's resolution, rounded rather than truncated so a time reads back
+/// exactly as the device sent it.
+public enum FixTime {
+    public static func iso8601(_ date: Date) -> String {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (wholeSeconds, millis) = floorDivision(milliseconds, 1000)
+        var seconds = time_t(wholeSeconds)
+        var parts = tm()
+        gmtime_r(&seconds, &parts)
+        return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
+            + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2)
+            + ":" + padded(Int(parts.tm_sec), 2) + "." + padded(Int(millis), 3) + "Z"
+    }
+
+    /// Parses ISO 8601 (`2026-11-23T08:00:05Z`, with or without fractional
+    /// seconds or an offset); nil when it is not one.
+    public static func date(iso8601 text: String) -> Date? {
+        if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        return try? Date(text, strategy: .iso8601)
+    }
+
+    private static func padded(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+
+    /// Quotient and remainder rounding toward minus infinity (times before 1970 stay right).
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = ((value % divisor) + divisor) % divisor
+        return ((value - remainder) / divisor, remainder)
+    }
+}

@@ -1,0 +1,77 @@
+import Fleet
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import Ingest
+import Metrics
+import Prometheus
+import Storage
+import Testing
+@testable import API
+
+@Suite struct OsmAndListenerTests {
+    static let now = Date(timeIntervalSince1970: 1_795_420_800)
+
+    func makeListener() throws -> (OsmAndListener, InMemoryFixArchive, PrometheusCollectorRegistry) {
+        let archive = InMemoryFixArchive()
+        let registry = PrometheusCollectorRegistry()
+        let pipeline = IngestPipeline(
+            devices: try DeviceRegistry(csv: "device_id,taxi_id\n902064,TX1\n"), zones: nil, validator: FixValidator(),
+            sink: GroupCommitter(archive: archive), metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: registry)),
+            clock: { Self.now })
+        return (OsmAndListener(pipeline: pipeline), archive, registry)
+    }
+
+    @Test func aQueryFixIsStoredThenAnswered200() async throws {
+        let (listener, archive, _) = try makeListener()
+        try await Application(router: listener.router()).test(.router) { client in
+            try await client.execute(uri: "/?id=902064&lat=42.06288&lon=-88.23412&timestamp=1795420790&speed=10", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        let stored = try archive.fixes(of: "TX1", in: Date.distantPast...Date.distantFuture, limit: 10)
+        #expect(stored.count == 1)
+        #expect(stored.first?.speedKmh == 18.52)
+    }
+
+    @Test func aFormBodyAndAJSONBodyAreAccepted() async throws {
+        let (listener, archive, _) = try makeListener()
+        try await Application(router: listener.router()).test(.router) { client in
+            try await client.execute(
+                uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "id=902064&lat=42.06&lon=-88.23&timestamp=1795420700")
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let json = #"{"device_id":"902064","location":{"timestamp":"2026-11-23T07:59:00Z","coords":{"latitude":42.07,"longitude":-88.24,"speed":5,"heading":90}}}"#
+            try await client.execute(
+                uri: "/", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+        }
+        #expect(try archive.count() == 2)
+    }
+
+    @Test func refusalsAre400WithTheReason() async throws {
+        let (listener, archive, registry) = try makeListener()
+        try await Application(router: listener.router()).test(.router) { client in
+            try await client.execute(uri: "/?id=999&lat=42&lon=-88", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("unknown_device"))
+            }
+            try await client.execute(uri: "/?id=902064&lat=north&lon=-88", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("lat 'north' is not a number"))
+            }
+            try await client.execute(uri: "/?id=902064&lat=0&lon=0", method: .get) { response in
+                #expect(response.status == .badRequest)
+                #expect(String(buffer: response.body).contains("null_island"))
+            }
+        }
+        #expect(try archive.count() == 0)
+        var text: [UInt8] = []
+        registry.emit(into: &text)
+        #expect(String(decoding: text, as: UTF8.self).contains(#"mytaxi_fixes_rejected_total{protocol="osmand",reason="unknown_device"} 1"#))
+    }
+}

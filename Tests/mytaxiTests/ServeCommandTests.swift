@@ -1,0 +1,212 @@
+import Foundation
+import GeoKit
+import Testing
+
+/// `mytaxi serve` end to end over loopback: every listener takes a fix and
+/// ACKs it, the API shows it, bad input is refused without hurting others.
+@Suite(.serialized) struct ServeCommandTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-serve-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "device_id,taxi_id\nLINE-1,TX1\nNMEA-1,TX2\n902064,TX3\nUDP-1,TX4\n"
+            .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+    }
+
+    var arguments: [String] {
+        [
+            "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path,
+            "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "0", "--nmea-port", "0",
+            "--osmand-port", "0", "--teltonika-port", "0", "--gt06-port", "0",
+        ]
+    }
+
+    /// A minimal TCP client over POSIX sockets: connect, send, read what comes back within a timeout.
+    final class TCPClient {
+        let socket: Int32
+
+        init(port: Int) throws {
+            socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            var timeout = timeval(tv_sec: 3, tv_usec: 0)
+            setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            let result = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard result == 0 else { throw ServiceProcessError("cannot connect to port \(port)") }
+        }
+
+        deinit { close(socket) }
+
+        func send(_ bytes: [UInt8]) {
+            _ = bytes.withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        }
+
+        /// Reads until `count` bytes arrived, the peer closed (or reset), or the timeout; the bytes and whether it closed.
+        func receive(atLeast count: Int) -> (bytes: [UInt8], closed: Bool) {
+            var received: [UInt8] = []
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while received.count < count {
+                let n = recv(socket, &buffer, buffer.count, 0)
+                if n == 0 { return (received, true) }
+                if n < 0 { return (received, errno == ECONNRESET) }
+                received += buffer[0..<n]
+            }
+            return (received, false)
+        }
+    }
+
+    func udpExchange(port: Int, payload: String) -> String {
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        defer { close(socket) }
+        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bytes = Array(payload.utf8)
+        _ = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { target in
+                bytes.withUnsafeBytes { sendto(socket, $0.baseAddress, $0.count, 0, target, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+        }
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        let n = recv(socket, &buffer, buffer.count, 0)
+        return n > 0 ? String(decoding: buffer[0..<n], as: UTF8.self) : ""
+    }
+
+    func liveTime(_ service: ServiceProcess, taxi: String) throws -> String? {
+        let (status, body) = try service.get("/v1/taxis/\(taxi)")
+        return status == 200 ? try JSONParser.parse(body)["time"]?.scalarText : nil
+    }
+
+    @Test func everyListenerAcknowledgesAndTheAPIShowsTheFix() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let service = try ServiceProcess(
+            arguments: arguments, directory: directory,
+            expectedListeners: ["line/tcp", "line/udp", "nmea/tcp", "osmand/http", "http"])
+        defer { service.stop() }
+        let now = Int(Date().timeIntervalSince1970) - 5
+
+        let line = try TCPClient(port: service.ports["line/tcp"]!)
+        line.send(Array("MT1,LINE-1,41,\(now),40.758896,-73.985130,23.5,271,A\n".utf8))
+        #expect(String(decoding: line.receive(atLeast: 7).bytes, as: UTF8.self) == "ACK,41\n")
+        let expected = FixTimeText.iso8601(seconds: now)
+        #expect(try liveTime(service, taxi: "TX1") == expected)
+        let (status, body) = try service.get("/v1/taxis/TX1")
+        #expect(status == 200)
+        #expect(try JSONParser.parse(body)["zoneId"] == .string("230"), "Times Square is in zone 230")
+
+        #expect(udpExchange(port: service.ports["line/udp"]!, payload: "MT1,UDP-1,7,\(now),40.75,-73.99,10,0,A\n") == "ACK,7\n")
+        #expect(try liveTime(service, taxi: "TX4") == expected)
+
+        let nmea = try TCPClient(port: service.ports["nmea/tcp"]!)
+        nmea.send(Array("NMEA-1\r\n".utf8) + Array(Self.rmc(seconds: now).utf8))
+        Thread.sleep(forTimeInterval: 0.5)
+        #expect(try liveTime(service, taxi: "TX2") == expected)
+
+        let (osmandStatus, _) = try service.get(
+            "/?id=902064&lat=40.7128&lon=-74.0060&timestamp=\(now)", port: service.ports["osmand/http"]!)
+        #expect(osmandStatus == 200)
+        #expect(try liveTime(service, taxi: "TX3") == expected)
+    }
+
+    @Test func garbageCostsOnlyItsOwnConnection() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        defer { service.stop() }
+        let port = service.ports["line/tcp"]!
+        let good = try TCPClient(port: port)
+        let now = Int(Date().timeIntervalSince1970) - 60
+        good.send(Array("MT1,LINE-1,1,\(now),40.75,-73.98,10,0,A\n".utf8))
+        #expect(good.receive(atLeast: 6).bytes == Array("ACK,1\n".utf8))
+
+        // A bad line is skipped, the connection goes on.
+        let noisy = try TCPClient(port: port)
+        noisy.send(Array("MT1,LINE-1,2,yesterday,40.75,-73.98,10,0,A\nMT1,LINE-1,3,\(now + 1),40.75,-73.98,10,0,A\n".utf8))
+        #expect(noisy.receive(atLeast: 6).bytes == Array("ACK,3\n".utf8))
+
+        // 1 MB of random bytes without a line end: that connection is closed.
+        let hostile = try TCPClient(port: port)
+        var generator = SystemRandomNumberGenerator()
+        hostile.send((0..<1_000_000).map { _ in UInt8.random(in: 0...255, using: &generator) & 0xF7 })
+        #expect(hostile.receive(atLeast: 1).closed)
+
+        // Slow drip: one byte at a time still makes a fix.
+        let slow = try TCPClient(port: port)
+        for byte in Array("MT1,LINE-1,4,\(now + 2),40.75,-73.98,10,0,A\n".utf8) {
+            slow.send([byte])
+            Thread.sleep(forTimeInterval: 0.002)
+        }
+        #expect(slow.receive(atLeast: 6).bytes == Array("ACK,4\n".utf8))
+
+        // The first connection never noticed.
+        good.send(Array("MT1,LINE-1,5,\(now + 3),40.75,-73.98,10,0,A\n".utf8))
+        #expect(good.receive(atLeast: 6).bytes == Array("ACK,5\n".utf8))
+        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="malformed"} 1"#))
+        #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="oversized"} 1"#))
+    }
+
+    @Test func missingSettingsAreNamed() throws {
+        let result = try CommandRunner.run(["serve", "--zones", "Zones/manhattan/zones.geojson"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("missing --devices FILE"))
+        let badPort = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--gt06-port", "abc"])
+        #expect(badPort.status == 2)
+        #expect(badPort.standardError.contains("--gt06-port must be a port number"))
+    }
+
+    @Test func aConfigFileSuppliesWhatFlagsDoNot() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let config = """
+            {"zones": "\(CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path)",
+             "devices": "devices.csv", "data-dir": "data", "http-port": 0, "line-port": 0,
+             "nmea-port": "off", "osmand-port": "off", "teltonika-port": "off", "gt06-port": "off"}
+            """
+        try config.write(to: directory.appendingPathComponent("mytaxi.json"), atomically: true, encoding: .utf8)
+        let service = try ServiceProcess(arguments: ["--config", "mytaxi.json"], directory: directory, expectedListeners: ["line/tcp", "http"])
+        defer { service.stop() }
+        #expect(service.ports["nmea/tcp"] == nil)
+        #expect(try service.get("/healthz").status == 200)
+    }
+
+    @Test func helpDocumentsEveryFlagAndDefault() throws {
+        let help = try CommandRunner.run(["serve", "--help"]).standardOutput
+        for flag in ["--zones", "--devices", "--data-dir", "--http-port", "--bind", "--config", "--line-port", "--nmea-port",
+                     "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout"] {
+            #expect(help.contains(flag), "\(flag) missing from serve --help")
+        }
+        for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90"] {
+            #expect(help.contains(defaultValue))
+        }
+    }
+
+    /// A `$GPRMC` sentence for `seconds` (Unix), with its checksum.
+    static func rmc(seconds: Int) -> String {
+        let date = Date(timeIntervalSince1970: Double(seconds))
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC")!
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        let body = String(format: "GPRMC,%02d%02d%02d,A,4045.5338,N,07359.1078,W,12.5,271.0,%02d%02d%02d,,,A",
+                          c.hour!, c.minute!, c.second!, c.day!, c.month!, c.year! % 100)
+        let checksum = body.utf8.reduce(UInt8(0)) { $0 ^ $1 }
+        return "$" + body + String(format: "*%02X\r\n", checksum)
+    }
+}
+
+/// Expected API times, written independently of the code under test.
+enum FixTimeText {
+    static func iso8601(seconds: Int) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss'.000Z'"
+        return formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
+    }
+}
