@@ -40,9 +40,11 @@ test: deps
 	$(SWIFT) test --skip-build --parallel
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
 
-## Benchmarks (ordo-one/benchmark), release build, figures printed as tables.
-bench: deps
+## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;
+## then the end-to-end ingest benchmark over loopback (10,000 devices).
+bench: deps release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:
 	rm -rf .build
