@@ -153,6 +153,26 @@ import Testing
         #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="oversized"} 1"#))
     }
 
+    @Test func sighupReloadsTheDevicesFile() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        defer { service.stop() }
+        let client = try TCPClient(port: service.ports["line/tcp"]!)
+        let now = Int(Date().timeIntervalSince1970) - 30
+        client.send(Array("MT1,NEW-9,1,\(now),40.75,-73.98,10,0,A\n".utf8))
+        #expect(client.receive(atLeast: 6).bytes == Array("ACK,1\n".utf8), "refused fixes are still acknowledged")
+        #expect(try service.get("/v1/taxis/TX9").status == 404)
+        try "device_id,taxi_id\nLINE-1,TX1\nNEW-9,TX9\n"
+            .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+        kill(service.process.processIdentifier, SIGHUP)
+        Thread.sleep(forTimeInterval: 0.5)
+        client.send(Array("MT1,NEW-9,2,\(now + 1),40.75,-73.98,10,0,A\n".utf8))
+        #expect(client.receive(atLeast: 6).bytes == Array("ACK,2\n".utf8))
+        #expect(try service.get("/v1/taxis/TX9").status == 200)
+        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        #expect(metrics.contains(#"mytaxi_fixes_rejected_total{protocol="line",reason="unknown_device"} 1"#))
+    }
+
     @Test func missingSettingsAreNamed() throws {
         let result = try CommandRunner.run(["serve", "--zones", "Zones/manhattan/zones.geojson"])
         #expect(result.status == 2)
