@@ -131,7 +131,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "mytaxiTests", dependencies: ["mytaxi"],
+            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest"],
             swiftSettings: swiftSettings),
 
         // The load generator and trace replayer (Tools/LoadGen), for benchmarks and durability tests.
@@ -154,6 +154,15 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/ZoneLookup",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "IngestDecoderBenchmarks",
+            dependencies: [
+                "Ingest",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/IngestDecoders",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(

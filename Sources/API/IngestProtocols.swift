@@ -12,7 +12,11 @@ enum IngestProtocols {
             return try await listeners.listenTCP(NMEADecoder.self, host: host, port: port)
         case .osmand:
             return nil  // HTTP, served by OsmAndListener.
-        case .teltonika, .teltonikaUDP, .gt06:
+        case .teltonika:
+            return try await listeners.listenTCP(TeltonikaDecoder.self, host: host, port: port)
+        case .gt06:
+            return try await listeners.listenTCP(GT06Decoder.self, host: host, port: port)
+        case .teltonikaUDP:
             return nil
         }
     }
@@ -22,7 +26,9 @@ enum IngestProtocols {
         switch wireProtocol {
         case .line:
             return try await listeners.listenUDP(LineProtocolDecoder.self, host: host, port: port)
-        case .nmea, .osmand, .teltonika, .teltonikaUDP, .gt06:
+        case .teltonikaUDP:
+            return try await listeners.listenUDP(TeltonikaDatagramDecoder.self, host: host, port: port)
+        case .nmea, .osmand, .teltonika, .gt06:
             return nil
         }
     }

@@ -23,6 +23,24 @@ public enum FixTime {
         return try? Date(text, strategy: .iso8601)
     }
 
+    /// The instant of a UTC calendar date and time, for binary and NMEA
+    /// fields that send them apart; nil when a field is out of its range.
+    /// Computed directly (days from the civil date), no Calendar, as it runs
+    /// once per fix.
+    public static func date(year: Int, month: Int, day: Int, hour: Int, minute: Int, second: Double) -> Date? {
+        guard (1...12).contains(month), (1...31).contains(day), (0..<24).contains(hour), (0..<60).contains(minute),
+            second >= 0, second < 61
+        else { return nil }
+        let shiftedYear = month <= 2 ? year - 1 : year
+        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
+        let yearOfEra = shiftedYear - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        let days = era * 146_097 + dayOfEra - 719_468
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60) + second
+        return Date(timeIntervalSince1970: seconds)
+    }
+
     private static func padded(_ value: Int, _ width: Int) -> String {
         let text = String(value)
         return String(repeating: "0", count: max(0, width - text.count)) + text

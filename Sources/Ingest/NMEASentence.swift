@@ -77,12 +77,7 @@ struct RMCSentence: Equatable {
     private static func date(_ field: Substring) -> Date? {
         guard field.count == 6, field.allSatisfy(\.isASCIIDigit), let value = Int(field) else { return nil }
         let (day, month, year) = (value / 10_000, value / 100 % 100, 2000 + value % 100)
-        guard (1...31).contains(day), (1...12).contains(month) else { return nil }
-        var components = DateComponents()
-        (components.year, components.month, components.day) = (year, month, day)
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC")!
-        return calendar.date(from: components)
+        return FixTime.date(year: year, month: month, day: day, hour: 0, minute: 0, second: 0)
     }
 
     /// Decimal degrees of `d…dmm.mmmm` and a hemisphere letter. Devices

@@ -15,8 +15,13 @@ public enum OfflineDecoder {
         case .line: return try decodeStream(bytes, with: LineProtocolDecoder())
         case .nmea: return try decodeStream(bytes, with: NMEADecoder())
         case .osmand: return [try decodeOsmAnd(bytes, now: now)]
-        case .teltonika, .teltonikaUDP, .gt06:
-            throw FrameError(.unsupported, "protocol \(wireProtocol.rawValue) is not available in this build", recovery: .closeConnection)
+        case .teltonika: return try decodeStream(bytes, with: TeltonikaDecoder())
+        case .teltonikaUDP:
+            let outcome: Result<DecodedFrame, FrameError> = bytes.withUnsafeBytes { raw in
+                do throws(FrameError) { return .success(try TeltonikaDatagramDecoder.decodeDatagram(raw)) } catch { return .failure(error) }
+            }
+            return [try outcome.get()]
+        case .gt06: return try decodeStream(bytes, with: GT06Decoder())
         }
     }
 

@@ -4,25 +4,10 @@ import Testing
 @testable import Ingest
 
 @Suite struct NMEADecoderTests {
-    /// Decodes `lines` on one connection; the frames or the first error.
+    /// Decodes `text` on one connection; the frames or the first error.
     func decode(_ text: String) -> Result<[DecodedFrame], FrameError> {
         var decoder = NMEADecoder()
-        let bytes = Array(text.utf8)
-        var frames: [DecodedFrame] = []
-        var offset = 0
-        while offset < bytes.count {
-            let outcome: Result<DecodedFrame?, FrameError> = bytes[offset...].withUnsafeBytes { raw in
-                do throws(FrameError) { return .success(try decoder.decodeFrame(raw)) } catch { return .failure(error) }
-            }
-            switch outcome {
-            case .failure(let error): return .failure(error)
-            case .success(nil): return .success(frames)
-            case .success(let frame?):
-                frames.append(frame)
-                offset += frame.length
-            }
-        }
-        return .success(frames)
+        return StreamDecoding.frames(Array(text.utf8), with: &decoder)
     }
 
     static let transmitted = ProtocolVectors.vectors(protocol: "nmea-gprmc").filter { $0.kind == "text" }

@@ -1,0 +1,159 @@
+import Foundation
+
+/// Concox GT06 binary frames over TCP (SPEC I2), the protocol of most cheap
+/// vehicle trackers:
+///
+///     78 78 | LEN (1) | TYPE | CONTENT | SERIAL (2) | CRC (2) | 0D 0A
+///     79 79 | LEN (2) | TYPE | CONTENT | SERIAL (2) | CRC (2) | 0D 0A
+///
+/// `LEN` counts TYPE through CRC; the CRC is CRC-16/X.25 over LEN through
+/// SERIAL. The terminal logs in (0x01) with its IMEI, then sends locations
+/// (0x12, 0x22 and their variants), heartbeats (0x13) and alarms (0x16...),
+/// each answered by an ACK frame echoing type and serial. Frames with a
+/// wrong CRC are dropped unanswered, so the terminal sends them again.
+public struct GT06Decoder: StreamFrameDecoder {
+    public static var wireProtocol: WireProtocol { .gt06 }
+
+    /// The longest frame accepted; real ones stay under a few hundred bytes.
+    public static let maxFrameLength = 2048
+
+    /// Message types whose content starts with the 18-byte GPS block (some
+    /// terminals send them empty, as a keep-alive: answered, nothing stored).
+    static let locationTypes: Set<UInt8> = [0x10, 0x11, 0x12, 0x17, 0x1E, 0x22, 0x24, 0x37, 0xA0, 0xA2]
+    /// Alarm types: a GPS block, the cell, then terminal status and the alarm code.
+    static let alarmTypes: Set<UInt8> = [0x16, 0x26, 0x27, 0xA4]
+    static let loginType: UInt8 = 0x01
+    static let heartbeatType: UInt8 = 0x13
+
+    /// The IMEI from the login of this connection.
+    public private(set) var deviceId: String?
+
+    public init() {}
+
+    public mutating func assumeIdentity(_ deviceId: String) {
+        self.deviceId = deviceId
+    }
+
+    public mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame? {
+        guard bytes.count >= 2 else { return nil }
+        guard let isLong = Self.headerForm(bytes, at: 0) else {
+            let next = Self.nextHeader(in: bytes, after: 0)
+            throw FrameError(.garbage, "\(next) byte(s) before a 78 78 or 79 79 frame start", recovery: .skip(next))
+        }
+        let lengthWidth = isLong ? 2 : 1
+        guard bytes.count >= 2 + lengthWidth else { return nil }
+        let declared = isLong ? Int(bytes[2]) << 8 | Int(bytes[3]) : Int(bytes[2])
+        let total = declared + 4 + lengthWidth
+        guard declared >= 5 else {
+            throw FrameError(.malformed, "length field \(declared) is shorter than type, serial and CRC", recovery: .skip(2))
+        }
+        guard total <= Self.maxFrameLength else {
+            throw FrameError(.oversized, "length field announces \(total) bytes, over the \(Self.maxFrameLength) limit", recovery: .skip(2))
+        }
+        guard bytes.count >= total else { return nil }
+        guard bytes[total - 2] == 0x0D, bytes[total - 1] == 0x0A else {
+            throw FrameError(.malformed, "no 0D 0A at the end of the \(total)-byte frame", recovery: .skip(2))
+        }
+        let sent = UInt16(bytes[total - 4]) << 8 | UInt16(bytes[total - 3])
+        let computed = CRC16.x25(UnsafeRawBufferPointer(rebasing: bytes[2..<(total - 4)]))
+        guard sent == computed else {
+            throw FrameError(
+                .badChecksum, "CRC \(Self.hex(sent)) but the frame's bytes give \(Self.hex(computed))", recovery: .skip(total))
+        }
+        let typeOffset = 2 + lengthWidth
+        let type = bytes[typeOffset]
+        let serial = UInt16(bytes[total - 6]) << 8 | UInt16(bytes[total - 5])
+        let reply = Self.acknowledgement(type: type, serial: serial, long: isLong)
+        var content = ByteReader(bytes, from: typeOffset + 1, to: total - 6, recovery: .skip(total))
+
+        if type == Self.loginType {
+            let imei = try Self.imei(&content)
+            deviceId = imei
+            return DecodedFrame(length: total, kind: .login, announcedDeviceId: imei, reply: reply)
+        }
+        if type == Self.heartbeatType {
+            return DecodedFrame(length: total, kind: .heartbeat, reply: reply)
+        }
+        let isAlarm = Self.alarmTypes.contains(type)
+        guard isAlarm || Self.locationTypes.contains(type), content.remaining > 0 else {
+            return DecodedFrame(length: total, kind: .other, reply: reply)
+        }
+        guard let deviceId else {
+            throw FrameError(.notIdentified, "message type \(Self.hex(type)) before the terminal logged in", recovery: .closeConnection)
+        }
+        var fix = try GT06GPSBlock.read(&content, deviceId: deviceId)
+        if isAlarm { fix.alarm = Self.alarmName(after: &content) }
+        return DecodedFrame(length: total, kind: isAlarm ? .alarm : .position, fixes: [fix], reply: reply)
+    }
+
+    /// The ACK frame for a message: same header form, type and serial.
+    static func acknowledgement(type: UInt8, serial: UInt16, long: Bool) -> [UInt8] {
+        var frame: [UInt8] = long ? [0x79, 0x79, 0x00, 0x05] : [0x78, 0x78, 0x05]
+        frame += [type, UInt8(serial >> 8), UInt8(serial & 0xFF)]
+        let crc = frame.withUnsafeBytes { CRC16.x25(UnsafeRawBufferPointer(rebasing: $0[2...])) }
+        frame += [UInt8(crc >> 8), UInt8(crc & 0xFF), 0x0D, 0x0A]
+        return frame
+    }
+
+    /// The 15-digit IMEI of a login: 8 BCD bytes with a leading zero digit.
+    static func imei(_ content: inout ByteReader) throws(FrameError) -> String {
+        let bcd = try content.slice(8, "terminal id")
+        var digits = ""
+        digits.reserveCapacity(16)
+        for byte in bcd {
+            let (high, low) = (byte >> 4, byte & 0x0F)
+            guard high < 10, low < 10 else {
+                throw FrameError(.malformed, "terminal id byte \(hex(byte)) is not BCD", recovery: content.recovery)
+            }
+            digits.append(Character(Unicode.Scalar(UInt8(ascii: "0") + high)))
+            digits.append(Character(Unicode.Scalar(UInt8(ascii: "0") + low)))
+        }
+        return digits.first == "0" ? String(digits.dropFirst()) : digits
+    }
+
+    /// The alarm code that follows the cell block and the terminal status
+    /// (terminal info, voltage, GSM signal), named as in the manual; nil when
+    /// the code is 0 or the frame is a vendor layout without it.
+    static func alarmName(after content: inout ByteReader) -> String? {
+        guard let cellLength = try? content.uint8("cell length"), cellLength > 0,
+            (try? content.skip(Int(cellLength) - 1 + 3, "cell and terminal status")) != nil,
+            let code = try? content.uint8("alarm")
+        else { return nil }
+        switch code {
+        case 0x00: return nil
+        case 0x01: return "sos"
+        case 0x02: return "powerCut"
+        case 0x03: return "vibration"
+        case 0x04: return "geofenceEnter"
+        case 0x05: return "geofenceExit"
+        case 0x06: return "overspeed"
+        case 0x09: return "tow"
+        default: return "code-\(hex(code))"
+        }
+    }
+
+    /// True for a long (79 79), false for a short (78 78) frame start at `offset`, nil otherwise.
+    static func headerForm(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool? {
+        switch (bytes[offset], bytes[offset + 1]) {
+        case (0x78, 0x78): false
+        case (0x79, 0x79): true
+        default: nil
+        }
+    }
+
+    /// Offset of the next possible frame start after `offset`, or the count
+    /// of bytes that can be dropped (keeping a last byte that may begin one).
+    static func nextHeader(in bytes: UnsafeRawBufferPointer, after offset: Int) -> Int {
+        var index = offset + 1
+        while index + 1 < bytes.count {
+            if headerForm(bytes, at: index) != nil { return index }
+            index += 1
+        }
+        return max(offset + 1, bytes.count - 1)
+    }
+
+    static func hex(_ value: some FixedWidthInteger) -> String {
+        let digits = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, value.bitWidth / 4 - digits.count)) + digits
+    }
+}
