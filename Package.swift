@@ -80,9 +80,18 @@ let package = Package(
             name: "IngestTests", dependencies: ["Ingest", "GeoKit"],
             swiftSettings: swiftSettings),
 
+        // OpenStreetMap reading with libosmium (Debian libosmium2-dev): a thin C++ shim
+        // handing highway ways, their nodes and turn restrictions to Swift.
+        .target(
+            name: "COsmium",
+            linkerSettings: [
+                .linkedLibrary("z"), .linkedLibrary("bz2"),
+                .linkedLibrary("expat"), .linkedLibrary("pthread"),
+            ]),
+
         // Routing: OSM import, road graph, contraction hierarchies, ETAs.
         .target(
-            name: "Routing", dependencies: ["GeoKit"],
+            name: "Routing", dependencies: ["GeoKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "RoutingTests", dependencies: ["Routing", "GeoKit"],
@@ -165,5 +174,6 @@ let package = Package(
             path: "Benchmarks/Archive",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
-    ]
+    ],
+    cxxLanguageStandard: .cxx17
 )
