@@ -83,9 +83,3 @@ extension Mytaxi.Graph {
         }
     }
 }
-
-/// A duration as seconds with two decimals, e.g. `0.42 s`.
-func seconds(_ duration: Duration) -> String {
-    let (whole, attoseconds) = duration.components
-    return String(format: "%.2f s", Double(whole) + Double(attoseconds) / 1e18)
-}

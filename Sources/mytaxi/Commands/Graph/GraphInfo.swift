@@ -35,7 +35,7 @@ extension Mytaxi.Graph {
                 edges: \(graph.edgeCount)
                 bounding box: \(box)
                 sections: \((GraphFile.coreSectionNames + extras).joined(separator: ", "))
-                load time: \(seconds(loadTime))
+                load time: \(milliseconds(loadTime))
                 """)
         }
     }
