@@ -81,9 +81,12 @@ let package = Package(
             swiftSettings: swiftSettings),
 
         // OpenStreetMap reading with libosmium (Debian libosmium2-dev): a thin C++ shim
-        // handing highway ways, their nodes and turn restrictions to Swift.
+        // handing highway ways, their nodes and turn restrictions to Swift. Optimised even
+        // in debug builds: header-only libosmium at -O0 reads Manhattan 8x slower (0.63 s
+        // instead of 0.08 s), which every test and `graph build` would pay.
         .target(
             name: "COsmium",
+            cxxSettings: [.unsafeFlags(["-O2"])],
             linkerSettings: [
                 .linkedLibrary("z"), .linkedLibrary("bz2"),
                 .linkedLibrary("expat"), .linkedLibrary("pthread"),

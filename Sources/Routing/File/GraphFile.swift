@@ -106,16 +106,9 @@ public enum GraphFile {
     ///   payload is not a whole number of values.
     public static func array<T: BitwiseCopyable>(of type: T.Type, from payload: [UInt8],
                                                  section: String) throws(GraphFileError) -> [T] {
-        guard payload.count % MemoryLayout<T>.stride == 0 else {
-            throw .inconsistentSection(section, detail: "\(payload.count) bytes is not a whole number of "
-                                       + "\(MemoryLayout<T>.stride)-byte values")
-        }
-        return payload.withUnsafeBytes { raw in
-            [T](unsafeUninitializedCapacity: payload.count / MemoryLayout<T>.stride) { buffer, count in
-                UnsafeMutableRawBufferPointer(buffer).copyMemory(from: raw)
-                count = buffer.count
-            }
-        }
+        try payload.withUnsafeBytes { raw in
+            Result { () throws(GraphFileError) in try copy(raw, as: type, section: section) }
+        }.get()
     }
 
     static func isValidName(_ name: String) -> Bool {
