@@ -71,7 +71,7 @@ public enum GraphFile {
         }
         var sections: [(String, [UInt8])] = [
             (Core.profile, Array(profile.utf8)),
-            (Core.coordinates, bytes(of: graph.coordinates.flatMap { [$0.longitude, $0.latitude] })),
+            (Core.coordinates, bytes(of: flatCoordinates(graph.coordinates))),
             (Core.firstEdge, bytes(of: graph.firstEdge)),
             (Core.edgeHead, bytes(of: graph.edgeHead)),
             (Core.duration, bytes(of: graph.edgeDurationMs)),
@@ -109,6 +109,17 @@ public enum GraphFile {
         try payload.withUnsafeBytes { raw in
             Result { () throws(GraphFileError) in try copy(raw, as: type, section: section) }
         }.get()
+    }
+
+    /// Longitude, latitude, longitude, ... for the `coords` section.
+    private static func flatCoordinates(_ coordinates: [Coordinate]) -> [Double] {
+        var values: [Double] = []
+        values.reserveCapacity(2 * coordinates.count)
+        for coordinate in coordinates {
+            values.append(coordinate.longitude)
+            values.append(coordinate.latitude)
+        }
+        return values
     }
 
     static func isValidName(_ name: String) -> Bool {

@@ -31,7 +31,7 @@ public struct CarProfile: RoutingProfile {
 
     private static let access = AccessTags(
         hierarchy: ["access", "vehicle", "motor_vehicle", "motorcar"],
-        denied: ["no", "private", "agricultural", "forestry", "emergency", "psv", "bus", "military", "delivery_only"])
+        denied: ["no", "private", "agricultural", "forestry", "emergency", "psv", "bus", "military"])
 
     public let name = "car"
     public let restrictionKeys = ["restriction:motorcar", "restriction:motor_vehicle", "restriction"]

@@ -72,8 +72,11 @@ public struct OSMRelation: Sendable, Equatable {
 
     /// One member: the kind and OSM id of the object and its role.
     public struct Member: Sendable, Equatable {
+        /// Whether the member is a node, a way or a relation.
         public var kind: MemberKind
+        /// The member's OSM id.
         public var ref: Int64
+        /// The member's role (`from`, `via`, `to` in restrictions).
         public var role: String
 
         /// Creates a member.
