@@ -40,9 +40,10 @@ import Testing
         let info = try CommandRunner.run(["graph", "info", graph])
         #expect(info.status == 0)
         #expect(info.lines.contains("profile: car"))
+        #expect(info.lines.contains { $0.hasPrefix("source: block.osm, \(Self.map.utf8.count) bytes, fnv1a64 ") })
         #expect(info.lines.contains("nodes: 4"))
         #expect(info.lines.contains("bounding box: [0.0, -0.001, 0.001, 0.0]"))
-        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, wayids") })
+        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, source") })
     }
 
     @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {

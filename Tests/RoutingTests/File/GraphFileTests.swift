@@ -121,3 +121,22 @@ import Testing
         return nil
     }
 }
+
+@Suite struct GraphSourceTests {
+    @Test func describesAFileAndRoundTripsThroughItsSection() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID()).osm")
+        try Data("a".utf8).write(to: file)
+        let source = try GraphSource(describing: file.path)
+        #expect(source.fileName == file.lastPathComponent)
+        #expect(source.byteCount == 1)
+        #expect(source.checksum == 0xaf63_dc4c_8601_ec8c)
+        #expect(try GraphSource(sectionPayload: source.sectionPayload) == source)
+        #expect(String(decoding: source.sectionPayload, as: UTF8.self) == "fnv1a64:af63dc4c8601ec8c 1 \(file.lastPathComponent)")
+    }
+
+    @Test func rejectsAMalformedSection() {
+        #expect(throws: GraphFileError.inconsistentSection("source", detail: "expected `fnv1a64:HEX BYTES NAME`")) {
+            try GraphSource(sectionPayload: Array("md5:xyz".utf8))
+        }
+    }
+}

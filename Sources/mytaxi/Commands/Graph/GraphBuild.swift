@@ -54,8 +54,10 @@ extension Mytaxi.Graph {
             printError("writing \(output)")
             let url = URL(fileURLWithPath: output)
             do {
+                let source = try GraphSource(describing: map)
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
-                                    extraSections: [GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs)],
+                                    extraSections: [GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
+                                                    GraphSource.sectionName: source.sectionPayload],
                                     to: url)
             } catch {
                 printError("\(error)")

@@ -26,11 +26,14 @@ extension Mytaxi.Graph {
             let loadTime = clock.now - start
             let graph = contents.graph
             let box = BoundingBox(enclosing: graph.coordinates).map(\.description) ?? "none"
+            let source = contents.extraSections[GraphSource.sectionName]
+                .map { payload in (try? GraphSource(sectionPayload: payload))?.description ?? "unreadable" } ?? "unknown"
             let extras = contents.extraSections.sorted { $0.key < $1.key }
                 .map { "\($0.key) (\($0.value.count) bytes)" }
             print("""
                 file: \(file)
                 profile: \(contents.profileName)
+                source: \(source)
                 nodes: \(graph.nodeCount)
                 edges: \(graph.edgeCount)
                 bounding box: \(box)
