@@ -11,6 +11,7 @@ struct Mytaxi: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Service", subcommands: [Serve.self, Decode.self]),
             CommandGroup(name: "Zones (planners)", subcommands: [Zones.self]),
+            CommandGroup(name: "Routing", subcommands: [Graph.self]),
         ]
     )
 }

@@ -1,0 +1,81 @@
+#ifndef COSMIUM_H
+#define COSMIUM_H
+
+/*
+ * A small C view of an OpenStreetMap file, read with libosmium.
+ *
+ * cosm_read() returns every way tagged `highway`, the locations of the nodes
+ * those ways reference, and every relation tagged `type=restriction`. No
+ * routing policy lives here: which ways are routable, and how, is decided in
+ * Swift (Routing/Import). All arrays stay valid until cosm_free().
+ */
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One key/value pair; both are NUL-terminated UTF-8 owned by the extract. */
+typedef struct {
+    const char *key;
+    const char *value;
+} cosm_tag;
+
+/* One relation member: type 'n' (node), 'w' (way) or 'r' (relation). */
+typedef struct {
+    char type;
+    int64_t ref;
+    const char *role;
+} cosm_member;
+
+typedef struct {
+    /* Referenced nodes that were found, sorted by OSM id: ids and WGS84 degrees. */
+    size_t node_count;
+    const int64_t *node_ids;
+    const double *node_longitudes;
+    const double *node_latitudes;
+
+    /* Highway ways in file order. Way i has references
+     * way_ref_start[i] ..< way_ref_start[i + 1] into way_ref_node (the index
+     * into the node arrays, or -1 when the file lacks that node) and tags
+     * way_tag_start[i] ..< way_tag_start[i + 1] into way_tags. */
+    size_t way_count;
+    const int64_t *way_ids;
+    const size_t *way_ref_start;
+    const int32_t *way_ref_node;
+    const size_t *way_tag_start;
+    const cosm_tag *way_tags;
+
+    /* Relations tagged type=restriction, laid out like the ways. */
+    size_t relation_count;
+    const int64_t *relation_ids;
+    const size_t *relation_member_start;
+    const cosm_member *relation_members;
+    const size_t *relation_tag_start;
+    const cosm_tag *relation_tags;
+
+    /* Way node references whose node is not in the file. */
+    size_t missing_node_refs;
+
+    /* Private: the C++ object owning the arrays. */
+    void *owner;
+} cosm_extract;
+
+/* Reads `path` (.osm.pbf, .osm, .osm.bz2, ...; the format follows the file name).
+ * Returns NULL on failure and sets *error to a message the caller frees with
+ * cosm_free_error(). */
+cosm_extract *cosm_read(const char *path, char **error);
+
+/* Releases an extract returned by cosm_read(). */
+void cosm_free(cosm_extract *extract);
+
+/* Releases an error message set by cosm_read(). */
+void cosm_free_error(char *error);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

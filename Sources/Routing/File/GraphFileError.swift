@@ -1,0 +1,38 @@
+/// Why a graph file could not be read or written; each names the problem and,
+/// where there is one, the section.
+public enum GraphFileError: Error, Equatable, CustomStringConvertible {
+    /// The file could not be opened, read or written.
+    case io(path: String, reason: String)
+    /// The first 8 bytes are not ``GraphFile/magic``: not a mytaxi graph file.
+    case badMagic
+    /// The file was written in another format version.
+    case unsupportedVersion(found: UInt32, supported: UInt32)
+    /// The file ends inside the 16-byte file header or a section header.
+    case truncatedHeader
+    /// The file ends before the section's declared payload does.
+    case truncatedSection(String)
+    /// A section the graph needs is absent.
+    case missingSection(String)
+    /// Two sections share a name.
+    case duplicateSection(String)
+    /// A section's size or content contradicts the rest of the graph.
+    case inconsistentSection(String, detail: String)
+    /// A section name is empty, longer than 8 bytes, not ASCII, or taken by a core section.
+    case invalidSectionName(String)
+
+    public var description: String {
+        switch self {
+        case .io(let path, let reason): "\(path): \(reason)"
+        case .badMagic: "not a mytaxi graph file (bad magic number)"
+        case .unsupportedVersion(let found, let supported):
+            "graph file format version \(found) is not supported (this build reads version \(supported)); rebuild the graph"
+        case .truncatedHeader: "graph file is truncated inside a header"
+        case .truncatedSection(let name): "graph file is truncated in section \(name)"
+        case .missingSection(let name): "graph file has no section \(name)"
+        case .duplicateSection(let name): "graph file has section \(name) twice"
+        case .inconsistentSection(let name, let detail): "graph file section \(name) is inconsistent: \(detail)"
+        case .invalidSectionName(let name):
+            "invalid section name \"\(name)\": 1 to 8 ASCII bytes, not a core section name"
+        }
+    }
+}

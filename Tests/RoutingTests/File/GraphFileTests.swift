@@ -1,0 +1,142 @@
+import Foundation
+import GeoKit
+import Testing
+@testable import Routing
+
+@Suite struct GraphFileTests {
+    static func sampleBuild() throws -> GraphBuildResult {
+        var map = TinyMap("""
+            a . . b
+            . . . .
+            c . . d
+            """)
+        map.way("ab", ["highway": "primary", "oneway": "yes"])
+        map.way("bdca", ["highway": "residential"])
+        return try map.build()
+    }
+
+    static func temporaryFile() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("graphfile-\(UUID().uuidString).graph")
+    }
+
+    static func written(extra: [String: [UInt8]] = [:]) throws -> (url: URL, result: GraphBuildResult) {
+        let result = try sampleBuild()
+        let url = temporaryFile()
+        try GraphFile.write(graph: result.graph, profile: "car", extraSections: extra, to: url)
+        return (url, result)
+    }
+
+    @Test func roundTripGivesBackTheGraphProfileAndExtraSections() throws {
+        let result = try Self.sampleBuild()
+        let url = Self.temporaryFile()
+        let extra = [GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs), "cch.ord": [1, 2, 3]]
+        try GraphFile.write(graph: result.graph, profile: "car", extraSections: extra, to: url)
+        let contents = try GraphFile.read(from: url)
+        #expect(contents.graph == result.graph)
+        #expect(contents.profileName == "car")
+        #expect(contents.extraSections == extra)
+        let wayIDs = try GraphFile.array(of: Int64.self, from: contents.extraSections[GraphFile.wayIDSection]!,
+                                         section: GraphFile.wayIDSection)
+        #expect(wayIDs == result.edgeWayIDs)
+    }
+
+    @Test func payloadsStartEightByteAligned() throws {
+        let (url, _) = try Self.written(extra: ["odd": [1, 2, 3]])
+        let bytes = [UInt8](try Data(contentsOf: url))
+        var offset = 16
+        while offset < bytes.count {
+            #expect(offset % 8 == 0)
+            let length = bytes[offset + 8..<offset + 16].reversed().reduce(0) { $0 << 8 | Int($1) }
+            offset += 16 + length + GraphFile.padding(length)
+        }
+        #expect(offset == bytes.count)
+    }
+
+    /// A damaged file fails with an error naming the problem.
+    @Test func corruptFilesGiveErrorsNamingTheProblem() throws {
+        let (url, _) = try Self.written()
+        let good = [UInt8](try Data(contentsOf: url))
+        func reading(_ bytes: [UInt8]) -> GraphFileError? {
+            let damaged = Self.temporaryFile()
+            try? Data(bytes).write(to: damaged)
+            return Self.readError(damaged)
+        }
+        var badMagic = good
+        badMagic[0] = UInt8(ascii: "X")
+        #expect(reading(badMagic) == .badMagic)
+        #expect(reading(Array("hello".utf8)) == .badMagic)
+        var newer = good
+        newer[8] = 9
+        #expect(reading(newer) == .unsupportedVersion(found: 9, supported: GraphFile.formatVersion))
+        #expect(reading(Array(good.prefix(12))) == .truncatedHeader)
+        #expect(reading(Array(good.dropLast(5))) == .truncatedSection("roadclas"))
+        #expect(reading(Array(good.prefix(16 + 16 + 8 + 16 + 4))) == .truncatedSection("coords"))
+
+        var headOutOfRange = good
+        let headOffset = try #require(Self.payloadOffset(of: "edgehead", in: good))
+        headOutOfRange[headOffset] = 200
+        #expect(reading(headOutOfRange) == .inconsistentSection("edgehead", detail: "head 200 is not one of the 4 nodes"))
+
+        var renamed = good
+        let coordinates = try #require(Self.payloadOffset(of: "coords", in: good))
+        renamed[coordinates - 16] = UInt8(ascii: "k")
+        #expect(reading(renamed) == .missingSection("coords"))
+
+        let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID()).graph")
+        guard case .io(let path, _)? = Self.readError(missing) else {
+            Issue.record("a missing file must give an I/O error")
+            return
+        }
+        #expect(path == missing.path)
+        #expect(GraphFileError.truncatedSection("coords").description == "graph file is truncated in section coords")
+    }
+
+    /// The error reading `url` gives, or nil when it reads.
+    static func readError(_ url: URL) -> GraphFileError? {
+        do {
+            _ = try GraphFile.read(from: url)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test(arguments: ["", "too-long-name", "coords", "prof\u{e9}"])
+    func rejectsInvalidExtraSectionNames(name: String) throws {
+        let result = try Self.sampleBuild()
+        #expect(throws: GraphFileError.invalidSectionName(name)) {
+            try GraphFile.write(graph: result.graph, profile: "car", extraSections: [name: [1]], to: Self.temporaryFile())
+        }
+    }
+
+    /// The payload offset of section `name`, walking the headers.
+    static func payloadOffset(of name: String, in bytes: [UInt8]) -> Int? {
+        var offset = 16
+        while offset + 16 <= bytes.count {
+            let sectionName = String(decoding: bytes[offset..<offset + 8].prefix { $0 != 0 }, as: UTF8.self)
+            let length = bytes[offset + 8..<offset + 16].reversed().reduce(0) { $0 << 8 | Int($1) }
+            if sectionName == name { return offset + 16 }
+            offset += 16 + length + GraphFile.padding(length)
+        }
+        return nil
+    }
+}
+
+@Suite struct GraphSourceTests {
+    @Test func describesAFileAndRoundTripsThroughItsSection() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID()).osm")
+        try Data("a".utf8).write(to: file)
+        let source = try GraphSource(describing: file.path)
+        #expect(source.fileName == file.lastPathComponent)
+        #expect(source.byteCount == 1)
+        #expect(source.checksum == 0xaf63_dc4c_8601_ec8c)
+        #expect(try GraphSource(sectionPayload: source.sectionPayload) == source)
+        #expect(String(decoding: source.sectionPayload, as: UTF8.self) == "fnv1a64:af63dc4c8601ec8c 1 \(file.lastPathComponent)")
+    }
+
+    @Test func rejectsAMalformedSection() {
+        #expect(throws: GraphFileError.inconsistentSection("source", detail: "expected `fnv1a64:HEX BYTES NAME`")) {
+            try GraphSource(sectionPayload: Array("md5:xyz".utf8))
+        }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+
+/// The `mytaxi graph` commands keep their contract: arguments, summary lines, exit status.
+@Suite struct GraphCommandTests {
+    /// Two blocks of residential streets around a one-way street, as OSM XML.
+    static let map = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <osm version="0.6" generator="test">
+        <node id="1" lat="0.0000000" lon="0.0000000"/>
+        <node id="2" lat="0.0000000" lon="0.0010000"/>
+        <node id="3" lat="-0.0010000" lon="0.0000000"/>
+        <node id="4" lat="-0.0010000" lon="0.0010000"/>
+        <way id="10"><nd ref="1"/><nd ref="2"/><tag k="highway" v="residential"/><tag k="oneway" v="yes"/></way>
+        <way id="11"><nd ref="2"/><nd ref="4"/><nd ref="3"/><nd ref="1"/><tag k="highway" v="residential"/></way>
+        </osm>
+        """
+
+    static func temporaryFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("graph-cli-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test func buildPrintsTheSummaryAndInfoDescribesTheFile() throws {
+        let folder = try Self.temporaryFolder()
+        let map = folder.appendingPathComponent("block.osm")
+        try Self.map.write(to: map, atomically: true, encoding: .utf8)
+        let graph = folder.appendingPathComponent("block.graph").path
+
+        let build = try CommandRunner.run(["graph", "build", map.path, "-o", graph, "--profile", "car"])
+        #expect(build.status == 0)
+        #expect(build.lines.prefix(3) == ["nodes: 4", "edges: 7",
+                                          "dropped nodes: 0 (outside the largest strongly connected component)"])
+        #expect(build.lines.contains("restrictions: 0 applied, 0 skipped"))
+        #expect(build.lines.contains { $0.hasPrefix("build time: ") })
+        #expect(build.lines.contains { $0.hasPrefix("file: \(graph), ") && $0.hasSuffix(" bytes") })
+        #expect(build.standardError.contains("reading \(map.path)"))
+
+        let info = try CommandRunner.run(["graph", "info", graph])
+        #expect(info.status == 0)
+        #expect(info.lines.contains("profile: car"))
+        #expect(info.lines.contains { $0.hasPrefix("source: block.osm, \(Self.map.utf8.count) bytes, fnv1a64 ") })
+        #expect(info.lines.contains("nodes: 4"))
+        #expect(info.lines.contains("bounding box: [0.0, -0.001, 0.001, 0.0]"))
+        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, source") })
+    }
+
+    @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {
+        let folder = try Self.temporaryFolder()
+        let result = try CommandRunner.run(["graph", "build", "no/such/map.osm.pbf", "-o", folder.appendingPathComponent("x.graph").path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("cannot read OSM file no/such/map.osm.pbf"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.graph").path))
+    }
+
+    @Test func unknownProfileIsABadArgument() throws {
+        let result = try CommandRunner.run(["graph", "build", "map.osm", "-o", "x.graph", "--profile", "bicycle"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("unknown profile 'bicycle': choose car or foot"))
+    }
+
+    @Test func infoExitsTwoForAFileThatIsNotAGraph() throws {
+        let result = try CommandRunner.run(["graph", "info", "Package.swift"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("Package.swift: not a mytaxi graph file (bad magic number)"))
+    }
+}
