@@ -19,9 +19,20 @@ public struct GT06Decoder: StreamFrameDecoder {
 
     /// Message types whose content starts with the 18-byte GPS block (some
     /// terminals send them empty, as a keep-alive: answered, nothing stored).
-    static let locationTypes: Set<UInt8> = [0x10, 0x11, 0x12, 0x17, 0x1E, 0x22, 0x24, 0x37, 0xA0, 0xA2]
+    static func isLocation(_ type: UInt8) -> Bool {
+        switch type {
+        case 0x10, 0x11, 0x12, 0x17, 0x1E, 0x22, 0x24, 0x37, 0xA0, 0xA2: true
+        default: false
+        }
+    }
+
     /// Alarm types: a GPS block, the cell, then terminal status and the alarm code.
-    static let alarmTypes: Set<UInt8> = [0x16, 0x26, 0x27, 0xA4]
+    static func isAlarm(_ type: UInt8) -> Bool {
+        switch type {
+        case 0x16, 0x26, 0x27, 0xA4: true
+        default: false
+        }
+    }
     static let loginType: UInt8 = 0x01
     static let heartbeatType: UInt8 = 0x13
 
@@ -74,8 +85,8 @@ public struct GT06Decoder: StreamFrameDecoder {
         if type == Self.heartbeatType {
             return DecodedFrame(length: total, kind: .heartbeat, reply: reply)
         }
-        let isAlarm = Self.alarmTypes.contains(type)
-        guard isAlarm || Self.locationTypes.contains(type), content.remaining > 0 else {
+        let isAlarm = Self.isAlarm(type)
+        guard isAlarm || Self.isLocation(type), content.remaining > 0 else {
             return DecodedFrame(length: total, kind: .other, reply: reply)
         }
         guard let deviceId else {
@@ -88,11 +99,22 @@ public struct GT06Decoder: StreamFrameDecoder {
 
     /// The ACK frame for a message: same header form, type and serial.
     static func acknowledgement(type: UInt8, serial: UInt16, long: Bool) -> [UInt8] {
-        var frame: [UInt8] = long ? [0x79, 0x79, 0x00, 0x05] : [0x78, 0x78, 0x05]
-        frame += [type, UInt8(serial >> 8), UInt8(serial & 0xFF)]
-        let crc = frame.withUnsafeBytes { CRC16.x25(UnsafeRawBufferPointer(rebasing: $0[2...])) }
-        frame += [UInt8(crc >> 8), UInt8(crc & 0xFF), 0x0D, 0x0A]
-        return frame
+        let header = long ? 4 : 3
+        return [UInt8](unsafeUninitializedCapacity: header + 7) { frame, count in
+            frame[0] = long ? 0x79 : 0x78
+            frame[1] = frame[0]
+            if long { frame[2] = 0x00 }
+            frame[header - 1] = 0x05
+            frame[header] = type
+            frame[header + 1] = UInt8(serial >> 8)
+            frame[header + 2] = UInt8(serial & 0xFF)
+            let crc = CRC16.x25(UnsafeRawBufferPointer(UnsafeMutableBufferPointer(rebasing: frame[2..<(header + 3)])))
+            frame[header + 3] = UInt8(crc >> 8)
+            frame[header + 4] = UInt8(crc & 0xFF)
+            frame[header + 5] = 0x0D
+            frame[header + 6] = 0x0A
+            count = header + 7
+        }
     }
 
     /// The 15-digit IMEI of a login: 8 BCD bytes with a leading zero digit.

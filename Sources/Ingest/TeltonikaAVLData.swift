@@ -22,14 +22,15 @@ enum TeltonikaAVLData {
     static let codec8: UInt8 = 0x08
     static let codec8Extended: UInt8 = 0x8E
     static let codec16: UInt8 = 0x10
-    static let commandCodecs: Set<UInt8> = [0x0C, 0x0D]
+    static let codec12: UInt8 = 0x0C
+    static let codec13: UInt8 = 0x0D
     /// IO element 113: battery level in percent.
     static let batteryLevelIO = 113
 
     /// Decodes the whole data field in `reader` for `deviceId`; every byte must be used.
     static func decode(_ reader: inout ByteReader, deviceId: String) throws(FrameError) -> Content {
         let codec = try reader.uint8("codec id")
-        if commandCodecs.contains(codec) { return .command }
+        if codec == codec12 || codec == codec13 { return .command }
         guard codec == codec8 || codec == codec8Extended || codec == codec16 else {
             throw FrameError(.unsupported, "codec \(GT06Decoder.hex(codec)) is not Codec 8, 8 Extended or 16", recovery: reader.recovery)
         }
@@ -78,7 +79,8 @@ enum TeltonikaAVLData {
         if codec == codec16 { try reader.skip(1, "generation type") }
         try reader.skip(countWidth, "io count")
         var battery: UInt64?
-        for valueWidth in [1, 2, 4, 8] {
+        for widthShift in 0..<4 {
+            let valueWidth = 1 << widthShift
             let count = try reader.unsigned(countWidth, "io group count")
             for _ in 0..<count {
                 let id = try reader.unsigned(idWidth, "io id")

@@ -57,8 +57,11 @@ public struct TeltonikaDecoder: StreamFrameDecoder {
         case .command:
             return DecodedFrame(length: total, kind: .other)
         case .positions(let fixes):
-            let count = UInt32(fixes.count)
-            let reply = [UInt8(count >> 24), UInt8(count >> 16 & 0xFF), UInt8(count >> 8 & 0xFF), UInt8(count & 0xFF)]
+            let reply = [UInt8](unsafeUninitializedCapacity: 4) { bytes, count in
+                let records = UInt32(fixes.count)
+                for index in 0..<4 { bytes[index] = UInt8(truncatingIfNeeded: records >> (24 - 8 * UInt32(index))) }
+                count = 4
+            }
             return DecodedFrame(length: total, kind: .position, fixes: fixes, reply: reply)
         }
     }

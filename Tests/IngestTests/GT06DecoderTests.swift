@@ -48,7 +48,7 @@ import Testing
         let ack = try #require(vector.derivedExpect?["ack_hex"]?.scalarText)
         #expect(StreamDecoding.hex(frame.reply) == ack)
         guard let type = vector.derivedExpect?["msg_type"]?.scalarText.flatMap({ UInt8($0.dropFirst(2), radix: 16) }),
-            GT06Decoder.locationTypes.contains(type) || GT06Decoder.alarmTypes.contains(type)
+            GT06Decoder.isLocation(type) || GT06Decoder.isAlarm(type)
         else { return }
         let expected = try #require(vector.derivedExpect)
         guard expected["lat"] != nil else { return }  // no GPS block: an empty keep-alive or a vendor layout
