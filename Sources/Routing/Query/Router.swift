@@ -1,0 +1,225 @@
+import Foundation
+import GeoKit
+import Synchronization
+
+/// The routing facade: owns the graph, its CCH topology and snapper, and one
+/// customized metric per hour of the week, built on first use.
+///
+/// Coordinates are snapped to the nearest road; a route starts from the
+/// projected point, paying only the rest of its edge (either way when the
+/// road is two-way), and ends likewise. Travel times come from the
+/// ``EdgeSpeedSource`` for the departure's hour in ``timeZone``. Safe to call
+/// from any thread: metrics are cached behind a lock (customized outside it,
+/// so one slow hour doesn't block the others), and each call borrows a
+/// query object with its own scratch from a pool.
+public final class Router: Sendable {
+    /// The road graph routed on.
+    public let graph: RoadGraph
+    /// Its CCH topology.
+    public let topology: CCHTopology
+    /// The spatial index coordinates are snapped with.
+    public let snapper: Snapper
+    /// Where per-hour edge durations come from.
+    public let speeds: any EdgeSpeedSource
+    /// The city's time zone, for the hour of the week of a departure.
+    public let timeZone: TimeZone
+    /// Coordinates farther than this from every road are refused, in metres.
+    public let maxSnapDistanceMetres: Double
+    private let metrics = Mutex<[CCHMetric?]>(Array(repeating: nil, count: SpeedProfile.hoursPerWeek))
+    private let pool = Mutex<[QueryBox]>([])
+
+    /// Creates a router; builds the topology when none is given (seconds on a large city).
+    public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
+                timeZone: TimeZone, maxSnapDistanceMetres: Double = 250) {
+        self.graph = graph
+        self.topology = topology ?? CCHTopology(graph: graph)
+        snapper = Snapper(graph: graph)
+        self.speeds = speeds ?? ProfiledEdgeSpeeds(graph: graph)
+        self.timeZone = timeZone
+        self.maxSnapDistanceMetres = maxSnapDistanceMetres
+    }
+
+    /// The metric for `hourOfWeek`, customizing it on first use.
+    public func metric(hourOfWeek: Int) -> CCHMetric {
+        if let cached = metrics.withLock({ $0[hourOfWeek] }) { return cached }
+        let built = CCHMetric(topology: topology, graph: graph, weights: speeds.edgeDurations(hourOfWeek: hourOfWeek))
+        return metrics.withLock { cache in
+            if let raced = cache[hourOfWeek] { return raced }
+            cache[hourOfWeek] = built
+            return built
+        }
+    }
+
+    /// The metric for departures at `date`.
+    public func metric(departing date: Date) -> CCHMetric {
+        metric(hourOfWeek: SpeedProfile.hourOfWeek(date, in: timeZone))
+    }
+
+    /// The fastest route from `source` to `target` leaving at `depart`.
+    /// - Throws: ``SnapError`` when either end is too far from a road,
+    ///   ``RouteError/noRoute`` when no path exists.
+    public func route(from source: Coordinate, to target: Coordinate, depart: Date,
+                      includeGeometry: Bool = false) throws -> Route {
+        let metric = metric(departing: depart)
+        let from = try snapper.snap(source, maxDistanceMetres: maxSnapDistanceMetres)
+        let to = try snapper.snap(target, maxDistanceMetres: maxSnapDistanceMetres)
+        let direct = directCost(from: from, to: to, metric: metric)
+        let found = withQuery { query in
+            query.shortestPath(from: sourceSeeds(from, metric), to: targetSeeds(to, metric), metric: metric,
+                               unpack: includeGeometry)
+        }
+        if let direct, direct.durationMs <= found?.durationMs ?? unreachableMs {
+            return Route(durationSeconds: Double(direct.durationMs) / 1000, distanceMetres: Double(direct.lengthMetres),
+                         geometry: includeGeometry ? [from.point, to.point] : [],
+                         sourceSnapMetres: from.distanceMetres, targetSnapMetres: to.distanceMetres)
+        }
+        guard let found else { throw RouteError.noRoute }
+        var geometry: [Coordinate] = []
+        if includeGeometry {
+            geometry.reserveCapacity(found.edges.count + 3)
+            geometry.append(from.point)
+            geometry.append(graph.coordinates[Int(found.sourceNode)])
+            for edge in found.edges { geometry.append(graph.coordinates[Int(graph.edgeHead[edge])]) }
+            geometry.append(to.point)
+        }
+        return Route(durationSeconds: Double(found.durationMs) / 1000, distanceMetres: Double(found.lengthMetres),
+                     geometry: geometry, sourceSnapMetres: from.distanceMetres, targetSnapMetres: to.distanceMetres)
+    }
+
+    /// Travel estimates from many places to one (say, every free taxi to a pickup), leaving at `depart`.
+    ///
+    /// One many-to-one CCH table: cost close to a single query plus a sweep
+    /// over the sources' elimination-tree ancestors.
+    /// - Returns: one entry per source, `nil` when that source is too far from
+    ///   a road or cannot reach the target.
+    /// - Throws: ``SnapError`` when the target is too far from a road.
+    public func table(from sources: [Coordinate], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
+        let metric = metric(departing: depart)
+        let to = try snapper.snap(target, maxDistanceMetres: maxSnapDistanceMetres)
+        let from = sources.map { try? snapper.snap($0, maxDistanceMetres: maxSnapDistanceMetres) }
+        let selection = CCHSelection(topology: topology, endpoints: from.map { $0.map { sourceSeeds($0, metric) } ?? [] })
+        let cells = withQuery { $0.manyToOne(from: selection, to: targetSeeds(to, metric), metric: metric) }
+        return zip(from, cells).map { snap, cell in
+            guard let snap else { return nil }
+            return estimate(cell, direct: directCost(from: snap, to: to, metric: metric))
+        }
+    }
+
+    /// Travel estimates from one place to many, leaving at `depart` (one-to-many table).
+    /// - Returns: one entry per target, `nil` when it is too far from a road or unreachable.
+    /// - Throws: ``SnapError`` when the source is too far from a road.
+    public func table(from source: Coordinate, to targets: [Coordinate], depart: Date) throws -> [TravelEstimate?] {
+        let metric = metric(departing: depart)
+        let from = try snapper.snap(source, maxDistanceMetres: maxSnapDistanceMetres)
+        let to = targets.map { try? snapper.snap($0, maxDistanceMetres: maxSnapDistanceMetres) }
+        let selection = CCHSelection(topology: topology, endpoints: to.map { $0.map { targetSeeds($0, metric) } ?? [] })
+        let cells = withQuery { $0.oneToMany(from: sourceSeeds(from, metric), to: selection, metric: metric) }
+        return zip(to, cells).map { snap, cell in
+            guard let snap else { return nil }
+            return estimate(cell, direct: directCost(from: from, to: snap, metric: metric))
+        }
+    }
+
+    /// Whether a taxi at `taxi`, called at `depart`, reaches `pickup` by `deadline`:
+    /// it sets off after `expectedWait` seconds and drives at the speeds of that moment.
+    /// An unreachable pickup is reported as not reachable with an infinite negative margin.
+    /// - Throws: ``SnapError`` when either end is too far from a road.
+    public func reachability(from taxi: Coordinate, to pickup: Coordinate, depart: Date, deadline: Date,
+                             expectedWait: TimeInterval) throws -> Reachability {
+        let setOff = depart.addingTimeInterval(expectedWait)
+        let drive: Double
+        do {
+            drive = try route(from: taxi, to: pickup, depart: setOff).durationSeconds
+        } catch RouteError.noRoute {
+            return Reachability(reachable: false, arrival: .distantFuture, marginSeconds: -.infinity,
+                                driveSeconds: .infinity)
+        }
+        let arrival = setOff.addingTimeInterval(drive)
+        let margin = deadline.timeIntervalSince(arrival)
+        return Reachability(reachable: margin >= 0, arrival: arrival, marginSeconds: margin, driveSeconds: drive)
+    }
+
+    // MARK: Snapped endpoints
+
+    /// Seeds for leaving a snapped point: ahead along its edge, and back along the reverse twin if any.
+    func sourceSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [SearchSeed] {
+        var seeds: [SearchSeed] = []
+        let edge = snap.edge
+        if let seed = seed(node: graph.edgeHead[edge], edge: edge, share: 1 - snap.fraction, metric) { seeds.append(seed) }
+        if let twin = twin(of: edge, metric), let seed = seed(node: snapper.edgeTail[edge], edge: twin, share: snap.fraction, metric) {
+            seeds.append(seed)
+        }
+        return seeds
+    }
+
+    /// Seeds for arriving at a snapped point: from its edge's tail, or from its head along the reverse twin.
+    func targetSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [SearchSeed] {
+        var seeds: [SearchSeed] = []
+        let edge = snap.edge
+        if let seed = seed(node: snapper.edgeTail[edge], edge: edge, share: snap.fraction, metric) { seeds.append(seed) }
+        if let twin = twin(of: edge, metric), let seed = seed(node: graph.edgeHead[edge], edge: twin, share: 1 - snap.fraction, metric) {
+            seeds.append(seed)
+        }
+        return seeds
+    }
+
+    private func seed(node: UInt32, edge: Int, share: Double, _ metric: CCHMetric) -> SearchSeed? {
+        let weight = metric.edgeWeights[edge]
+        guard weight != unreachableMs else { return nil }
+        return SearchSeed(node: node, offsetMs: UInt32((Double(weight) * share).rounded()),
+                          offsetMetres: graph.edgeLengthMetres[edge] * Float(share))
+    }
+
+    /// The fastest open edge running the other way between the same two nodes.
+    private func twin(of edge: Int, _ metric: CCHMetric) -> Int? {
+        let tail = snapper.edgeTail[edge]
+        var best: Int?
+        for other in graph.edges(from: Int(graph.edgeHead[edge])) where graph.edgeHead[other] == tail
+            && metric.edgeWeights[other] != unreachableMs {
+            if best == nil || metric.edgeWeights[other] < metric.edgeWeights[best!] { best = other }
+        }
+        return best
+    }
+
+    /// The cost of driving straight along one road when both points snapped onto it
+    /// (same edge or its twin) and the target lies ahead in a drivable direction.
+    private func directCost(from source: Snapper.Snap, to target: Snapper.Snap, metric: CCHMetric) -> TableCell? {
+        let twin = twin(of: source.edge, metric)
+        let targetPosition: Double
+        if target.edge == source.edge {
+            targetPosition = target.fraction
+        } else if target.edge == twin {
+            targetPosition = 1 - target.fraction
+        } else {
+            return nil
+        }
+        let (edge, share) = targetPosition >= source.fraction
+            ? (source.edge, targetPosition - source.fraction)
+            : (twin, source.fraction - targetPosition)
+        guard let edge, metric.edgeWeights[edge] != unreachableMs else { return nil }
+        return TableCell(durationMs: UInt32((Double(metric.edgeWeights[edge]) * share).rounded()),
+                         lengthMetres: graph.edgeLengthMetres[edge] * Float(share))
+    }
+
+    private func estimate(_ cell: TableCell, direct: TableCell?) -> TravelEstimate? {
+        let best = direct.map { $0.durationMs <= cell.durationMs ? $0 : cell } ?? cell
+        guard best.durationMs != unreachableMs else { return nil }
+        return TravelEstimate(durationSeconds: Double(best.durationMs) / 1000, distanceMetres: Double(best.lengthMetres))
+    }
+
+    // MARK: Query pool
+
+    /// Runs `body` with a query object borrowed from the pool (or a new one).
+    private func withQuery<Result>(_ body: (CCHQuery) throws -> Result) rethrows -> Result {
+        let box = pool.withLock { $0.popLast() } ?? QueryBox(CCHQuery(topology: topology))
+        defer { pool.withLock { $0.append(box) } }
+        return try body(box.query)
+    }
+}
+
+/// A pooled query object. Only one caller holds a box at a time (it is out
+/// of the pool while in use), which is what makes the unchecked conformance sound.
+private final class QueryBox: @unchecked Sendable {
+    let query: CCHQuery
+    init(_ query: CCHQuery) { self.query = query }
+}
