@@ -105,6 +105,20 @@ import Testing
         #expect(throws: CCHTopologyError.notATopology) { try CCHTopology(serialized: [1, 2, 3], for: graph) }
     }
 
+    /// Any order gives exact answers (only speed depends on it): the identity order on a random graph.
+    @Test func anyOrderIsExact() {
+        let graph = TestGraphs.randomGeometric(nodes: 300, seed: 8)
+        let topology = CCHTopology(graph: graph, order: (0..<UInt32(graph.nodeCount)).map { $0 })
+        let metric = CCHMetric(topology: topology, graph: graph, weights: graph.edgeDurationMs)
+        let query = CCHQuery(topology: topology)
+        let dijkstra = Dijkstra(graph: graph)
+        for (source, target) in TestGraphs.pairs(1_000, nodes: graph.nodeCount, seed: 6) {
+            let found = query.shortestPath(from: [SearchSeed(node: UInt32(source))],
+                                           to: [SearchSeed(node: UInt32(target))], metric: metric)
+            #expect((found?.durationMs ?? unreachableMs) == dijkstra.distance(from: source, to: target, weights: graph.edgeDurationMs))
+        }
+    }
+
     /// Nested dissection keeps the elimination tree far shallower than the node count.
     @Test func nestedDissectionKeepsTheTreeShallow() {
         let graph = TestGraphs.grid(60, 60)

@@ -1,0 +1,102 @@
+import Benchmark
+import Foundation
+import GeoKit
+import Routing
+
+/// The CCH router on synthetic Manhattan-like grids of ~7,000 and ~100,000
+/// nodes (the OSM graph replaces them once the importer lands), one core:
+/// building the topology (nested-dissection order + contraction),
+/// customizing one hour's metric, point-to-point queries against plain
+/// Dijkstra, and many-to-one tables of 500 and 2,000 sources (target
+/// selection included, as taxis move between requests).
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], warmupIterations: 1,
+                                           maxDuration: .seconds(3), maxIterations: 1_000)
+    for (name, side) in [("7k", 84), ("100k", 316)] {
+        let city = BenchCity(side: side)
+        let label = "\(name) grid, \(city.graph.nodeCount) nodes"
+
+        Benchmark("CCH build: order + contraction (\(label))",
+                  configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 3)) { _ in
+            blackHole(CCHTopology(graph: city.graph))
+        }
+        Benchmark("CCH customization, one hour (\(label))", configuration: .init(maxIterations: 20)) { _ in
+            blackHole(CCHMetric(topology: city.topology, graph: city.graph, weights: city.weights))
+        }
+        Benchmark("P2P CCH query (\(label))", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let query = CCHQuery(topology: city.topology)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(query.shortestPath(from: [SearchSeed(node: source)], to: [SearchSeed(node: target)],
+                                             metric: city.metric))
+            }
+        }
+        Benchmark("P2P CCH query with path unpacking (\(label))", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let query = CCHQuery(topology: city.topology)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(query.shortestPath(from: [SearchSeed(node: source)], to: [SearchSeed(node: target)],
+                                             metric: city.metric, unpack: true))
+            }
+        }
+        Benchmark("P2P Dijkstra (\(label))", configuration: .init(maxIterations: 200)) { benchmark in
+            let dijkstra = Dijkstra(graph: city.graph)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(dijkstra.distance(from: Int(source), to: Int(target), weights: city.weights))
+            }
+        }
+        for count in [500, 2_000] {
+            Benchmark("Table many-to-one 1×\(count), selection + sweep (\(label))") { benchmark in
+                let query = CCHQuery(topology: city.topology)
+                let sources = city.seeds(count, seed: UInt64(count))
+                benchmark.startMeasurement()
+                for iteration in benchmark.scaledIterations {
+                    let selection = CCHSelection(topology: city.topology, endpoints: sources)
+                    blackHole(query.manyToOne(from: selection, to: [SearchSeed(node: city.pairs[iteration % 1000].1)],
+                                              metric: city.metric))
+                }
+            }
+            Benchmark("Table one-to-many 1×\(count), sweep only (\(label))") { benchmark in
+                let query = CCHQuery(topology: city.topology)
+                let selection = CCHSelection(topology: city.topology, endpoints: city.seeds(count, seed: UInt64(count)))
+                benchmark.startMeasurement()
+                for iteration in benchmark.scaledIterations {
+                    blackHole(query.oneToMany(from: [SearchSeed(node: city.pairs[iteration % 1000].0)], to: selection,
+                                              metric: city.metric))
+                }
+            }
+        }
+    }
+}
+
+/// One synthetic city with its topology, free-flow metric and query pairs.
+struct BenchCity: Sendable {
+    let graph: RoadGraph
+    let topology: CCHTopology
+    let weights: [UInt32]
+    let metric: CCHMetric
+    let pairs: [(UInt32, UInt32)]
+
+    init(side: Int) {
+        graph = SyntheticCity.grid(columns: side, rows: side, seed: 42)
+        topology = CCHTopology(graph: graph)
+        weights = ProfiledEdgeSpeeds(graph: graph).edgeDurations(hourOfWeek: 32)
+        metric = CCHMetric(topology: topology, graph: graph, weights: weights)
+        var random = SplitMix64(state: 7)
+        let count = UInt64(graph.nodeCount)
+        pairs = (0..<1_000).map { _ in (UInt32(random.next() % count), UInt32(random.next() % count)) }
+        FileHandle.standardError.write(Data("""
+            \(side)×\(side) grid: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
+            \(topology.arcCount) CCH arcs, elimination tree height \(topology.eliminationTreeHeight)\n
+            """.utf8))
+    }
+
+    func seeds(_ count: Int, seed: UInt64) -> [[SearchSeed]] {
+        var random = SplitMix64(state: seed)
+        return (0..<count).map { _ in [SearchSeed(node: UInt32(random.next() % UInt64(graph.nodeCount)))] }
+    }
+}
