@@ -3,8 +3,11 @@ import Foundation
 import GeoKit
 import Routing
 
-/// The CCH router on synthetic Manhattan-like grids of ~7,000 and ~100,000
-/// nodes (the OSM graph replaces them once the importer lands), one core:
+/// The CCH router on synthetic Manhattan-like grids (the OSM graph replaces
+/// them once the importer lands), one core: a 7k-node grid; a 100k-node grid
+/// of intersections only, the worst case for nested dissection (separators of
+/// √n, O(n^1.5) customization); and a 100k-node city drawn like an OSM
+/// import (120 × 120 intersections, 3 shape points per road). Measured:
 /// building the topology (nested-dissection order + contraction),
 /// customizing one hour's metric, point-to-point queries against plain
 /// Dijkstra, and many-to-one tables of 500 and 2,000 sources (target
@@ -12,9 +15,9 @@ import Routing
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], warmupIterations: 1,
                                            maxDuration: .seconds(3), maxIterations: 1_000)
-    for (name, side) in [("7k", 84), ("100k", 316)] {
-        let city = BenchCity(side: side)
-        let label = "\(name) grid, \(city.graph.nodeCount) nodes"
+    for (name, side, shapePoints) in [("7k grid", 84, 0), ("100k grid", 316, 0), ("100k OSM-like", 120, 3)] {
+        let city = BenchCity(side: side, shapePoints: shapePoints)
+        let label = "\(name), \(city.graph.nodeCount) nodes"
 
         Benchmark("CCH build: order + contraction (\(label))",
                   configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 3)) { _ in
@@ -81,8 +84,8 @@ struct BenchCity: Sendable {
     let metric: CCHMetric
     let pairs: [(UInt32, UInt32)]
 
-    init(side: Int) {
-        graph = SyntheticCity.grid(columns: side, rows: side, seed: 42)
+    init(side: Int, shapePoints: Int) {
+        graph = SyntheticCity.grid(columns: side, rows: side, shapePoints: shapePoints, seed: 42)
         topology = CCHTopology(graph: graph)
         weights = ProfiledEdgeSpeeds(graph: graph).edgeDurations(hourOfWeek: 32)
         metric = CCHMetric(topology: topology, graph: graph, weights: weights)
@@ -90,7 +93,7 @@ struct BenchCity: Sendable {
         let count = UInt64(graph.nodeCount)
         pairs = (0..<1_000).map { _ in (UInt32(random.next() % count), UInt32(random.next() % count)) }
         FileHandle.standardError.write(Data("""
-            \(side)×\(side) grid: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
+            \(side)×\(side) grid, \(shapePoints) shape points: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
             \(topology.arcCount) CCH arcs, elimination tree height \(topology.eliminationTreeHeight)\n
             """.utf8))
     }

@@ -6,10 +6,11 @@ import Testing
     static let graphs: [(String, RoadGraph)] = [
         ("grid", TestGraphs.grid(40, 30)),
         ("random geometric", TestGraphs.randomGeometric(nodes: 600, seed: 3)),
+        ("grid with shape points", SyntheticCity.grid(columns: 15, rows: 12, shapePoints: 2, seed: 4)),
     ]
 
     /// Thousands of random pairs: the elimination-tree query equals Dijkstra, unreachable pairs included.
-    @Test(arguments: [0, 1])
+    @Test(arguments: [0, 1, 2])
     func pointToPointEqualsDijkstra(graphIndex: Int) {
         let graph = Self.graphs[graphIndex].1
         let topology = CCHTopology(graph: graph)
@@ -71,7 +72,7 @@ import Testing
     }
 
     /// One-to-many and many-to-one tables give the point-to-point answers.
-    @Test(arguments: [0, 1])
+    @Test(arguments: [0, 1, 2])
     func tablesEqualPointToPoint(graphIndex: Int) {
         let graph = Self.graphs[graphIndex].1
         let topology = CCHTopology(graph: graph)

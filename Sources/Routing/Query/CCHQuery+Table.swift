@@ -45,37 +45,37 @@ extension CCHQuery {
                        sweep: UnsafeBufferPointer<UInt32>, sweepLengths: UnsafeBufferPointer<Float>) -> [TableCell] {
         defer { space.reset() }
         search(space, from: single, weights: upward, lengths: upwardLengths) { _ in true }
-        let count = selection.nodeCount
-        if sweepDistance.count < count {
-            sweepDistance = [UInt32](repeating: 0, count: count)
-            sweepLength = [Float](repeating: 0, count: count)
+        if sweepDistance.count < topology.nodeCount {
+            sweepDistance = [UInt32](repeating: 0, count: topology.nodeCount)
+            sweepLength = [Float](repeating: 0, count: topology.nodeCount)
         }
         let distance = space.distance, length = space.length
+        // Top-down, every arc's head is final before its tail is reached;
+        // each selected rank is written before it is read, so no reset is needed.
         selection.ranks.withUnsafeBufferPointer { ranks in
-        selection.firstArc.withUnsafeBufferPointer { firstArc in
-        selection.arcLocalHead.withUnsafeBufferPointer { localHead in
-        selection.arcId.withUnsafeBufferPointer { arcId in
+        topology.firstArc.withUnsafeBufferPointer { firstArc in
+        topology.arcHead.withUnsafeBufferPointer { arcHead in
         sweepDistance.withUnsafeMutableBufferPointer { best in
         sweepLength.withUnsafeMutableBufferPointer { bestLength in
-            for position in 0..<count {
-                let rank = Int(ranks[position])
-                var here = distance[rank], hereLength = length[rank]
-                for slot in Int(firstArc[position])..<Int(firstArc[position + 1]) {
-                    let higher = Int(localHead[slot]), arc = Int(arcId[slot])
+            for rank in ranks {
+                let node = Int(rank)
+                var here = distance[node], hereLength = length[node]
+                for arc in Int(firstArc[node])..<Int(firstArc[node + 1]) {
+                    let higher = Int(arcHead[arc])
                     let candidate = UInt64(best[higher]) + UInt64(sweep[arc])
                     if candidate < UInt64(here) {
                         here = UInt32(candidate)
                         hereLength = bestLength[higher] + sweepLengths[arc]
                     }
                 }
-                best[position] = here
-                bestLength[position] = hereLength
+                best[node] = here
+                bestLength[node] = hereLength
             }
-        }}}}}}
+        }}}}}
         var cells = [TableCell](repeating: .unreachable, count: selection.endpointCount)
         for endpoint in 0..<selection.endpointCount {
             for seed in Int(selection.firstSeed[endpoint])..<Int(selection.firstSeed[endpoint + 1]) {
-                let position = Int(selection.seedLocal[seed])
+                let position = Int(selection.seedRank[seed])
                 let total = UInt64(sweepDistance[position]) + UInt64(selection.seedOffsetMs[seed])
                 if total < UInt64(cells[endpoint].durationMs) {
                     cells[endpoint] = TableCell(durationMs: UInt32(total),

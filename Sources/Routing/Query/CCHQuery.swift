@@ -19,7 +19,7 @@ public final class CCHQuery {
     let backward: SearchSpace
     private var cursors: [UInt32] = []
     private var unpackStack: [(low: UInt32, high: UInt32, upward: Bool)] = []
-    /// Per selected node of a table sweep: best travel time and its length.
+    /// Per rank, for table sweeps: best travel time and its length (sized on first use).
     var sweepDistance: [UInt32] = []
     var sweepLength: [Float] = []
 

@@ -9,7 +9,10 @@ import GeoKit
 /// a two-way cross street (secondary), the other streets one-way in
 /// alternating directions (residential), about 4 % of residential segments
 /// missing, and travel times jittered ±30 % around the class speed, so ties
-/// between routes are rare. The same seed gives the same graph.
+/// between routes are rare. With `shapePoints`, each road between two
+/// intersections is drawn through that many extra nodes, as OSM ways are,
+/// which makes the graph look like an imported one (most nodes of degree 2).
+/// The same seed gives the same graph.
 public enum SyntheticCity {
     /// One directed edge to put into a graph.
     public struct Edge: Sendable {
@@ -25,8 +28,9 @@ public enum SyntheticCity {
         }
     }
 
-    /// A Manhattan-like grid of `columns × rows` nodes near 40.75° N, 73.99° W.
-    public static func grid(columns: Int, rows: Int, seed: UInt64 = 1) -> RoadGraph {
+    /// A Manhattan-like grid of `columns × rows` intersections near 40.75° N, 73.99° W,
+    /// node `row * columns + column` at each; shape-point nodes come after them.
+    public static func grid(columns: Int, rows: Int, shapePoints: Int = 0, seed: UInt64 = 1) -> RoadGraph {
         var random = SplitMix64(state: seed)
         let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
         let origin = Coordinate(longitude: -73.99, latitude: 40.75)
@@ -49,10 +53,24 @@ public enum SyntheticCity {
             case .secondary: 30
             default: 22
             }
-            for (tail, head) in twoWay ? [(a, b), (b, a)] : [forward ? (a, b) : (b, a)] {
-                let seconds = metres / (kmh / 3.6) * .random(in: 0.7...1.3, using: &random)
-                edges.append(Edge(tail: UInt32(tail), head: UInt32(head), durationMs: UInt32(seconds * 1000),
-                                  lengthMetres: Float(metres), roadClass: roadClass))
+            // The way's nodes: a, the shape points, b.
+            var way = [a]
+            for step in 0..<shapePoints {
+                let t = Double(step + 1) / Double(shapePoints + 1)
+                way.append(coordinates.count)
+                coordinates.append(Coordinate(
+                    longitude: coordinates[a].longitude + (coordinates[b].longitude - coordinates[a].longitude) * t,
+                    latitude: coordinates[a].latitude + (coordinates[b].latitude - coordinates[a].latitude) * t))
+            }
+            way.append(b)
+            let seconds = metres / (kmh / 3.6) / Double(shapePoints + 1)
+            let pieceMetres = Float(metres / Double(shapePoints + 1))
+            for (tail, head) in zip(way, way.dropFirst()) {
+                for (from, to) in twoWay ? [(tail, head), (head, tail)] : [forward ? (tail, head) : (head, tail)] {
+                    let jittered = seconds * .random(in: 0.7...1.3, using: &random)
+                    edges.append(Edge(tail: UInt32(from), head: UInt32(to), durationMs: UInt32(jittered * 1000),
+                                      lengthMetres: pieceMetres, roadClass: roadClass))
+                }
             }
         }
         for row in 0..<rows {
