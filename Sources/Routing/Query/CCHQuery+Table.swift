@@ -44,7 +44,7 @@ extension CCHQuery {
                        upward: UnsafeBufferPointer<UInt32>, upwardLengths: UnsafeBufferPointer<Float>,
                        sweep: UnsafeBufferPointer<UInt32>, sweepLengths: UnsafeBufferPointer<Float>) -> [TableCell] {
         defer { space.reset() }
-        search(space, from: single, weights: upward, lengths: upwardLengths) { _ in true }
+        search(space, from: single, weights: upward, lengths: upwardLengths)
         if sweepDistance.count < topology.nodeCount {
             sweepDistance = [UInt32](repeating: 0, count: topology.nodeCount)
             sweepLength = [Float](repeating: 0, count: topology.nodeCount)

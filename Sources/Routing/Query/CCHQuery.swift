@@ -18,6 +18,7 @@ public final class CCHQuery {
     let forward: SearchSpace
     let backward: SearchSpace
     private var cursors: [UInt32] = []
+    private var backwardCursors: [UInt32] = []
     private var unpackStack: [(low: UInt32, high: UInt32, upward: Bool)] = []
     /// Per rank, for table sweeps: best travel time and its length (sized on first use).
     var sweepDistance: [UInt32] = []
@@ -54,19 +55,34 @@ public final class CCHQuery {
         defer { forward.reset(); backward.reset() }
         var best = unreachableMs
         var meet = -1
+        seed(forward, with: sources, cursors: &cursors)
+        seed(backward, with: targets, cursors: &backwardCursors)
         metric.upWeight.withUnsafeBufferPointer { up in
         metric.downWeight.withUnsafeBufferPointer { down in
         metric.upLength.withUnsafeBufferPointer { upLength in
         metric.downLength.withUnsafeBufferPointer { downLength in
-            search(forward, from: sources, weights: up, lengths: upLength) { _ in true }
-            let forwardDistance = forward.distance
-            search(backward, from: targets, weights: down, lengths: downLength) { node in
-                let here = backward.distance[node]
-                let total = UInt64(here) + UInt64(forwardDistance[node])
-                if total < UInt64(best) { best = UInt32(total); meet = node }
-                return here < best
+        topology.parent.withUnsafeBufferPointer { parent in
+            // Both chains in one ascending walk, so the answer found where they
+            // first meet prunes the relaxations of the (dense) top of the tree.
+            while true {
+                let lowestForward = Self.lowest(cursors), lowestBackward = Self.lowest(backwardCursors)
+                let node = min(lowestForward, lowestBackward)
+                guard node != UInt32.max else { return }
+                let forwardDistance = forward.distance[Int(node)], backwardDistance = backward.distance[Int(node)]
+                let total = UInt64(forwardDistance) + UInt64(backwardDistance)
+                if total < UInt64(best) { best = UInt32(total); meet = Int(node) }
+                if lowestForward == node {
+                    Self.advance(&cursors, past: node, parent: parent)
+                    forward.visited.append(node)
+                    if forwardDistance < best { relax(forward, from: Int(node), weights: up, lengths: upLength) }
+                }
+                if lowestBackward == node {
+                    Self.advance(&backwardCursors, past: node, parent: parent)
+                    backward.visited.append(node)
+                    if backwardDistance < best { relax(backward, from: Int(node), weights: down, lengths: downLength) }
+                }
             }
-        }}}}
+        }}}}}
         guard meet >= 0 else { return nil }
         var edges: [Int] = []
         if unpack { unpackPath(meet: meet, metric: metric, into: &edges) }
@@ -76,7 +92,7 @@ public final class CCHQuery {
     }
 
     /// Puts the seeds into `space` and makes their ranks the chain cursors.
-    func seed(_ space: SearchSpace, with seeds: [SearchSeed]) {
+    func seed(_ space: SearchSpace, with seeds: [SearchSeed], cursors: inout [UInt32]) {
         cursors.removeAll(keepingCapacity: true)
         for seed in seeds {
             let node = Int(topology.rank[Int(seed.node)])
@@ -88,37 +104,57 @@ public final class CCHQuery {
         }
     }
 
-    /// Elimination-tree search in `space` from `seeds`: visits the union of
-    /// the seeds' ancestor chains in ascending rank, each rank once, and
-    /// relaxes its upward arcs with `weights` unless `settle` returns false.
+    /// The lowest rank among the chain cursors, `UInt32.max` when all chains are done.
     @inline(__always)
-    func search(_ space: SearchSpace, from seeds: [SearchSeed], weights: UnsafeBufferPointer<UInt32>,
-                lengths: UnsafeBufferPointer<Float>, settle: (Int) -> Bool) {
-        seed(space, with: seeds)
-        let distance = space.distance, length = space.length, predecessor = space.predecessor
+    static func lowest(_ cursors: [UInt32]) -> UInt32 {
+        var lowest = UInt32.max
+        for cursor in cursors where cursor < lowest { lowest = cursor }
+        return lowest
+    }
+
+    /// Moves every cursor at `node` to its parent; chains that meet merge.
+    @inline(__always)
+    static func advance(_ cursors: inout [UInt32], past node: UInt32, parent: UnsafeBufferPointer<UInt32>) {
+        for index in cursors.indices where cursors[index] == node { cursors[index] = parent[Int(node)] }
+    }
+
+    /// Relaxes the upward arcs of rank `node` in `space` with `weights`, carrying `lengths`.
+    @inline(__always)
+    func relax(_ space: SearchSpace, from node: Int, weights: UnsafeBufferPointer<UInt32>,
+               lengths: UnsafeBufferPointer<Float>) {
+        let here = space.distance[node], hereLength = space.length[node]
+        let distance = space.distance
         topology.firstArc.withUnsafeBufferPointer { firstArc in
         topology.arcHead.withUnsafeBufferPointer { arcHead in
-        topology.parent.withUnsafeBufferPointer { parent in
-            while true {
-                var node = UInt32.max
-                for cursor in cursors where cursor < node { node = cursor }
-                guard node != UInt32.max else { return }
-                for index in cursors.indices where cursors[index] == node { cursors[index] = parent[Int(node)] }
-                space.visited.append(node)
-                let here = distance[Int(node)]
-                guard here != unreachableMs, settle(Int(node)) else { continue }
-                let hereLength = length[Int(node)]
-                for arc in Int(firstArc[Int(node)])..<Int(firstArc[Int(node) + 1]) {
-                    let candidate = UInt64(here) + UInt64(weights[arc])
-                    let head = Int(arcHead[arc])
-                    if candidate < UInt64(distance[head]) {
-                        distance[head] = UInt32(candidate)
-                        length[head] = hereLength + lengths[arc]
-                        predecessor[head] = node
-                    }
+            for arc in Int(firstArc[node])..<Int(firstArc[node + 1]) {
+                let candidate = UInt64(here) + UInt64(weights[arc])
+                let head = Int(arcHead[arc])
+                if candidate < UInt64(distance[head]) {
+                    distance[head] = UInt32(candidate)
+                    space.length[head] = hereLength + lengths[arc]
+                    space.predecessor[head] = UInt32(node)
                 }
             }
-        }}}
+        }}
+    }
+
+    /// Elimination-tree search in `space` from `seeds`: visits the union of
+    /// the seeds' ancestor chains in ascending rank, each rank once, relaxing
+    /// its upward arcs with `weights`. Tables use it for their single endpoint.
+    func search(_ space: SearchSpace, from seeds: [SearchSeed], weights: UnsafeBufferPointer<UInt32>,
+                lengths: UnsafeBufferPointer<Float>) {
+        seed(space, with: seeds, cursors: &cursors)
+        topology.parent.withUnsafeBufferPointer { parent in
+            while true {
+                let node = Self.lowest(cursors)
+                guard node != UInt32.max else { return }
+                Self.advance(&cursors, past: node, parent: parent)
+                space.visited.append(node)
+                if space.distance[Int(node)] != unreachableMs {
+                    relax(space, from: Int(node), weights: weights, lengths: lengths)
+                }
+            }
+        }
     }
 
     /// The seed rank a search's predecessor chain through `node` starts from.
