@@ -66,3 +66,15 @@ import Testing
         }
     }
 }
+
+@Suite struct EdgeSpeedSourceTests {
+    /// Hours with identical factors share a key, so the router customizes the dense-city week a few times only.
+    @Test func identicalHoursShareOneKey() {
+        let speeds = ProfiledEdgeSpeeds(graph: TestGraphs.grid(5, 5))
+        let keys = Set((0..<SpeedProfile.hoursPerWeek).map { speeds.durationsKey(hourOfWeek: $0) })
+        #expect(keys.count <= 10)
+        #expect(speeds.durationsKey(hourOfWeek: 24 + 8) == 7, "Tuesday 08:00 shares Monday 07:00's rush-hour factors")
+        #expect(speeds.edgeDurations(hourOfWeek: 24 + 8) == speeds.edgeDurations(hourOfWeek: 8))
+        #expect(speeds.durationsKey(hourOfWeek: 8) != speeds.durationsKey(hourOfWeek: 3))
+    }
+}

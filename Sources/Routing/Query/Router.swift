@@ -12,6 +12,11 @@ import Synchronization
 /// from any thread: metrics are cached behind a lock (customized outside it,
 /// so one slow hour doesn't block the others), and each call borrows a
 /// query object with its own scratch from a pool.
+///
+/// Hours whose durations are the same (the source's
+/// ``EdgeSpeedSource/durationsKey(hourOfWeek:)``) share one metric, so the
+/// dense-city profile needs 9 customizations for the whole week, not 168.
+/// At most ``maxCachedMetrics`` are kept; the least recently used goes first.
 public final class Router: Sendable {
     /// The road graph routed on.
     public let graph: RoadGraph
@@ -25,12 +30,15 @@ public final class Router: Sendable {
     public let timeZone: TimeZone
     /// Coordinates farther than this from every road are refused, in metres.
     public let maxSnapDistanceMetres: Double
-    private let metrics = Mutex<[CCHMetric?]>(Array(repeating: nil, count: SpeedProfile.hoursPerWeek))
+    /// How many customized metrics the cache keeps.
+    public let maxCachedMetrics: Int
+    private let metrics = Mutex(MetricCache())
     private let pool = Mutex<[QueryBox]>([])
 
     /// Creates a router; builds the topology when none is given (seconds on a large city).
     public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
-                timeZone: TimeZone, maxSnapDistanceMetres: Double = 250) {
+                timeZone: TimeZone, maxSnapDistanceMetres: Double = 250, maxCachedMetrics: Int = 24) {
+        self.maxCachedMetrics = max(maxCachedMetrics, 1)
         self.graph = graph
         self.topology = topology ?? CCHTopology(graph: graph)
         snapper = Snapper(graph: graph)
@@ -41,13 +49,10 @@ public final class Router: Sendable {
 
     /// The metric for `hourOfWeek`, customizing it on first use.
     public func metric(hourOfWeek: Int) -> CCHMetric {
-        if let cached = metrics.withLock({ $0[hourOfWeek] }) { return cached }
+        let key = speeds.durationsKey(hourOfWeek: hourOfWeek)
+        if let cached = metrics.withLock({ $0.metric(for: key) }) { return cached }
         let built = CCHMetric(topology: topology, graph: graph, weights: speeds.edgeDurations(hourOfWeek: hourOfWeek))
-        return metrics.withLock { cache in
-            if let raced = cache[hourOfWeek] { return raced }
-            cache[hourOfWeek] = built
-            return built
-        }
+        return metrics.withLock { $0.insert(built, for: key, limit: maxCachedMetrics) }
     }
 
     /// The metric for departures at `date`.
@@ -214,6 +219,30 @@ public final class Router: Sendable {
         let box = pool.withLock { $0.popLast() } ?? QueryBox(CCHQuery(topology: topology))
         defer { pool.withLock { $0.append(box) } }
         return try body(box.query)
+    }
+}
+
+/// Customized metrics by durations key, with least-recently-used eviction.
+private struct MetricCache: Sendable {
+    private var entries: [Int: (metric: CCHMetric, lastUse: UInt64)] = [:]
+    private var clock: UInt64 = 0
+
+    mutating func metric(for key: Int) -> CCHMetric? {
+        guard let entry = entries[key] else { return nil }
+        clock += 1
+        entries[key] = (entry.metric, clock)
+        return entry.metric
+    }
+
+    /// Stores `metric` unless another thread stored one first; returns the one kept.
+    mutating func insert(_ metric: CCHMetric, for key: Int, limit: Int) -> CCHMetric {
+        if let raced = self.metric(for: key) { return raced }
+        if entries.count >= limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
+            entries[oldest] = nil
+        }
+        clock += 1
+        entries[key] = (metric, clock)
+        return metric
     }
 }
 

@@ -9,6 +9,15 @@ public protocol EdgeSpeedSource: Sendable {
     /// Travel time of every edge, in ms, for departures in `hourOfWeek`
     /// (0 = Monday 00:00–01:00 local time); ``unreachableMs`` closes an edge.
     func edgeDurations(hourOfWeek: Int) -> [UInt32]
+
+    /// Equal for two hours exactly when their ``edgeDurations(hourOfWeek:)``
+    /// are equal, so the router customizes each distinct week-hour once.
+    func durationsKey(hourOfWeek: Int) -> Int
+}
+
+extension EdgeSpeedSource {
+    /// Every hour distinct: the safe default.
+    public func durationsKey(hourOfWeek: Int) -> Int { hourOfWeek }
 }
 
 /// Free-flow edge durations scaled by a ``SpeedProfile`` factor of each edge's road class.
@@ -25,6 +34,14 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         freeFlowMs = graph.edgeDurationMs
         roadClass = graph.edgeRoadClass
         self.profile = profile
+    }
+
+    /// The first hour of the week whose factors equal those of `hourOfWeek` for every class.
+    public func durationsKey(hourOfWeek: Int) -> Int {
+        let column = RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) }
+        return (0..<hourOfWeek).first { hour in
+            RoadClass.allCases.allSatisfy { profile.factor($0, hourOfWeek: hour) == column[Int($0.rawValue)] }
+        } ?? hourOfWeek
     }
 
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
