@@ -73,6 +73,23 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }
+        guard shapePoints > 0 else { continue }
+        let router = Router(graph: city.graph, topology: city.topology, timeZone: TimeZone(identifier: "UTC")!)
+        let taxis = city.coordinates(500, seed: 5)
+        let depart = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
+        _ = router.metric(departing: depart)
+        Benchmark("Router: 500 taxis → pickup, snapping + many-to-one (\(label))") { benchmark in
+            for iteration in benchmark.scaledIterations {
+                blackHole(try router.table(from: taxis, to: taxis[(iteration * 7) % 500], depart: depart))
+            }
+        }
+        Benchmark("Router: route with geometry, snapping included (\(label))",
+                  configuration: .init(scalingFactor: .kilo)) { benchmark in
+            for iteration in benchmark.scaledIterations {
+                blackHole(try? router.route(from: taxis[iteration % 500], to: taxis[(iteration * 7 + 1) % 500],
+                                            depart: depart, includeGeometry: true))
+            }
+        }
     }
 }
 
@@ -96,6 +113,16 @@ struct BenchCity: Sendable {
             \(side)×\(side) grid, \(shapePoints) shape points: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
             \(topology.arcCount) CCH arcs, elimination tree height \(topology.eliminationTreeHeight)\n
             """.utf8))
+    }
+
+    /// Random positions within the city's bounding box.
+    func coordinates(_ count: Int, seed: UInt64) -> [Coordinate] {
+        var random = SplitMix64(state: seed)
+        let longitudes = graph.coordinates.map(\.longitude), latitudes = graph.coordinates.map(\.latitude)
+        return (0..<count).map { _ in
+            Coordinate(longitude: .random(in: longitudes.min()!...longitudes.max()!, using: &random),
+                       latitude: .random(in: latitudes.min()!...latitudes.max()!, using: &random))
+        }
     }
 
     func seeds(_ count: Int, seed: UInt64) -> [[SearchSeed]] {

@@ -115,3 +115,26 @@ import Testing
         }
     }
 }
+
+@Suite struct RouterConcurrencyTests {
+    /// Many tasks routing at once, over several hours, get the answers a single caller gets.
+    @Test func concurrentCallersGetTheSequentialAnswers() async throws {
+        let router = Router(graph: RouterTests.graph, timeZone: RouterTests.utc, maxCachedMetrics: 2)
+        let points = RouterTests.randomPoints(80, seed: 31)
+        let departures = (0..<4).map { RouterTests.tuesdayNight.addingTimeInterval(Double($0) * 5 * 3600) }
+        let jobs: [(Coordinate, Coordinate, Date)] = (0..<160).map { index in
+            let from = points[index % 80], to = points[(index * 7 + 3) % 80]
+            return (from, to, departures[index % 4])
+        }
+        let expected = jobs.map { try? router.route(from: $0.0, to: $0.1, depart: $0.2).durationSeconds }
+        let found = await withTaskGroup(of: (Int, Double?).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask { (index, try? router.route(from: job.0, to: job.1, depart: job.2).durationSeconds) }
+            }
+            var results = [Double?](repeating: nil, count: jobs.count)
+            for await (index, duration) in group { results[index] = duration }
+            return results
+        }
+        #expect(found == expected)
+    }
+}
