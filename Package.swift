@@ -178,6 +178,15 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "RoutingBenchmarks",
+            dependencies: [
+                "Routing", "GeoKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Routing",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "ArchiveBenchmarks",
             dependencies: [
                 "Storage", "Ingest", "Fleet", "GeoKit", "Zones",

@@ -1,0 +1,132 @@
+import Benchmark
+import Foundation
+import GeoKit
+import Routing
+
+/// The CCH router on synthetic Manhattan-like grids (the OSM graph replaces
+/// them once the importer lands), one core: a 7k-node grid; a 100k-node grid
+/// of intersections only, the worst case for nested dissection (separators of
+/// √n, O(n^1.5) customization); and a 100k-node city drawn like an OSM
+/// import (120 × 120 intersections, 3 shape points per road). Measured:
+/// building the topology (nested-dissection order + contraction),
+/// customizing one hour's metric, point-to-point queries against plain
+/// Dijkstra, and many-to-one tables of 500 and 2,000 sources (target
+/// selection included, as taxis move between requests).
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], warmupIterations: 1,
+                                           maxDuration: .seconds(3), maxIterations: 1_000)
+    for (name, side, shapePoints) in [("7k grid", 84, 0), ("100k grid", 316, 0), ("100k OSM-like", 120, 3)] {
+        let city = BenchCity(side: side, shapePoints: shapePoints)
+        let label = "\(name), \(city.graph.nodeCount) nodes"
+
+        Benchmark("CCH build: order + contraction (\(label))",
+                  configuration: .init(metrics: [.wallClock, .peakMemoryResident], maxIterations: 3)) { _ in
+            blackHole(CCHTopology(graph: city.graph))
+        }
+        Benchmark("CCH customization, one hour (\(label))", configuration: .init(maxIterations: 20)) { _ in
+            blackHole(CCHMetric(topology: city.topology, graph: city.graph, weights: city.weights))
+        }
+        Benchmark("P2P CCH query (\(label))", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let query = CCHQuery(topology: city.topology)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(query.shortestPath(from: [SearchSeed(node: source)], to: [SearchSeed(node: target)],
+                                             metric: city.metric))
+            }
+        }
+        Benchmark("P2P CCH query with path unpacking (\(label))", configuration: .init(scalingFactor: .kilo)) { benchmark in
+            let query = CCHQuery(topology: city.topology)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(query.shortestPath(from: [SearchSeed(node: source)], to: [SearchSeed(node: target)],
+                                             metric: city.metric, unpack: true))
+            }
+        }
+        Benchmark("P2P Dijkstra (\(label))", configuration: .init(maxIterations: 200)) { benchmark in
+            let dijkstra = Dijkstra(graph: city.graph)
+            benchmark.startMeasurement()
+            for iteration in benchmark.scaledIterations {
+                let (source, target) = city.pairs[iteration % city.pairs.count]
+                blackHole(dijkstra.distance(from: Int(source), to: Int(target), weights: city.weights))
+            }
+        }
+        for count in [500, 2_000] {
+            Benchmark("Table many-to-one 1×\(count), selection + sweep (\(label))") { benchmark in
+                let query = CCHQuery(topology: city.topology)
+                let sources = city.seeds(count, seed: UInt64(count))
+                benchmark.startMeasurement()
+                for iteration in benchmark.scaledIterations {
+                    let selection = CCHSelection(topology: city.topology, endpoints: sources)
+                    blackHole(query.manyToOne(from: selection, to: [SearchSeed(node: city.pairs[iteration % 1000].1)],
+                                              metric: city.metric))
+                }
+            }
+            Benchmark("Table one-to-many 1×\(count), sweep only (\(label))") { benchmark in
+                let query = CCHQuery(topology: city.topology)
+                let selection = CCHSelection(topology: city.topology, endpoints: city.seeds(count, seed: UInt64(count)))
+                benchmark.startMeasurement()
+                for iteration in benchmark.scaledIterations {
+                    blackHole(query.oneToMany(from: [SearchSeed(node: city.pairs[iteration % 1000].0)], to: selection,
+                                              metric: city.metric))
+                }
+            }
+        }
+        guard shapePoints > 0 else { continue }
+        let router = Router(graph: city.graph, topology: city.topology, timeZone: TimeZone(identifier: "UTC")!)
+        let taxis = city.coordinates(500, seed: 5)
+        let depart = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
+        _ = router.metric(departing: depart)
+        Benchmark("Router: 500 taxis → pickup, snapping + many-to-one (\(label))") { benchmark in
+            for iteration in benchmark.scaledIterations {
+                blackHole(try router.table(from: taxis, to: taxis[(iteration * 7) % 500], depart: depart))
+            }
+        }
+        Benchmark("Router: route with geometry, snapping included (\(label))",
+                  configuration: .init(scalingFactor: .kilo)) { benchmark in
+            for iteration in benchmark.scaledIterations {
+                blackHole(try? router.route(from: taxis[iteration % 500], to: taxis[(iteration * 7 + 1) % 500],
+                                            depart: depart, includeGeometry: true))
+            }
+        }
+    }
+}
+
+/// One synthetic city with its topology, free-flow metric and query pairs.
+struct BenchCity: Sendable {
+    let graph: RoadGraph
+    let topology: CCHTopology
+    let weights: [UInt32]
+    let metric: CCHMetric
+    let pairs: [(UInt32, UInt32)]
+
+    init(side: Int, shapePoints: Int) {
+        graph = SyntheticCity.grid(columns: side, rows: side, shapePoints: shapePoints, seed: 42)
+        topology = CCHTopology(graph: graph)
+        weights = ProfiledEdgeSpeeds(graph: graph).edgeDurations(hourOfWeek: 32)
+        metric = CCHMetric(topology: topology, graph: graph, weights: weights)
+        var random = SplitMix64(state: 7)
+        let count = UInt64(graph.nodeCount)
+        pairs = (0..<1_000).map { _ in (UInt32(random.next() % count), UInt32(random.next() % count)) }
+        FileHandle.standardError.write(Data("""
+            \(side)×\(side) grid, \(shapePoints) shape points: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
+            \(topology.arcCount) CCH arcs, elimination tree height \(topology.eliminationTreeHeight)\n
+            """.utf8))
+    }
+
+    /// Random positions within the city's bounding box.
+    func coordinates(_ count: Int, seed: UInt64) -> [Coordinate] {
+        var random = SplitMix64(state: seed)
+        let longitudes = graph.coordinates.map(\.longitude), latitudes = graph.coordinates.map(\.latitude)
+        return (0..<count).map { _ in
+            Coordinate(longitude: .random(in: longitudes.min()!...longitudes.max()!, using: &random),
+                       latitude: .random(in: latitudes.min()!...latitudes.max()!, using: &random))
+        }
+    }
+
+    func seeds(_ count: Int, seed: UInt64) -> [[SearchSeed]] {
+        var random = SplitMix64(state: seed)
+        return (0..<count).map { _ in [SearchSeed(node: UInt32(random.next() % UInt64(graph.nodeCount)))] }
+    }
+}

@@ -1,0 +1,165 @@
+import Foundation
+import GeoKit
+
+/// Errors of snapping a coordinate onto the road graph.
+public enum SnapError: Error, Equatable, CustomStringConvertible {
+    /// The nearest road is farther than the limit (or the graph has no edges: distance infinite).
+    case tooFarFromRoad(distanceMetres: Double, limitMetres: Double)
+
+    public var description: String {
+        switch self {
+        case let .tooFarFromRoad(distance, limit):
+            "nearest road is \(Int(distance.rounded())) m away, beyond the \(Int(limit.rounded())) m snapping limit"
+        }
+    }
+}
+
+/// Finds the nearest point on the nearest edge of a ``RoadGraph``.
+///
+/// Edges are bucketed in a uniform grid of square cells (by their bounding
+/// boxes) on a local equirectangular projection centred on the graph's mean
+/// latitude, accurate to well under a metre across a city. A query scans
+/// rings of cells outward from the point's cell until no unscanned cell can
+/// hold anything closer. Both edges of a two-way road lie on the same line;
+/// the one found first wins, and routing adds its reverse twin itself.
+public struct Snapper: Sendable {
+    /// A coordinate placed on the road graph.
+    public struct Snap: Sendable, Equatable {
+        /// The edge the point was projected onto.
+        public var edge: Int
+        /// Where along the edge, from its tail (0) to its head (1).
+        public var fraction: Double
+        /// Distance from the coordinate to the projected point, in metres.
+        public var distanceMetres: Double
+        /// The projected point.
+        public var point: Coordinate
+    }
+
+    /// The node each edge leaves (the graph's CSR only stores heads).
+    public let edgeTail: [UInt32]
+    private let edgeHead: [UInt32]
+    private let x: [Double], y: [Double]
+    private let xScale: Double, yScale: Double
+    private let cellSize: Double
+    private let minX: Double, minY: Double
+    private let columns: Int, rows: Int
+    private let cellStart: [UInt32]
+    private let cellEdges: [UInt32]
+
+    /// Indexes every edge of `graph` in cells of `cellSizeMetres`.
+    public init(graph: RoadGraph, cellSizeMetres: Double = 100) {
+        let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
+        let meanLatitude = graph.coordinates.isEmpty ? 0
+            : graph.coordinates.reduce(0) { $0 + $1.latitude } / Double(graph.nodeCount)
+        xScale = metresPerDegree * cos(meanLatitude * .pi / 180)
+        yScale = metresPerDegree
+        x = graph.coordinates.map { $0.longitude * metresPerDegree * cos(meanLatitude * .pi / 180) }
+        y = graph.coordinates.map { $0.latitude * metresPerDegree }
+        cellSize = cellSizeMetres
+        minX = x.min() ?? 0
+        minY = y.min() ?? 0
+        columns = Int(((x.max() ?? 0) - minX) / cellSizeMetres) + 1
+        rows = Int(((y.max() ?? 0) - minY) / cellSizeMetres) + 1
+        var tails = [UInt32](repeating: 0, count: graph.edgeCount)
+        for node in 0..<graph.nodeCount {
+            for edge in graph.edges(from: node) { tails[edge] = UInt32(node) }
+        }
+        edgeTail = tails
+        edgeHead = graph.edgeHead
+
+        // Two passes over the edges' cell ranges: count, then fill.
+        let cellCount = columns * rows
+        var start = [UInt32](repeating: 0, count: cellCount + 1)
+        var fill: [UInt32] = []
+        var cursor: [UInt32] = []
+        for pass in 0..<2 {
+            for edge in 0..<graph.edgeCount {
+                let a = Int(tails[edge]), b = Int(graph.edgeHead[edge])
+                let (column0, row0) = Self.cell(min(x[a], x[b]), min(y[a], y[b]), minX, minY, cellSizeMetres)
+                let (column1, row1) = Self.cell(max(x[a], x[b]), max(y[a], y[b]), minX, minY, cellSizeMetres)
+                for row in row0...row1 {
+                    for column in column0...column1 {
+                        let cell = row * columns + column
+                        if pass == 0 {
+                            start[cell + 1] += 1
+                        } else {
+                            fill[Int(cursor[cell])] = UInt32(edge)
+                            cursor[cell] += 1
+                        }
+                    }
+                }
+            }
+            if pass == 0 {
+                for cell in 0..<cellCount { start[cell + 1] += start[cell] }
+                fill = [UInt32](repeating: 0, count: Int(start[cellCount]))
+                cursor = start
+            }
+        }
+        cellStart = start
+        cellEdges = fill
+    }
+
+    /// The nearest point on any edge to `coordinate`.
+    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
+    ///   that point is more than `maxDistanceMetres` away, naming its distance.
+    public func snap(_ coordinate: Coordinate, maxDistanceMetres: Double) throws -> Snap {
+        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+        let (column, row) = Self.cell(px, py, minX, minY, cellSize)
+        var best: (edge: Int, fraction: Double, distance: Double)? = nil
+        var ring = 0
+        while true {
+            forEachCell(around: column, row, ring: ring) { cell in
+                for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    consider(Int(cellEdges[slot]), px, py, &best)
+                }
+            }
+            let cleared = Double(ring) * cellSize
+            if let found = best, found.distance <= cleared { break }
+            if cleared > maxDistanceMetres { break }
+            ring += 1
+        }
+        guard let found = best, found.distance <= maxDistanceMetres else {
+            // Name the real distance: only on failure, scan every edge.
+            var nearest = best
+            for edge in 0..<edgeHead.count { consider(edge, px, py, &nearest) }
+            throw SnapError.tooFarFromRoad(distanceMetres: nearest?.distance ?? .infinity,
+                                           limitMetres: maxDistanceMetres)
+        }
+        let a = Int(edgeTail[found.edge]), b = Int(edgeHead[found.edge])
+        let pointX = x[a] + (x[b] - x[a]) * found.fraction, pointY = y[a] + (y[b] - y[a]) * found.fraction
+        return Snap(edge: found.edge, fraction: found.fraction, distanceMetres: found.distance,
+                    point: Coordinate(longitude: pointX / xScale, latitude: pointY / yScale))
+    }
+
+    @inline(__always)
+    private func consider(_ edge: Int, _ px: Double, _ py: Double,
+                          _ best: inout (edge: Int, fraction: Double, distance: Double)?) {
+        let a = Int(edgeTail[edge]), b = Int(edgeHead[edge])
+        let dx = x[b] - x[a], dy = y[b] - y[a]
+        let squared = dx * dx + dy * dy
+        let t = squared > 0 ? min(max(((px - x[a]) * dx + (py - y[a]) * dy) / squared, 0), 1) : 0
+        let ex = x[a] + dx * t - px, ey = y[a] + dy * t - py
+        let distance = (ex * ex + ey * ey).squareRoot()
+        if distance < best?.distance ?? .infinity { best = (edge, t, distance) }
+    }
+
+    /// Calls `body` with each existing grid cell at Chebyshev distance `ring` from (`column`, `row`).
+    @inline(__always)
+    private func forEachCell(around column: Int, _ row: Int, ring: Int, _ body: (Int) -> Void) {
+        let low = max(row - ring, 0), high = min(row + ring, rows - 1)
+        guard low <= high else { return }
+        for r in low...high {
+            let edgeRow = r == row - ring || r == row + ring
+            let step = edgeRow ? 1 : max(2 * ring, 1)
+            for c in stride(from: column - ring, through: column + ring, by: step) where c >= 0 && c < columns {
+                body(r * columns + c)
+            }
+        }
+    }
+
+    /// The cell holding a projected point; may lie outside the grid.
+    private static func cell(_ px: Double, _ py: Double, _ minX: Double, _ minY: Double, _ size: Double) -> (Int, Int) {
+        let column = ((px - minX) / size).rounded(.down), row = ((py - minY) / size).rounded(.down)
+        return (Int(max(min(column, 1e9), -1e9)), Int(max(min(row, 1e9), -1e9)))
+    }
+}

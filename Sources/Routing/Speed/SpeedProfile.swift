@@ -1,0 +1,71 @@
+import Foundation
+
+/// How fast each road class flows in each hour of the week, as a fraction of
+/// its free-flow speed: travel time = free-flow time ÷ factor.
+///
+/// Hour 0 is Monday 00:00–01:00 in the city's local time, hour 167 is
+/// Sunday 23:00–24:00. Factors are kept in `(0, 2]`; 1 is free flow. The
+/// text form is described in `SpeedProfile+Parsing.swift` and
+/// `docs/speed-profile.md`.
+public struct SpeedProfile: Sendable, Equatable {
+    /// Hours in a week, the length of every class's row.
+    public static let hoursPerWeek = 168
+    /// `factors[class.rawValue * 168 + hour]`.
+    private var factors: [Float]
+
+    /// A profile with every class at `factor` in every hour (1 = free flow always).
+    public init(uniform factor: Float = 1) {
+        factors = Array(repeating: factor, count: RoadClass.allCases.count * Self.hoursPerWeek)
+    }
+
+    /// The factor of `roadClass` in `hourOfWeek` (0..<168).
+    public func factor(_ roadClass: RoadClass, hourOfWeek: Int) -> Float {
+        factors[Int(roadClass.rawValue) * Self.hoursPerWeek + hourOfWeek]
+    }
+
+    /// Sets the factor of `roadClass` in `hourOfWeek`.
+    /// - Precondition: `factor` is in `(0, 2]` and `hourOfWeek` in `0..<168`.
+    public mutating func setFactor(_ factor: Float, for roadClass: RoadClass, hourOfWeek: Int) {
+        precondition(factor > 0 && factor <= 2 && (0..<Self.hoursPerWeek).contains(hourOfWeek))
+        factors[Int(roadClass.rawValue) * Self.hoursPerWeek + hourOfWeek] = factor
+    }
+
+    /// Defaults for a dense city when no measured profile exists.
+    ///
+    /// Weekdays: rush hours 07–10 and 16–19 at 55 % of free flow on main
+    /// roads, daytime 75 %, evening 19–22 at 85 %, night 22–06 free flow,
+    /// 06–07 at 90 %. Weekends: 10–20 at 85 %, otherwise free flow.
+    /// Residential and service streets feel half the slowdown (little
+    /// through traffic), and motorways the full slowdown.
+    public static let denseCity: SpeedProfile = {
+        var profile = SpeedProfile()
+        for day in 0..<7 {
+            for hour in 0..<24 {
+                let main: Float = switch (day < 5, hour) {
+                case (true, 7..<10), (true, 16..<19): 0.55
+                case (true, 10..<16): 0.75
+                case (true, 19..<22): 0.85
+                case (true, 6..<7): 0.9
+                case (false, 10..<20): 0.85
+                default: 1
+                }
+                for roadClass in RoadClass.allCases {
+                    let local = [.residential, .livingStreet, .service, .footway].contains(roadClass)
+                    profile.setFactor(local ? 1 - (1 - main) / 2 : main, for: roadClass,
+                                      hourOfWeek: day * 24 + hour)
+                }
+            }
+        }
+        return profile
+    }()
+
+    /// The hour of the week (0 = Monday 00:00–01:00) that `date` falls in, in `timeZone`.
+    public static func hourOfWeek(_ date: Date, in timeZone: TimeZone) -> Int {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let parts = calendar.dateComponents([.weekday, .hour], from: date)
+        // Calendar weekdays run 1 = Sunday … 7 = Saturday.
+        let mondayBased = (parts.weekday! + 5) % 7
+        return mondayBased * 24 + parts.hour!
+    }
+}

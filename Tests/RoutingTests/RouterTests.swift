@@ -1,0 +1,140 @@
+import Foundation
+import GeoKit
+import Testing
+@testable import Routing
+
+@Suite struct RouterTests {
+    static let graph = TestGraphs.grid(30, 25, seed: 13)
+    static let utc = TimeZone(identifier: "UTC")!
+    static let router = Router(graph: graph, timeZone: utc)
+    /// Tuesday 2026-11-24 03:00 and 08:00 UTC.
+    static let tuesdayNight = Date(timeIntervalSince1970: 1_795_392_000 + 27 * 3600)
+    static let tuesdayRush = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
+
+    static func randomPoints(_ count: Int, seed: UInt64) -> [Coordinate] {
+        var random = SplitMix64(state: seed)
+        return (0..<count).map { _ in
+            Coordinate(longitude: -73.99 + .random(in: 0...0.027, using: &random),
+                       latitude: 40.75 + .random(in: 0...0.017, using: &random))
+        }
+    }
+
+    /// From snapped point to snapped point the router equals Dijkstra run from the same seeds.
+    @Test func routesEqualDijkstraBetweenSnappedPoints() throws {
+        let router = Self.router
+        let metric = router.metric(departing: Self.tuesdayRush)
+        let dijkstra = Dijkstra(graph: Self.graph)
+        let points = Self.randomPoints(400, seed: 3)
+        for (source, target) in zip(points, points.dropFirst()) {
+            let from = try router.snapper.snap(source, maxDistanceMetres: 250)
+            let to = try router.snapper.snap(target, maxDistanceMetres: 250)
+            let reference = dijkstra.shortestPath(from: router.sourceSeeds(from, metric), to: router.targetSeeds(to, metric),
+                                                  weights: metric.edgeWeights)
+            let route = try? router.route(from: source, to: target, depart: Self.tuesdayRush)
+            let tails = router.snapper.edgeTail, heads = Self.graph.edgeHead
+            if from.edge == to.edge || (tails[from.edge] == heads[to.edge] && heads[from.edge] == tails[to.edge]) {
+                continue // same-road answers are checked in sourceAndTargetOnTheSameEdge
+            }
+            #expect(route.map { Int(($0.durationSeconds * 1000).rounded()) } == reference.map { Int($0.durationMs) })
+        }
+    }
+
+    /// Both ends on one two-way road: the route drives straight along it, either way.
+    @Test func sourceAndTargetOnTheSameEdge() throws {
+        let router = Self.router
+        // Row 0 is a two-way cross street; pick its first segment.
+        let a = Self.graph.coordinates[0], b = Self.graph.coordinates[1]
+        func along(_ t: Double) -> Coordinate {
+            Coordinate(longitude: a.longitude + (b.longitude - a.longitude) * t, latitude: a.latitude + (b.latitude - a.latitude) * t)
+        }
+        let forward = try router.route(from: along(0.2), to: along(0.7), depart: Self.tuesdayNight, includeGeometry: true)
+        let backward = try router.route(from: along(0.7), to: along(0.2), depart: Self.tuesdayNight)
+        let length = a.haversineDistance(to: b)
+        #expect(abs(forward.distanceMetres - 0.5 * length) < 1)
+        #expect(abs(backward.distanceMetres - 0.5 * length) < 1)
+        #expect(forward.geometry.count == 2)
+        #expect(forward.durationSeconds < 10)
+    }
+
+    /// The many-to-one and one-to-many tables give the point-to-point answers.
+    @Test func tablesEqualRoutes() throws {
+        let router = Self.router
+        let taxis = Self.randomPoints(120, seed: 8)
+        let pickup = Self.randomPoints(1, seed: 99)[0]
+        let inward = try router.table(from: taxis, to: pickup, depart: Self.tuesdayRush)
+        let outward = try router.table(from: pickup, to: taxis, depart: Self.tuesdayRush)
+        for (index, taxi) in taxis.enumerated() {
+            let toPickup = try? router.route(from: taxi, to: pickup, depart: Self.tuesdayRush)
+            let fromPickup = try? router.route(from: pickup, to: taxi, depart: Self.tuesdayRush)
+            #expect(inward[index]?.durationSeconds == toPickup?.durationSeconds)
+            #expect(outward[index]?.durationSeconds == fromPickup?.durationSeconds)
+            if let a = inward[index], let b = toPickup { #expect(abs(a.distanceMetres - b.distanceMetres) < 0.01 * b.distanceMetres + 1) }
+        }
+    }
+
+    /// The geometry runs from the snapped source to the snapped target, and its length is the route's distance.
+    @Test func geometryFollowsTheRoute() throws {
+        let points = Self.randomPoints(2, seed: 41)
+        let route = try Self.router.route(from: points[0], to: points[1], depart: Self.tuesdayNight, includeGeometry: true)
+        #expect(route.geometry.count >= 2)
+        #expect(points[0].haversineDistance(to: route.geometry.first!) <= route.sourceSnapMetres + 0.5)
+        #expect(points[1].haversineDistance(to: route.geometry.last!) <= route.targetSnapMetres + 0.5)
+        let drawn = zip(route.geometry, route.geometry.dropFirst()).reduce(0) { $0 + $1.0.haversineDistance(to: $1.1) }
+        #expect(abs(drawn - route.distanceMetres) < 0.01 * route.distanceMetres + 1)
+    }
+
+    /// The same trip takes longer in the Tuesday-morning rush than at night.
+    @Test func rushHourIsSlowerThanNight() throws {
+        let points = Self.randomPoints(2, seed: 17)
+        let night = try Self.router.route(from: points[0], to: points[1], depart: Self.tuesdayNight)
+        let rush = try Self.router.route(from: points[0], to: points[1], depart: Self.tuesdayRush)
+        #expect(rush.durationSeconds > night.durationSeconds * 1.2)
+    }
+
+    /// A taxi arrives in time when wait plus drive fits before the deadline, with the margin reported.
+    @Test func reachabilityAnswersYesAndNo() throws {
+        let points = Self.randomPoints(2, seed: 23)
+        let drive = try Self.router.route(from: points[0], to: points[1], depart: Self.tuesdayNight.addingTimeInterval(60))
+        let roomy = try Self.router.reachability(from: points[0], to: points[1], depart: Self.tuesdayNight,
+                                                 deadline: Self.tuesdayNight.addingTimeInterval(60 + drive.durationSeconds + 30),
+                                                 expectedWait: 60)
+        #expect(roomy.reachable)
+        #expect(abs(roomy.marginSeconds - 30) < 0.01)
+        let tight = try Self.router.reachability(from: points[0], to: points[1], depart: Self.tuesdayNight,
+                                                 deadline: Self.tuesdayNight.addingTimeInterval(drive.durationSeconds),
+                                                 expectedWait: 60)
+        #expect(!tight.reachable)
+        #expect(abs(tight.marginSeconds + 60) < 0.01)
+    }
+
+    /// A coordinate far from every road is refused with the snapping error.
+    @Test func farCoordinatesAreRefused() {
+        #expect(throws: SnapError.self) {
+            try Self.router.route(from: Coordinate(longitude: -73.5, latitude: 40.75),
+                                  to: Self.graph.coordinates[0], depart: Self.tuesdayNight)
+        }
+    }
+}
+
+@Suite struct RouterConcurrencyTests {
+    /// Many tasks routing at once, over several hours, get the answers a single caller gets.
+    @Test func concurrentCallersGetTheSequentialAnswers() async throws {
+        let router = Router(graph: RouterTests.graph, timeZone: RouterTests.utc, maxCachedMetrics: 2)
+        let points = RouterTests.randomPoints(80, seed: 31)
+        let departures = (0..<4).map { RouterTests.tuesdayNight.addingTimeInterval(Double($0) * 5 * 3600) }
+        let jobs: [(Coordinate, Coordinate, Date)] = (0..<160).map { index in
+            let from = points[index % 80], to = points[(index * 7 + 3) % 80]
+            return (from, to, departures[index % 4])
+        }
+        let expected = jobs.map { try? router.route(from: $0.0, to: $0.1, depart: $0.2).durationSeconds }
+        let found = await withTaskGroup(of: (Int, Double?).self) { group in
+            for (index, job) in jobs.enumerated() {
+                group.addTask { (index, try? router.route(from: job.0, to: job.1, depart: job.2).durationSeconds) }
+            }
+            var results = [Double?](repeating: nil, count: jobs.count)
+            for await (index, duration) in group { results[index] = duration }
+            return results
+        }
+        #expect(found == expected)
+    }
+}
