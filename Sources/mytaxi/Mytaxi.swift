@@ -11,7 +11,7 @@ struct Mytaxi: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Service", subcommands: [Serve.self, Decode.self]),
             CommandGroup(name: "Zones (planners)", subcommands: [Zones.self]),
-            CommandGroup(name: "Routing", subcommands: [Graph.self]),
+            CommandGroup(name: "Routing", subcommands: [Graph.self, Eta.self, RouteCommand.self]),
         ]
     )
 }

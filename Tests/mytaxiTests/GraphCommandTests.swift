@@ -43,7 +43,7 @@ import Testing
         #expect(info.lines.contains { $0.hasPrefix("source: block.osm, \(Self.map.utf8.count) bytes, fnv1a64 ") })
         #expect(info.lines.contains("nodes: 4"))
         #expect(info.lines.contains("bounding box: [0.0, -0.001, 0.001, 0.0]"))
-        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, source") })
+        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, cch (") })
     }
 
     @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {

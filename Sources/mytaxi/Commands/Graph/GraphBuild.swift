@@ -23,14 +23,38 @@ extension Mytaxi.Graph {
         @Option(help: ArgumentHelp("The routing profile: car or foot.", valueName: "NAME"))
         var profile = "car"
 
+        @Option(name: .customLong("time-zone"), help: ArgumentHelp(
+            "The city's time zone (IANA name, e.g. America/New_York), stored for departure hours. (default: none, queries use UTC)",
+            valueName: "NAME"))
+        var timeZone: String?
+
+        @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
+            "A weekly speed profile file (docs/speed-profile.md) stored as the city's. (default: none, the built-in dense-city profile)",
+            valueName: "FILE"))
+        var speedProfile: String?
+
         func validate() throws {
             guard RoutingProfiles.named(profile) != nil else {
                 throw ValidationError("unknown profile '\(profile)': choose " + RoutingProfiles.all.map(\.name).joined(separator: " or "))
+            }
+            if let timeZone, TimeZone(identifier: timeZone) == nil {
+                throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Monaco)")
             }
         }
 
         func run() throws {
             let routingProfile = RoutingProfiles.named(profile)!
+            var speedProfileText: String?
+            if let speedProfile {
+                do {
+                    let text = try String(contentsOfFile: speedProfile, encoding: .utf8)
+                    _ = try SpeedProfile(parsing: text)
+                    speedProfileText = text
+                } catch {
+                    printError("\(speedProfile): \(error)")
+                    throw ExitCode(2)
+                }
+            }
             let clock = ContinuousClock()
             let start = clock.now
 
@@ -51,13 +75,18 @@ extension Mytaxi.Graph {
                 throw ExitCode(1)
             }
 
+            printError("ordering and contracting for queries (CCH)")
+            let topology = CCHTopology(graph: result.graph)
             printError("writing \(output)")
             let url = URL(fileURLWithPath: output)
             do {
                 let source = try GraphSource(describing: map)
+                let routing = RoutingGraph.sections(
+                    for: result.graph, topology: topology, timeZone: timeZone.flatMap(TimeZone.init(identifier:)),
+                    speedProfileText: speedProfileText)
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
-                                    extraSections: [GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
-                                                    GraphSource.sectionName: source.sectionPayload],
+                                    extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
+                                                                    GraphSource.sectionName: source.sectionPayload]) { $1 },
                                     to: url)
             } catch {
                 printError("\(error)")

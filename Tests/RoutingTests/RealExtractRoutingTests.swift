@@ -1,0 +1,90 @@
+import Foundation
+import GeoKit
+import Testing
+@testable import Routing
+
+/// The query engine on the real extracts of `../shared/data`: exact against
+/// Dijkstra, tables against point-to-point, and known trips in a realistic
+/// range. Each test skips, naming the missing file, when the data is absent.
+@Suite struct RealExtractRoutingTests {
+    static let extracts = ["nyc/manhattan.osm.pbf", "monaco/monaco.osm.pbf"]
+
+    static func graph(_ file: String) throws -> RoadGraph? {
+        guard let path = RealExtractTests.path(file) else {
+            print("skipped: \(RealExtractTests.dataFolder.path)/\(file) is absent")
+            return nil
+        }
+        return GraphBuilder.build(try OSMExtract(contentsOf: path), profile: CarProfile()).graph
+    }
+
+    /// Thousands of random node pairs, free flow and Monday 08:00 rush hour:
+    /// the CCH answer equals plain Dijkstra's, to the millisecond.
+    @Test(arguments: extracts)
+    func pointToPointEqualsDijkstra(file: String) throws {
+        guard let graph = try Self.graph(file) else { return }
+        let topology = CCHTopology(graph: graph)
+        let query = CCHQuery(topology: topology)
+        let dijkstra = Dijkstra(graph: graph)
+        let rush = ProfiledEdgeSpeeds(graph: graph, profile: .denseCity).edgeDurations(hourOfWeek: 8)
+        for (label, weights) in [("free flow", graph.edgeDurationMs), ("rush hour", rush)] {
+            let metric = CCHMetric(topology: topology, graph: graph, weights: weights)
+            var mismatches = 0
+            for (source, target) in TestGraphs.pairs(2_000, nodes: graph.nodeCount, seed: 17) {
+                let expected = dijkstra.distance(from: source, to: target, weights: weights)
+                let found = query.shortestPath(from: [SearchSeed(node: UInt32(source))],
+                                               to: [SearchSeed(node: UInt32(target))], metric: metric)
+                if (found?.durationMs ?? unreachableMs) != expected { mismatches += 1 }
+            }
+            #expect(mismatches == 0, "\(file), \(label): \(mismatches) of 2,000 pairs differ from Dijkstra")
+        }
+    }
+
+    /// 300 taxis to one pickup (many-to-one) and one taxi to 300 places
+    /// (one-to-many) give what 300 point-to-point routes give.
+    @Test(arguments: extracts)
+    func tablesEqualPointToPointRoutes(file: String) throws {
+        guard let graph = try Self.graph(file) else { return }
+        let router = Router(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
+        var random = SplitMix64(state: 5)
+        let points = (0..<301).map { _ in graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))] }
+        let depart = Date(timeIntervalSince1970: 1_795_420_800)
+        let pickup = points[0], taxis = Array(points.dropFirst())
+        let inward = try router.table(from: taxis, to: pickup, depart: depart)
+        let outward = try router.table(from: pickup, to: taxis, depart: depart)
+        for (index, taxi) in taxis.enumerated() {
+            let toPickup = try? router.route(from: taxi, to: pickup, depart: depart)
+            let fromPickup = try? router.route(from: pickup, to: taxi, depart: depart)
+            #expect(inward[index]?.durationSeconds == toPickup?.durationSeconds, "taxi \(index) → pickup")
+            #expect(outward[index]?.durationSeconds == fromPickup?.durationSeconds, "pickup → taxi \(index)")
+        }
+    }
+
+    /// Known drives, free flow and at the built-in rush-hour speeds, in a
+    /// realistic range. Road distances checked against OpenStreetMap's own
+    /// router (OSRM on openstreetmap.org) for the same ends; durations must
+    /// lie between free flow at the legal limit and a walking pace.
+    @Test(arguments: [
+        // Times Square (7th Ave & W 45th St) to Penn Station (8th Ave & W 33rd St): about 1.6–2.2 km.
+        ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.9855, latitude: 40.7580),
+         Coordinate(longitude: -73.99377, latitude: 40.75141), 1_200.0, 2_600.0),
+        // Union Square (Broadway & E 17th St) to Grand Central (E 42nd St & Park Ave): about 2.5–3.5 km.
+        ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.9900, latitude: 40.7370),
+         Coordinate(longitude: -73.9772, latitude: 40.7527), 2_000.0, 4_500.0),
+        // Casino de Monte-Carlo to the Prince's Palace on the Rock: about 2.5–3.5 km.
+        ("monaco/monaco.osm.pbf", Coordinate(longitude: 7.4283, latitude: 43.7394),
+         Coordinate(longitude: 7.4200, latitude: 43.7316), 2_000.0, 4_000.0),
+    ])
+    func knownTripsAreInARealisticRange(file: String, from: Coordinate, to: Coordinate, minMetres: Double, maxMetres: Double) throws {
+        guard let graph = try Self.graph(file) else { return }
+        let router = Router(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
+        let night = try router.route(from: from, to: to, depart: Date(timeIntervalSince1970: 1_795_406_400))  // Monday 03:00
+        let rush = try router.route(from: from, to: to, depart: Date(timeIntervalSince1970: 1_795_420_800))   // Monday 08:00
+        #expect((minMetres...maxMetres).contains(night.distanceMetres), "\(night.distanceMetres) m")
+        let freeFlowFloor = night.distanceMetres / (90 / 3.6)
+        let walkingCeiling = night.distanceMetres / (5 / 3.6)
+        #expect(night.durationSeconds > freeFlowFloor && night.durationSeconds < walkingCeiling)
+        #expect(rush.durationSeconds > night.durationSeconds, "rush hour is slower")
+        #expect(rush.durationSeconds < walkingCeiling)
+        #expect(night.sourceSnapMetres < 60 && night.targetSnapMetres < 60)
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import GeoKit
+import Testing
+
+/// `mytaxi eta` and `mytaxi route` keep their contract, on a drawn block
+/// with a one-way street: the way round is three times the way along it.
+@Suite struct RoutingCommandTests {
+    /// Builds the block of ``GraphCommandTests/map`` into a graph file.
+    static func blockGraph() throws -> String {
+        let folder = try GraphCommandTests.temporaryFolder()
+        let map = folder.appendingPathComponent("block.osm")
+        try GraphCommandTests.map.write(to: map, atomically: true, encoding: .utf8)
+        let graph = folder.appendingPathComponent("block.graph").path
+        let build = try CommandRunner.run(["graph", "build", map.path, "-o", graph, "--time-zone", "Europe/Monaco"])
+        #expect(build.status == 0, "\(build.standardError)")
+        return graph
+    }
+
+    @Test func etaStreamsOneLinePerTripWithEmptyLinesForWhatCannotBeRouted() throws {
+        let graph = try Self.blockGraph()
+        let input = """
+            0.0,0.0,0.001,0.0
+            0.001,0.0,0.0,0.0,2026-11-23T08:00:00+01:00
+            0.0,0.0,5.0,5.0
+            not a trip
+            0.0,0.0,0.001,0.0,yesterday
+
+            """
+        let result = try CommandRunner.run(["eta", "--graph", graph], input: input)
+        #expect(result.status == 0)
+        let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        #expect(lines.count == 6, "one line per input line: \(lines)")
+        let along = lines[0].split(separator: ",").compactMap { Double($0) }
+        let round = lines[1].split(separator: ",").compactMap { Double($0) }
+        #expect(along.count == 2 && round.count == 2)
+        #expect(abs(along[1] - 111.2) < 1, "along the one-way street: \(lines[0])")
+        #expect(abs(round[1] - 333.6) < 2, "against it, round the block: \(lines[1])")
+        #expect(round[0] > 2.5 * along[0])
+        #expect(lines[2].isEmpty && lines[3].isEmpty && lines[4].isEmpty)
+        #expect(result.standardError.contains("line 4: expected `from_lon,from_lat,to_lon,to_lat[,depart_iso8601]`"))
+        #expect(result.standardError.contains("line 5: expected"))
+    }
+
+    @Test func routeExplainsItselfAndDrawsTheWayRound() throws {
+        let graph = try Self.blockGraph()
+        let text = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+                                          "--depart", "2026-11-23T03:00:00+01:00"])
+        #expect(text.status == 0, "\(text.standardError)")
+        #expect(text.lines.contains { $0.hasPrefix("distance_m: 333.") })
+        #expect(text.lines.contains("depart: 2026-11-23T03:00:00+0100"), "departure shown in the graph's time zone")
+
+        let feature = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0", "--geojson"])
+        let json = try JSONParser.parse(feature.standardOutput)
+        #expect(json["type"] == .string("Feature"))
+        guard case .array(let coordinates)? = json["geometry"]?["coordinates"] else {
+            Issue.record("no LineString in \(feature.standardOutput)")
+            return
+        }
+        #expect(coordinates.count >= 4, "the way round passes the block's far corners")
+        #expect(coordinates.contains(.array([.number(0.001), .number(-0.001)])))
+
+        let far = try CommandRunner.run(["route", "--graph", graph, "--from", "0.0,0.0", "--to", "1.0,1.0"])
+        #expect(far.status == 1)
+        #expect(far.standardError.contains("snapping limit"))
+        let missing = try CommandRunner.run(["route", "--graph", "/nonexistent.graph", "--from", "0,0", "--to", "1,1"])
+        #expect(missing.status == 2)
+    }
+}
