@@ -38,10 +38,10 @@ public enum RoutingGraph {
         let storedProfile = try contents.extraSections[speedProfileSection].map {
             try SpeedProfile(parsing: String(decoding: $0, as: UTF8.self))
         }
+        let profile = speedProfile ?? storedProfile ?? .denseCity
         return Router(
-            graph: graph, topology: topology,
-            speeds: ProfiledEdgeSpeeds(graph: graph, profile: speedProfile ?? storedProfile ?? .denseCity),
+            graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile),
             timeZone: timeZone ?? storedZone ?? TimeZone(identifier: "UTC")!,
-            maxSnapDistanceMetres: maxSnapDistanceMetres)
+            maxSnapDistanceMetres: maxSnapDistanceMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
     }
 }

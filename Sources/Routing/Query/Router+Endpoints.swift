@@ -67,6 +67,6 @@ extension Router {
     func estimate(_ cell: TableCell, direct: TableCell?) -> TravelEstimate? {
         let best = direct.map { $0.durationMs <= cell.durationMs ? $0 : cell } ?? cell
         guard best.durationMs != unreachableMs else { return nil }
-        return TravelEstimate(durationSeconds: Double(best.durationMs) / 1000, distanceMetres: Double(best.lengthMetres))
+        return TravelEstimate(durationSeconds: Double(best.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(best.lengthMetres))
     }
 }

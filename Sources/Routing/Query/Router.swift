@@ -32,13 +32,18 @@ public final class Router: Sendable {
     public let maxSnapDistanceMetres: Double
     /// How many customized metrics the cache keeps.
     public let maxCachedMetrics: Int
+    /// Seconds added to every drive: pulling out, finding the kerb, the first
+    /// and last metres no road speed accounts for (``SpeedProfile/tripOverheadSeconds``).
+    public let tripOverheadSeconds: Double
     private let metrics = Mutex(MetricCache())
     private let pool = Mutex<[QueryBox]>([])
 
     /// Creates a router; builds the topology when none is given (seconds on a large city).
     public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
-                timeZone: TimeZone, maxSnapDistanceMetres: Double = 250, maxCachedMetrics: Int = 24) {
+                timeZone: TimeZone, maxSnapDistanceMetres: Double = 250, maxCachedMetrics: Int = 24,
+                tripOverheadSeconds: Double = 0) {
         self.maxCachedMetrics = max(maxCachedMetrics, 1)
+        self.tripOverheadSeconds = tripOverheadSeconds
         self.graph = graph
         self.topology = topology ?? CCHTopology(graph: graph)
         snapper = Snapper(graph: graph)
@@ -74,7 +79,7 @@ public final class Router: Sendable {
                                unpack: includeGeometry)
         }
         if let direct, direct.durationMs <= found?.durationMs ?? unreachableMs {
-            return Route(durationSeconds: Double(direct.durationMs) / 1000, distanceMetres: Double(direct.lengthMetres),
+            return Route(durationSeconds: Double(direct.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(direct.lengthMetres),
                          geometry: includeGeometry ? [from.point, to.point] : [],
                          sourceSnapMetres: from.distanceMetres, targetSnapMetres: to.distanceMetres)
         }
@@ -87,7 +92,7 @@ public final class Router: Sendable {
             for edge in found.edges { geometry.append(graph.coordinates[Int(graph.edgeHead[edge])]) }
             geometry.append(to.point)
         }
-        return Route(durationSeconds: Double(found.durationMs) / 1000, distanceMetres: Double(found.lengthMetres),
+        return Route(durationSeconds: Double(found.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(found.lengthMetres),
                      geometry: geometry, sourceSnapMetres: from.distanceMetres, targetSnapMetres: to.distanceMetres)
     }
 

@@ -30,6 +30,9 @@ extension SpeedProfile {
     ///   (0 = Monday 00:00–01:00 local time), or `*` for all hours;
     /// - `factor`: fraction of free-flow speed, a number in (0, 2].
     ///
+    /// One more line, optional: `trip_overhead_s,<seconds>` (0–1800), the
+    /// time added to every drive (``tripOverheadSeconds``).
+    ///
     /// Every (class, hour) starts at 1 (free flow); rules apply in file
     /// order, a later rule overriding an earlier one. Blank lines and lines
     /// starting with `#` are skipped, as is the header line.
@@ -50,6 +53,14 @@ extension SpeedProfile {
             if trimmed.isEmpty || trimmed == Self.header { continue }
             let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
+            if fields.first == Self.overheadKey && fields.count == 2 {
+                guard let seconds = Double(fields[1]), (0...1800).contains(seconds) else {
+                    throw SpeedProfileError.invalidField(line: line, field: Self.overheadKey, value: fields[1],
+                                                         reason: "is not a number of seconds in 0-1800")
+                }
+                tripOverheadSeconds = seconds
+                continue
+            }
             guard fields.count == 3 else { throw SpeedProfileError.wrongFieldCount(line: line, count: fields.count) }
 
             let targetClasses: [RoadClass]
@@ -81,6 +92,28 @@ extension SpeedProfile {
                                                  reason: "is not an hour or range a-b within 0-167, or *")
         }
         return low...high
+    }
+
+    /// The key of the trip-overhead line.
+    public static let overheadKey = "trip_overhead_s"
+
+    /// The profile in its text form, which ``init(parsing:)`` reads back
+    /// equal: the header, the overhead, then per class one line per run of
+    /// hours with the same factor.
+    public var text: String {
+        var lines = [Self.header, "\(Self.overheadKey),\(tripOverheadSeconds)"]
+        for roadClass in RoadClass.allCases {
+            var start = 0
+            while start < Self.hoursPerWeek {
+                let value = factor(roadClass, hourOfWeek: start)
+                var end = start
+                while end + 1 < Self.hoursPerWeek && factor(roadClass, hourOfWeek: end + 1) == value { end += 1 }
+                let hours = start == end ? "\(start)" : "\(start)-\(end)"
+                lines.append("\(Self.snakeCaseName(roadClass)),\(hours),\(value)")
+                start = end + 1
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
     }
 
     /// `livingStreet` → `living_street`, the OSM spelling files use.

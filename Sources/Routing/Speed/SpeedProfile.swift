@@ -12,6 +12,10 @@ public struct SpeedProfile: Sendable, Equatable {
     public static let hoursPerWeek = 168
     /// `factors[class.rawValue * 168 + hour]`.
     private var factors: [Float]
+    /// Seconds added to every estimated drive, whatever its length: pulling
+    /// out, finding the kerb, the last metres. Fitted with the factors by
+    /// ``SpeedProfileCalibration``; 0 when not measured.
+    public var tripOverheadSeconds: Double = 0
 
     /// A profile with every class at `factor` in every hour (1 = free flow always).
     public init(uniform factor: Float = 1) {

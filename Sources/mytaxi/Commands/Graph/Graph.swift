@@ -10,7 +10,7 @@ extension Mytaxi {
                 with travel times, restricted turns applied and stray fragments removed. Build it \
                 once per map and profile; the service loads it in milliseconds.
                 """,
-            subcommands: [Build.self, Info.self]
+            subcommands: [Build.self, Info.self, Calibrate.self]
         )
     }
 }

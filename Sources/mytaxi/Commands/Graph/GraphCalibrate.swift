@@ -1,0 +1,82 @@
+import ArgumentParser
+import Foundation
+import GeoKit
+import Routing
+
+extension Mytaxi.Graph {
+    /// `mytaxi graph calibrate --graph CITY.graph --trips TRIPS.csv -o PROFILE`: fit the speed profile to real trips.
+    struct Calibrate: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fit the city's weekly speed profile to measured trips and report the error before and after.",
+            discussion: """
+                TRIPS.csv has the columns of the NYC TLC trip records: pickup_datetime (local time), \
+                pickup_longitude, pickup_latitude, dropoff_longitude, dropoff_latitude, trip_duration \
+                (seconds). Trips with both ends inside the graph's bounding box and a duration within \
+                the limits are routed; the fitted profile (road-class and hour-of-week factors plus a \
+                per-trip overhead, docs/speed-profile.md) is written to the output file, ready for \
+                `graph build --speed-profile` or `eta --speed-profile`. Prints the median absolute \
+                percentage error and RMSLE of free flow, of the graph's current profile, of the fitted \
+                profile, and of a fit on half the trips scored on the other half.
+                """)
+
+        @OptionGroup var router: RouterArguments
+
+        @Option(help: ArgumentHelp("The measured trips (CSV).", valueName: "TRIPS.csv"))
+        var trips: String
+
+        @Option(name: .shortAndLong, help: ArgumentHelp("Where to write the fitted profile.", valueName: "PROFILE.csv"))
+        var output: String
+
+        @Option(name: .customLong("min-duration"), help: ArgumentHelp("Shorter trips are left out, in seconds.", valueName: "SECONDS"))
+        var minDuration: Double = 60
+
+        @Option(name: .customLong("max-duration"), help: ArgumentHelp("Longer trips are left out, in seconds.", valueName: "SECONDS"))
+        var maxDuration: Double = 7200
+
+        func run() throws {
+            let current = try router.loadRouter()
+            let text: String
+            do {
+                text = try String(contentsOfFile: trips, encoding: .utf8)
+            } catch {
+                printError("\(trips): cannot read the file (\(error.localizedDescription))")
+                throw ExitCode(2)
+            }
+            let read: (trips: [MeasuredTrip], skippedRows: Int)
+            do {
+                read = try MeasuredTripsFile.read(text, timeZone: current.timeZone)
+            } catch {
+                printError("\(trips): \(error)")
+                throw ExitCode(2)
+            }
+            guard let box = BoundingBox(enclosing: current.graph.coordinates) else {
+                printError("\(router.graph): the graph has no roads")
+                throw ExitCode(2)
+            }
+            let inside = read.trips.filter {
+                box.contains($0.from) && box.contains($0.to) && (minDuration...maxDuration).contains($0.durationSeconds)
+            }
+            printError("\(read.trips.count) trips read (\(read.skippedRows) rows skipped), \(inside.count) inside the map "
+                       + "and between \(Int(minDuration)) s and \(Int(maxDuration)) s")
+            let baseline = (current.speeds as? ProfiledEdgeSpeeds)?.profile ?? .denseCity
+            let result = SpeedProfileCalibration.fit(
+                graph: current.graph, topology: current.topology, trips: inside, timeZone: current.timeZone,
+                baseline: baseline, maxSnapDistanceMetres: router.maxSnapMetres, progress: { printError($0) })
+            do {
+                try result.profile.text.write(toFile: output, atomically: true, encoding: .utf8)
+            } catch {
+                printError("\(output): cannot write the profile (\(error.localizedDescription))")
+                throw ExitCode(1)
+            }
+            print("""
+                trips: \(result.routedTrips) routed, \(result.unroutableTrips) unroutable
+                free flow: \(result.freeFlow)
+                current profile: \(result.baseline)
+                fitted profile: \(result.fitted)
+                held out (fit on every other trip, scored on the rest): \(result.heldOut)
+                trip overhead: \(Int(result.profile.tripOverheadSeconds)) s
+                profile: \(output)
+                """)
+        }
+    }
+}
