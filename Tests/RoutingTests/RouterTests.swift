@@ -138,3 +138,29 @@ import Testing
         #expect(found == expected)
     }
 }
+
+/// A speed source whose durations can be changed, as live fleet speeds will be.
+final class AdjustableSpeeds: EdgeSpeedSource, @unchecked Sendable {
+    private let lock = NSLock()
+    private var durations: [UInt32]
+    init(_ durations: [UInt32]) { self.durations = durations }
+    func set(_ durations: [UInt32]) { lock.withLock { self.durations = durations } }
+    func edgeDurations(hourOfWeek: Int) -> [UInt32] { lock.withLock { durations } }
+}
+
+@Suite struct LiveSpeedTests {
+    /// After the source's durations change and the metrics are discarded, routes use the new speeds.
+    @Test func discardedMetricsAreRebuiltFromTheSource() throws {
+        let graph = RouterTests.graph
+        let speeds = AdjustableSpeeds(graph.edgeDurationMs)
+        let router = Router(graph: graph, speeds: speeds, timeZone: RouterTests.utc)
+        let points = RouterTests.randomPoints(2, seed: 77)
+        let before = try router.route(from: points[0], to: points[1], depart: RouterTests.tuesdayRush)
+        speeds.set(graph.edgeDurationMs.map { $0 * 3 })
+        let cached = try router.route(from: points[0], to: points[1], depart: RouterTests.tuesdayRush)
+        #expect(cached == before)
+        router.discardMetrics()
+        let after = try router.route(from: points[0], to: points[1], depart: RouterTests.tuesdayRush)
+        #expect(abs(after.durationSeconds - 3 * before.durationSeconds) < 0.01)
+    }
+}

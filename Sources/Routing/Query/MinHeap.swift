@@ -32,9 +32,6 @@ public final class MinHeap {
     /// True when no id is queued.
     public var isEmpty: Bool { count == 0 }
 
-    /// True when `id` is queued.
-    public func contains(_ id: Int) -> Bool { slotPlusOne[id] != 0 }
-
     /// Queues `id` with `key`, or lowers its key when it is queued with a larger one.
     /// A larger key for a queued id is ignored.
     public func insertOrDecrease(_ id: Int, key: UInt32) {

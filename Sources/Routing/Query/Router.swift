@@ -60,6 +60,12 @@ public final class Router: Sendable {
         return metrics.withLock { $0.insert(built, for: key, limit: maxCachedMetrics) }
     }
 
+    /// Forgets every customized metric, so the next queries customize from the
+    /// speed source again; call it when a live source's durations change.
+    public func discardMetrics() {
+        metrics.withLock { $0 = MetricCache() }
+    }
+
     /// The metric for departures at `date`.
     public func metric(departing date: Date) -> CCHMetric {
         metric(hourOfWeek: SpeedProfile.hourOfWeek(date, in: timeZone))

@@ -44,6 +44,7 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         } ?? hourOfWeek
     }
 
+    /// Free-flow durations divided by the hour's factor of each edge's class.
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
         let factors = RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) }
         return zip(freeFlowMs, roadClass).map { duration, roadClass in

@@ -16,12 +16,18 @@ import GeoKit
 public enum SyntheticCity {
     /// One directed edge to put into a graph.
     public struct Edge: Sendable {
+        /// The node the edge leaves.
         public var tail: UInt32
+        /// The node the edge enters.
         public var head: UInt32
+        /// Free-flow travel time in milliseconds.
         public var durationMs: UInt32
+        /// Length in metres.
         public var lengthMetres: Float
+        /// Road class, for speed profiles.
         public var roadClass: RoadClass
 
+        /// Creates an edge from `tail` to `head`.
         public init(tail: UInt32, head: UInt32, durationMs: UInt32, lengthMetres: Float, roadClass: RoadClass) {
             self.tail = tail; self.head = head; self.durationMs = durationMs
             self.lengthMetres = lengthMetres; self.roadClass = roadClass
@@ -121,6 +127,7 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// Starts the sequence at `state`.
     public init(state: UInt64) { self.state = state }
 
+    /// The next 64 random bits.
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
