@@ -12,11 +12,25 @@ import Routing
 /// customizing one hour's metric, point-to-point queries against plain
 /// Dijkstra, and many-to-one tables of 500 and 2,000 sources (target
 /// selection included, as taxis move between requests).
+///
+/// With `MYTAXI_BENCH_GRAPH=CITY.graph` (and optionally
+/// `MYTAXI_BENCH_PAIRS=pairs.csv`, `source,target` node ids per line, as
+/// Tools/routingkit-peer.py writes them) a real graph comes first, queried
+/// with the same pairs as the RoutingKit reference (Tools/bench-routing.sh).
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .throughput], warmupIterations: 1,
                                            maxDuration: .seconds(3), maxIterations: 1_000)
-    for (name, side, shapePoints) in [("7k grid", 84, 0), ("100k grid", 316, 0), ("100k OSM-like", 120, 3)] {
-        let city = BenchCity(side: side, shapePoints: shapePoints)
+    var cities: [(String, BenchCity)] = []
+    if let path = ProcessInfo.processInfo.environment["MYTAXI_BENCH_GRAPH"] {
+        cities.append((URL(fileURLWithPath: path).lastPathComponent,
+                       BenchCity(graphFile: path, pairsFile: ProcessInfo.processInfo.environment["MYTAXI_BENCH_PAIRS"])))
+    }
+    if ProcessInfo.processInfo.environment["MYTAXI_BENCH_ONLY_GRAPH"] == nil {
+        for (name, side, shapePoints) in [("7k grid", 84, 0), ("100k grid", 316, 0), ("100k OSM-like", 120, 3)] {
+            cities.append((name, BenchCity(side: side, shapePoints: shapePoints)))
+        }
+    }
+    for (name, city) in cities {
         let label = "\(name), \(city.graph.nodeCount) nodes"
 
         Benchmark("CCH build: order + contraction (\(label))",
@@ -73,7 +87,7 @@ let benchmarks: @Sendable () -> Void = {
                 }
             }
         }
-        guard shapePoints > 0 else { continue }
+        guard city.hasShapePoints else { continue }
         let router = Router(graph: city.graph, topology: city.topology, timeZone: TimeZone(identifier: "UTC")!)
         let taxis = city.coordinates(500, seed: 5)
         let depart = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
@@ -100,6 +114,9 @@ struct BenchCity: Sendable {
     let weights: [UInt32]
     let metric: CCHMetric
     let pairs: [(UInt32, UInt32)]
+    /// Whether roads have shape points between junctions (real or OSM-like
+    /// graphs), where the router-level benchmarks are meaningful.
+    let hasShapePoints: Bool
 
     init(side: Int, shapePoints: Int) {
         graph = SyntheticCity.grid(columns: side, rows: side, shapePoints: shapePoints, seed: 42)
@@ -109,9 +126,31 @@ struct BenchCity: Sendable {
         var random = SplitMix64(state: 7)
         let count = UInt64(graph.nodeCount)
         pairs = (0..<1_000).map { _ in (UInt32(random.next() % count), UInt32(random.next() % count)) }
+        hasShapePoints = shapePoints > 0
         FileHandle.standardError.write(Data("""
             \(side)×\(side) grid, \(shapePoints) shape points: \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \
             \(topology.arcCount) CCH arcs, elimination tree height \(topology.eliminationTreeHeight)\n
+            """.utf8))
+    }
+
+    /// A real graph file, free-flow metric, and the pairs of `pairsFile` (else random ones).
+    init(graphFile: String, pairsFile: String?) {
+        graph = try! GraphFile.read(from: URL(fileURLWithPath: graphFile)).graph
+        topology = CCHTopology(graph: graph)
+        weights = graph.edgeDurationMs
+        metric = CCHMetric(topology: topology, graph: graph, weights: weights)
+        let listed = pairsFile.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }?
+            .split(separator: "\n").compactMap { line -> (UInt32, UInt32)? in
+                let ids = line.split(separator: ",").compactMap { UInt32($0) }
+                return ids.count == 2 ? (ids[0], ids[1]) : nil
+            }
+        var random = SplitMix64(state: 7)
+        let count = UInt64(graph.nodeCount)
+        pairs = listed ?? (0..<1_000).map { _ in (UInt32(random.next() % count), UInt32(random.next() % count)) }
+        hasShapePoints = true
+        FileHandle.standardError.write(Data("""
+            \(graphFile): \(graph.nodeCount) nodes, \(graph.edgeCount) edges, \(topology.arcCount) CCH arcs, \
+            elimination tree height \(topology.eliminationTreeHeight)\n
             """.utf8))
     }
 

@@ -65,4 +65,30 @@ import Testing
         let missing = try CommandRunner.run(["route", "--graph", "/nonexistent.graph", "--from", "0,0", "--to", "1,1"])
         #expect(missing.status == 2)
     }
+
+    @Test func calibrateWritesAProfileThatEtaReads() throws {
+        let graph = try Self.blockGraph()
+        let folder = URL(fileURLWithPath: graph).deletingLastPathComponent()
+        var csv = "id,pickup_datetime,pickup_longitude,pickup_latitude,dropoff_longitude,dropoff_latitude,trip_duration\n"
+        for day in 1...9 {
+            csv += "t\(day),2026-11-0\(day) 08:15:00,0.0,0.0,0.001,0.0,\(60 + day)\n"
+            csv += "u\(day),2026-11-0\(day) 22:40:00,0.001,0.0,0.0,0.0,\(120 + day)\n"
+        }
+        let trips = folder.appendingPathComponent("trips.csv")
+        try csv.write(to: trips, atomically: true, encoding: .utf8)
+        let profile = folder.appendingPathComponent("profile.csv").path
+        let result = try CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", trips.path, "-o", profile])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.lines.contains("trips: 18 routed, 0 unroutable"))
+        #expect(result.lines.contains { $0.hasPrefix("fitted profile: MdAPE ") })
+        #expect(result.lines.contains { $0.hasPrefix("held out (fit on every other trip, scored on the rest): ") })
+        let eta = try CommandRunner.run(["eta", "--graph", graph, "--speed-profile", profile],
+                                        input: "0.0,0.0,0.001,0.0,2026-11-02T08:15:00+01:00\n")
+        let seconds = Double(eta.standardOutput.split(separator: ",").first ?? "") ?? 0
+        #expect(seconds > 50 && seconds < 80, "the fitted profile predicts about a minute: \(eta.standardOutput)")
+
+        let missing = try CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", "/nonexistent.csv", "-o", profile])
+        #expect(missing.status == 2)
+        #expect(missing.standardError.contains("/nonexistent.csv"))
+    }
 }
