@@ -83,9 +83,11 @@ enum TeltonikaAVLData {
             let valueWidth = 1 << widthShift
             let count = try reader.unsigned(countWidth, "io group count")
             for _ in 0..<count {
-                let id = try reader.unsigned(idWidth, "io id")
-                let value = try reader.unsigned(valueWidth, "io value")
-                if id == batteryLevelIO { battery = value }
+                if try reader.unsigned(idWidth, "io id") == batteryLevelIO {
+                    battery = try reader.unsigned(valueWidth, "io value")
+                } else {
+                    try reader.skip(valueWidth, "io value")
+                }
             }
         }
         if extended {

@@ -41,6 +41,17 @@ enum StreamDecoding {
         return frames
     }
 
+    /// Records an issue unless `outcome` is a failure for `reason`: a vector
+    /// the decoder refuses on purpose.
+    static func expectRejection(_ outcome: Result<[DecodedFrame], FrameError>, as reason: FrameError.Reason, vector: String,
+                                sourceLocation: SourceLocation = #_sourceLocation) {
+        guard case .failure(let error) = outcome else {
+            Issue.record("\(vector) should be rejected as \(reason)", sourceLocation: sourceLocation)
+            return
+        }
+        #expect(error.reason == reason, "\(error)", sourceLocation: sourceLocation)
+    }
+
     /// Upper-case hex of `bytes`, as the vectors write replies.
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { String($0, radix: 16, uppercase: true) }.map { $0.count == 1 ? "0" + $0 : $0 }.joined()

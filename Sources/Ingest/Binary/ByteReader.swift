@@ -50,6 +50,7 @@ struct ByteReader {
     }
 
     /// A big-endian unsigned integer of `width` bytes (1...8).
+    @inline(__always)
     mutating func unsigned(_ width: Int, _ field: StaticString) throws(FrameError) -> UInt64 {
         try require(width, for: field)
         var value: UInt64 = 0
