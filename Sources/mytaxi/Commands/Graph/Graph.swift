@@ -4,7 +4,7 @@ extension Mytaxi {
     /// `mytaxi graph`: build and inspect road graph files.
     struct Graph: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Build a road graph from OpenStreetMap, describe a graph file.",
+            abstract: "Build a road graph from OpenStreetMap, describe a graph file, calibrate its speed profile.",
             discussion: """
                 A graph file holds the roads one profile (car or foot) may use, as a directed graph \
                 with travel times, restricted turns applied and stray fragments removed. Build it \
