@@ -60,17 +60,21 @@ import Testing
     }
 
     /// Known drives, free flow and at the built-in rush-hour speeds, in a
-    /// realistic range. Road distances checked against OpenStreetMap's own
-    /// router (OSRM on openstreetmap.org) for the same ends; durations must
-    /// lie between free flow at the legal limit and a walking pace.
+    /// realistic range. Distances from the street grid: Manhattan's
+    /// numbered streets are 20 to the mile (about 80 m apart) and its
+    /// avenues about 250–280 m apart (the Commissioners' Plan of 1811), so a
+    /// drive is at least the blocks it crosses; Monaco's Rock is reached by
+    /// one climbing road round the port, two to three times the 1.1 km
+    /// straight line. Durations must lie between free flow at 90 km/h and a
+    /// walking pace.
     @Test(arguments: [
-        // Times Square (7th Ave & W 45th St) to Penn Station (8th Ave & W 33rd St): about 1.6–2.2 km.
+        // Times Square (7th Ave & W 45th St) to Penn Station (8th Ave & W 33rd St): 12 blocks and an avenue, 1.2 km at least.
         ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.9855, latitude: 40.7580),
          Coordinate(longitude: -73.99377, latitude: 40.75141), 1_200.0, 2_600.0),
-        // Union Square (Broadway & E 17th St) to Grand Central (E 42nd St & Park Ave): about 2.5–3.5 km.
+        // Union Square (Broadway & E 17th St) to Grand Central (E 42nd St & Park Ave): 25 blocks and two avenues, 2.5 km.
         ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.9900, latitude: 40.7370),
          Coordinate(longitude: -73.9772, latitude: 40.7527), 2_000.0, 4_500.0),
-        // Casino de Monte-Carlo to the Prince's Palace on the Rock: about 2.5–3.5 km.
+        // Casino de Monte-Carlo to the Prince's Palace on the Rock: 1.1 km as the crow flies, 2–4 km by road.
         ("monaco/monaco.osm.pbf", Coordinate(longitude: 7.4283, latitude: 43.7394),
          Coordinate(longitude: 7.4200, latitude: 43.7316), 2_000.0, 4_000.0),
     ])
