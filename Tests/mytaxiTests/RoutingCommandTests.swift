@@ -59,6 +59,17 @@ import Testing
         #expect(coordinates.count >= 4, "the way round passes the block's far corners")
         #expect(coordinates.contains(.array([.number(0.001), .number(-0.001)])))
 
+        let late = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+                                          "--depart", "2026-11-23T03:00:00+01:00", "--arrive-by", "2026-11-23T03:05:00+01:00",
+                                          "--expected-wait", "290"])
+        #expect(late.status == 0)
+        #expect(late.lines.contains("reachable: no"), "290 s wait + a drive of more than 10 s misses a 300 s deadline")
+        #expect(late.standardError.contains("warning: a taxi called at 2026-11-23T03:00:00+0100 arrives"))
+        let onTime = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+                                            "--depart", "2026-11-23T03:00:00+01:00", "--arrive-by", "2026-11-23T03:15:00+01:00"])
+        #expect(onTime.lines.contains("reachable: yes"))
+        #expect(onTime.lines.contains { $0.hasPrefix("margin_s: ") })
+
         let far = try CommandRunner.run(["route", "--graph", graph, "--from", "0.0,0.0", "--to", "1.0,1.0"])
         #expect(far.status == 1)
         #expect(far.standardError.contains("snapping limit"))
