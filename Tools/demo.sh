@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The demo: runs what mytaxi can do today on the shipped demo city
-# (Manhattan's 69 taxi zones): the zone engine, then the service with a
-# simulated fleet. Usage: Tools/demo.sh BIN_DIR ZONE_FILE
+# (Manhattan's 69 taxi zones): the zone engine, the road router on the
+# Midtown map, then the service with a simulated fleet.
+# Usage: Tools/demo.sh BIN_DIR ZONE_FILE
 set -euo pipefail
 bin=${1:?usage: Tools/demo.sh BIN_DIR ZONE_FILE}
 zones=${2:?usage: Tools/demo.sh BIN_DIR ZONE_FILE}
@@ -35,11 +36,28 @@ awk 'BEGIN { srand(2026); for (i = 0; i < 1000000; i++) printf "%.7f,%.7f\n", -7
   | "$mytaxi" zones lookup --zones "$zones" | awk '$0 == "" { out++ } END { printf "%d points, %d inside a zone, %d outside\n", NR, NR - out, out }'
 echo "took $(( ($(date +%s%N) - start) / 1000000 )) ms (including the awk generator)"
 
-printf '\n== The service with a simulated fleet (SPEC I1-I7)\n'
 work=$(mktemp -d)
 serve_pid=
 cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$work"; }
 trap cleanup EXIT
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+graph=$work/midtown.graph
+step "Build the Midtown road graph with the fitted NYC speed profile (SPEC R1, R4)" \
+  "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --time-zone America/New_York \
+  --speed-profile "$root/Profiles/nyc-manhattan.csv"
+step "Times Square to Penn Station, Monday 08:30 (R3)" \
+  "$mytaxi" route --graph "$graph" --from=-73.9855,40.7580 --to=-73.99377,40.75141 --depart 2026-11-23T08:30:00-05:00
+step "The same at 03:00" \
+  "$mytaxi" route --graph "$graph" --from=-73.9855,40.7580 --to=-73.99377,40.75141 --depart 2026-11-23T03:00:00-05:00
+printf '\n== Five taxis to a pickup at Grand Central, Monday 18:00: duration_s,distance_m each (R3)\n'
+printf '%s\n' -73.9980,40.7420 -73.9700,40.7550 -74.0050,40.7500 -73.9850,40.7480 -73.9900,40.7560 \
+  | sed 's/$/,-73.9772,40.7527,2026-11-23T18:00:00-05:00/' | tee "$work/trips" | "$mytaxi" eta --graph "$graph"
+step "Leaving Union Square at 17:40 by taxi, am I at Grand Central by 18:00? (R6)" \
+  "$mytaxi" route --graph "$graph" --from=-73.9900,40.7370 --to=-73.9772,40.7527 --depart 2026-11-23T17:40:00-05:00 \
+  --arrive-by 2026-11-23T18:00:00-05:00 --expected-wait 420
+
+printf '\n== The service with a simulated fleet (SPEC I1-I7)\n'
 "$loadgen" --devices 2000 --write-devices "$work/devices.csv"
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" \
   --http-port 0 --line-port 0 --nmea-port 0 --osmand-port 0 --teltonika-port 0 --gt06-port 0 \
