@@ -46,7 +46,7 @@ public enum SpeedProfileCalibration {
 
     /// The grid of relative speed factors tried for arterials and local
     /// streets (fast roads are the reference, 1).
-    static let relativeFactors: [Float] = [0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0, 1.2]
+    static let relativeFactors: [Float] = [0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0]
     /// Overheads tried, in seconds.
     static let overheads: [Double] = [0, 30, 60, 90, 120, 150, 180, 240, 300]
 
