@@ -35,7 +35,8 @@ import Testing
         let written = try loadgen(["--protocol", wireProtocol, "--devices", "50", "--write-devices", "devices.csv"], in: directory)
         #expect(written.status == 0, "\(written.output)")
         let devices = try String(contentsOf: directory.appendingPathComponent("devices.csv"), encoding: .utf8)
-        #expect(devices.split(separator: "\n").dropFirst().allSatisfy { $0.prefix { $0 != "," }.count == 15 }, "IMEIs")
+        let ids = devices.split(separator: "\n").dropFirst().map { line in line.prefix { $0 != "," } }
+        #expect(ids.count == 50 && ids.allSatisfy { $0.count == 15 && $0.allSatisfy(\.isNumber) }, "IMEIs")
 
         let service = try ServiceProcess(
             arguments: [
