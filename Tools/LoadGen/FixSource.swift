@@ -50,20 +50,30 @@ enum FixSource: Sendable {
 }
 
 /// A taxi driving a random walk at city speed inside the box; fix times are
-/// the wall clock in whole milliseconds, at least 1 ms apart so that none is
-/// a duplicate.
+/// the wall clock (minus `lagMillis`) in whole multiples of `stepMillis`, at
+/// least `stepMillis` apart so that none is a duplicate.
+///
+/// A protocol with whole-second times (GT06) uses a step of 1 s; when such
+/// a device sends faster than one fix per second its times run ahead of the
+/// clock, so it starts `lagMillis` (a day) in the past: the server accepts
+/// old fixes as buffered history and archives them all.
 struct SyntheticDevice: Sendable {
     let id: String
     let box: Box
+    private let stepMillis: Int64
+    private let lagMillis: Int64
     private var state: UInt64
     private var latitude: Double
     private var longitude: Double
     private var heading: Double
     private var lastMillis: Int64 = 0
 
-    init(id: String, box: Box, seed: UInt64) {
+    /// Device `id` starting at a random point of `box` drawn from `seed`.
+    init(id: String, box: Box, seed: UInt64, stepMillis: Int64 = 1, lagMillis: Int64 = 0) {
         self.id = id
         self.box = box
+        self.stepMillis = stepMillis
+        self.lagMillis = lagMillis
         state = seed &* 0x9E37_79B9_7F4A_7C15
         latitude = 0
         longitude = 0
@@ -82,7 +92,8 @@ struct SyntheticDevice: Sendable {
     }
 
     mutating func next() -> GeneratedFix {
-        let millis = max(Int64(Date().timeIntervalSince1970 * 1000), lastMillis + 1)
+        let clock = Int64(Date().timeIntervalSince1970 * 1000) - lagMillis
+        let millis = max(clock / stepMillis * stepMillis, lastMillis + stepMillis)
         lastMillis = millis
         let now = Date(timeIntervalSince1970: Double(millis) / 1000)
         heading = (heading + (uniform() - 0.5) * 40).truncatingRemainder(dividingBy: 360)

@@ -67,3 +67,48 @@ enum LinePayload {
         return sequences
     }
 }
+
+/// A simulated line-protocol terminal on TCP: no login, one line per fix,
+/// ACKs name the line's sequence number.
+struct LineStreamCodec: StreamDeviceCodec {
+    /// A partial `ACK,` line kept for the next read.
+    private var remainder: [UInt8] = []
+
+    var acknowledges: Bool { true }
+
+    /// The line protocol has no login.
+    mutating func opening() -> [UInt8] {
+        []
+    }
+
+    /// Nothing to wait for: accepted at once.
+    mutating func openingAccepted(_ bytes: inout [UInt8]) -> Bool? {
+        true
+    }
+
+    /// The fix line; the key is its sequence number.
+    mutating func write(_ fixes: [GeneratedFix], sequence: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
+        LinePayload.line(for: fixes[0], seq: sequence, into: &buffer)
+        return sequence
+    }
+
+    /// The sequence numbers of the whole `ACK,<seq>` lines received.
+    mutating func acknowledged(in bytes: ByteBufferView) -> [UInt64] {
+        LinePayload.acknowledgedSequences(in: Array(bytes), remainder: &remainder)
+    }
+}
+
+/// Line-protocol datagrams: one fix line each, answered by `ACK,<seq>`.
+struct LineDatagramCodec: DatagramDeviceCodec {
+    /// The fix line; the key is its sequence number.
+    func write(_ fixes: [GeneratedFix], sequence: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
+        LinePayload.line(for: fixes[0], seq: sequence, into: &buffer)
+        return sequence
+    }
+
+    /// The sequence numbers acknowledged by the datagram.
+    func acknowledged(in datagram: ByteBufferView) -> [UInt64] {
+        var remainder: [UInt8] = []
+        return LinePayload.acknowledgedSequences(in: Array(datagram), remainder: &remainder)
+    }
+}

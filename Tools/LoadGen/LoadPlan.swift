@@ -9,10 +9,13 @@ final class LoadPlan: Sendable {
     let ratePerDevice: Double
     let window: Int
     let drain: Duration
+    /// Fixes per message (Teltonika's --records-per-packet; 1 for the others).
+    let fixesPerMessage: Int
     private let sent = Atomic<Int>(0)
     private let start = Mutex<ContinuousClock.Instant?>(nil)
 
-    init(totalFixes: Int, duration: Duration, ratePerDevice: Double, window: Int, drain: Duration) {
+    init(totalFixes: Int, duration: Duration, ratePerDevice: Double, window: Int, drain: Duration, fixesPerMessage: Int = 1) {
+        self.fixesPerMessage = fixesPerMessage
         self.totalFixes = totalFixes
         self.duration = duration
         self.ratePerDevice = ratePerDevice
@@ -57,11 +60,14 @@ struct LoadResult: Sendable {
     var sendingTime: Duration
     var totalTime: Duration
 
-    func printReport(devices: Int, archived: Int?) {
+    /// Prints the report. With `acknowledgedByArchive` (a protocol without
+    /// ACKs, NMEA) the archived count stands in for the acknowledged one, and
+    /// a last line says so.
+    func printReport(devices: Int, archived: Int?, acknowledgedByArchive: Bool = false) {
         let sent = tallies.reduce(0) { $0 + $1.sent }
         var latencies = tallies.flatMap(\.latenciesNanos)
         latencies.sort()
-        let acked = latencies.count
+        let acked = acknowledgedByArchive ? archived ?? 0 : latencies.count
         func percentile(_ p: Double) -> String {
             guard !latencies.isEmpty else { return "-" }
             let index = min(latencies.count - 1, Int((Double(latencies.count - 1) * p).rounded()))
@@ -75,6 +81,9 @@ struct LoadResult: Sendable {
         print("lost (sent - acked):\(sent - acked)")
         print(String(format: "throughput:         %.0f acknowledged fixes/s over %.2f s", Double(acked) / max(seconds, 1e-9), seconds))
         print("ACK latency:        p50 \(percentile(0.5)), p99 \(percentile(0.99)), max \(percentile(1))")
+        if acknowledgedByArchive {
+            print("note:               the protocol has no ACK: acknowledged = archived (from /metrics), no latency")
+        }
     }
 
     func writeAcked(path: String) throws {

@@ -2,36 +2,43 @@ import Foundation
 import NIOCore
 import NIOPosix
 
-/// A UDP socket carrying the fixes of several simulated devices, one fix per
-/// datagram; sequence numbers are unique per socket so ACKs match.
+/// A UDP socket carrying the fixes of several simulated devices, one message
+/// (one fix, or --records-per-packet of one device) per datagram; sequence
+/// numbers are unique per socket so answers match.
 final class DatagramDevicesHandler: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     private var sources: [FixSource]
+    private let codec: any DatagramDeviceCodec
     private let plan: LoadPlan
     private let server: SocketAddress
     private let keepAcked: Bool
     private var next = 0
     private var seq: UInt64 = 0
-    private var inFlight: [UInt64: (sentAt: ContinuousClock.Instant, deviceId: String, time: Date)] = [:]
+    private var inFlight: [UInt64: (message: OutstandingMessage, deviceId: String)] = [:]
+    private var inFlightFixes = 0
     private var timer: RepeatedTask?
     private(set) var tally = DeviceTally()
 
-    init(sources: [FixSource], plan: LoadPlan, server: SocketAddress, keepAcked: Bool) {
+    /// A socket sending `sources`' fixes encoded by `codec` to `server`.
+    init(sources: [FixSource], codec: any DatagramDeviceCodec, plan: LoadPlan, server: SocketAddress, keepAcked: Bool) {
         self.sources = sources
+        self.codec = codec
         self.plan = plan
         self.server = server
         self.keepAcked = keepAcked
     }
 
-    var outstanding: Int { inFlight.count }
+    /// Fixes sent and not yet acknowledged.
+    var outstanding: Int { inFlightFixes }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is StartSending else { return context.fireUserInboundEventTriggered(event) }
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
         if plan.ratePerDevice > 0 {
-            let period = TimeAmount.nanoseconds(Int64(1e9 / (plan.ratePerDevice * Double(sources.count))))
+            let period = TimeAmount.nanoseconds(
+                Int64(1e9 * Double(plan.fixesPerMessage) / (plan.ratePerDevice * Double(sources.count))))
             timer = context.eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: period) { task in
                 let (handler, context) = loopBound.value
                 if !handler.sendOne(context: context) { task.cancel() }
@@ -51,41 +58,54 @@ final class DatagramDevicesHandler: ChannelInboundHandler {
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
-        var remainder: [UInt8] = []
         let now = ContinuousClock.now
-        for sequence in LinePayload.acknowledgedSequences(in: Array(envelope.data.readableBytesView), remainder: &remainder) {
-            guard let sent = inFlight.removeValue(forKey: sequence) else { continue }
+        for key in codec.acknowledged(in: envelope.data.readableBytesView) {
+            guard let entry = inFlight.removeValue(forKey: key) else { continue }
+            let (sent, deviceId) = (entry.message, entry.deviceId)
+            inFlightFixes -= sent.times.count
             let latency = now - sent.sentAt
-            tally.latenciesNanos.append(latency.components.seconds * 1_000_000_000 + latency.components.attoseconds / 1_000_000_000)
-            if keepAcked { tally.acked.append((sent.deviceId, sequence, sent.time)) }
+            let nanos = latency.components.seconds * 1_000_000_000 + latency.components.attoseconds / 1_000_000_000
+            for (offset, time) in sent.times.enumerated() {
+                tally.latenciesNanos.append(nanos)
+                if keepAcked { tally.acked.append((deviceId, sent.firstSequence + UInt64(offset), time)) }
+            }
         }
         if plan.ratePerDevice == 0 { fillWindow(context: context) }
     }
 
+    /// Forgets datagrams unanswered for `age` (lost), so that the window moves on.
     private func expireLost(olderThan age: Duration) {
         let now = ContinuousClock.now
-        inFlight = inFlight.filter { now - $0.value.sentAt < age }
+        inFlight = inFlight.filter { now - $0.value.message.sentAt < age }
+        inFlightFixes = inFlight.values.reduce(0) { $0 + $1.message.times.count }
     }
 
+    /// Sends until --window fixes per device are in flight on this socket.
     private func fillWindow(context: ChannelHandlerContext) {
         var wrote = false
-        while inFlight.count < plan.window * sources.count, sendOne(context: context) { wrote = true }
+        while inFlightFixes < plan.window * sources.count, sendOne(context: context) { wrote = true }
         if wrote { context.flush() }
     }
 
+    /// Writes the next device's next message if the plan allows; false when done.
     private func sendOne(context: ChannelHandlerContext) -> Bool {
         guard plan.claim() else { return false }
-        var fix: GeneratedFix?
-        for _ in 0..<sources.count where fix == nil {
-            fix = sources[next].next()
+        var fixes: [GeneratedFix] = []
+        var index = next
+        for _ in 0..<sources.count where fixes.isEmpty {
+            index = next
+            if let fix = sources[index].next() { fixes.append(fix) }
             next = (next + 1) % sources.count
         }
-        guard let fix else { return false }
-        seq += 1
-        inFlight[seq] = (ContinuousClock.now, fix.deviceId, fix.time)
-        tally.sent += 1
-        var payload = context.channel.allocator.buffer(capacity: 96)
-        LinePayload.line(for: fix, seq: seq, into: &payload)
+        guard !fixes.isEmpty else { return false }
+        while fixes.count < plan.fixesPerMessage, plan.claim(), let fix = sources[index].next() { fixes.append(fix) }
+        let first = seq + 1
+        seq += UInt64(fixes.count)
+        tally.sent += fixes.count
+        var payload = context.channel.allocator.buffer(capacity: 96 * fixes.count)
+        let key = codec.write(fixes, sequence: first, into: &payload)
+        inFlight[key] = (OutstandingMessage(sentAt: ContinuousClock.now, firstSequence: first, times: fixes.map(\.time)), fixes[0].deviceId)
+        inFlightFixes += fixes.count
         context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: server, data: payload)), promise: nil)
         return true
     }
@@ -97,9 +117,11 @@ struct UDPLoad {
     let host: String
     let port: Int
     let plan: LoadPlan
+    let codec: any DatagramDeviceCodec
     var keepAcked = true
     var sockets = 64
 
+    /// Binds the sockets, shares the devices among them, then runs the plan.
     func run(sources: [FixSource]) async throws -> LoadResult {
         let server = try SocketAddress.makeAddressResolvingHost(host, port: port)
         let socketCount = min(sockets, sources.count)
@@ -110,7 +132,7 @@ struct UDPLoad {
                 .channelOption(.socketOption(.so_rcvbuf), value: 4 * 1024 * 1024)
                 .bind(host: host, port: 0).get()
             let handler = try await channel.eventLoop.submit {
-                let handler = DatagramDevicesHandler(sources: share, plan: plan, server: server, keepAcked: keepAcked)
+                let handler = DatagramDevicesHandler(sources: share, codec: codec, plan: plan, server: server, keepAcked: keepAcked)
                 try channel.pipeline.syncOperations.addHandler(handler)
                 return NIOLoopBound(handler, eventLoop: channel.eventLoop)
             }.get()

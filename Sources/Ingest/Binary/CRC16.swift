@@ -8,14 +8,17 @@
 ///   (0x8408), initial value 0xFFFF, final XOR 0xFFFF; check value 0x906E.
 /// - IBM/ARC (Teltonika): polynomial 0x8005 reflected (0xA001), initial
 ///   value 0, no final XOR; check value 0xBB3D.
-enum CRC16 {
+///
+/// Public so that the load generator (Tools/LoadGen) frames GT06 and
+/// Teltonika messages with the very CRCs the decoders check.
+public enum CRC16 {
     /// CRC-16/X-25 of `bytes`.
-    static func x25(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
+    public static func x25(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
         reflected(bytes, table: x25Table, initial: 0xFFFF) ^ 0xFFFF
     }
 
     /// CRC-16/IBM (ARC) of `bytes`.
-    static func ibm(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
+    public static func ibm(_ bytes: UnsafeRawBufferPointer) -> UInt16 {
         reflected(bytes, table: ibmTable, initial: 0)
     }
 

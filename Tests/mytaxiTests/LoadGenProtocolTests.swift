@@ -1,0 +1,63 @@
+import Foundation
+import Testing
+
+/// `mytaxi-loadgen --protocol gt06|teltonika` against `mytaxi serve`: 50
+/// devices log in with IMEIs from the devices file the load generator wrote,
+/// stream fixes for a few seconds, and every fix sent is acknowledged (ACKs
+/// matched by GT06 serial, Teltonika record counts in order) and archived.
+@Suite(.serialized) struct LoadGenProtocolTests {
+    /// Runs the load generator with `arguments` in `directory`; its exit status and output.
+    func loadgen(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = DurabilityTests.loadgen
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The number on the report line starting with `label`.
+    func count(_ label: String, in report: String) -> Int? {
+        report.split(separator: "\n").first { $0.hasPrefix(label) }
+            .flatMap { $0.dropFirst(label.count).split(separator: " ").first }.flatMap { Int($0) }
+    }
+
+    @Test(arguments: [("gt06", "gt06/tcp"), ("teltonika", "teltonika/tcp")])
+    func everySentFixIsAcknowledgedAndArchived(wireProtocol: String, listener: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-loadgen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try loadgen(["--protocol", wireProtocol, "--devices", "50", "--write-devices", "devices.csv"], in: directory)
+        #expect(written.status == 0, "\(written.output)")
+        let devices = try String(contentsOf: directory.appendingPathComponent("devices.csv"), encoding: .utf8)
+        let ids = devices.split(separator: "\n").dropFirst().map { line in line.prefix { $0 != "," } }
+        #expect(ids.count == 50 && ids.allSatisfy { $0.count == 15 && $0.allSatisfy(\.isNumber) }, "IMEIs")
+
+        let service = try ServiceProcess(
+            arguments: [
+                "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
+                "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
+                "--nmea-port", "off", "--osmand-port", "off", "--teltonika-port", "0", "--gt06-port", "0",
+            ],
+            directory: directory, expectedListeners: [listener, "http"])
+        defer { service.stop() }
+        let port = try #require(service.ports[listener])
+        let http = try #require(service.ports["http"])
+        let run = try loadgen(
+            [
+                "--protocol", wireProtocol, "--port", "\(port)", "--devices", "50", "--window", "4", "--count", "10000000",
+                "--duration", "3", "--drain-seconds", "5", "--metrics-url", "http://127.0.0.1:\(http)/metrics",
+            ],
+            in: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let sent = try #require(count("fixes sent:", in: run.output), "\(run.output)")
+        #expect(sent > 500, "\(run.output)")
+        #expect(count("fixes acknowledged:", in: run.output) == sent, "\(run.output)")
+        #expect(count("fixes archived:", in: run.output) == sent, "\(run.output)")
+    }
+}
