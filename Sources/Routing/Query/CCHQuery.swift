@@ -8,6 +8,11 @@
 /// The answer is the best node where the two searches meet; the backward
 /// search stops relaxing from nodes already at or beyond that answer.
 ///
+/// The search carries travel times only; the metres of the answer are
+/// summed afterwards along the two predecessor chains through the meeting
+/// node, in the order a search carrying them would have added them, so they
+/// are the same to the bit at a fraction of the cost.
+///
 /// The object holds the scratch of one search (distance, length and
 /// predecessor for every rank, reset after each query by walking the chains
 /// it visited), so a query allocates only its result. One object per
@@ -20,6 +25,7 @@ public final class CCHQuery {
     private var cursors: [UInt32] = []
     private var backwardCursors: [UInt32] = []
     private var unpackStack: [(low: UInt32, high: UInt32, upward: Bool)] = []
+    private var chainNodes: [UInt32] = []
     /// Per rank, for table sweeps: best travel time and its length (sized on first use).
     var sweepDistance: [UInt32] = []
     var sweepLength: [Float] = []
@@ -59,8 +65,6 @@ public final class CCHQuery {
         seed(backward, with: targets, cursors: &backwardCursors)
         metric.upWeight.withUnsafeBufferPointer { up in
         metric.downWeight.withUnsafeBufferPointer { down in
-        metric.upLength.withUnsafeBufferPointer { upLength in
-        metric.downLength.withUnsafeBufferPointer { downLength in
         topology.parent.withUnsafeBufferPointer { parent in
             // Both chains in one ascending walk, so the answer found where they
             // first meet prunes the relaxations of the (dense) top of the tree.
@@ -74,21 +78,23 @@ public final class CCHQuery {
                 if lowestForward == node {
                     Self.advance(&cursors, past: node, parent: parent)
                     forward.visited.append(node)
-                    if forwardDistance < best { relax(forward, from: Int(node), weights: up, lengths: upLength) }
+                    if forwardDistance < best { relaxDuration(forward, from: Int(node), weights: up) }
                 }
                 if lowestBackward == node {
                     Self.advance(&backwardCursors, past: node, parent: parent)
                     backward.visited.append(node)
-                    if backwardDistance < best { relax(backward, from: Int(node), weights: down, lengths: downLength) }
+                    if backwardDistance < best { relaxDuration(backward, from: Int(node), weights: down) }
                 }
             }
-        }}}}}
+        }}}
         guard meet >= 0 else { return nil }
         var edges: [Int] = []
         if unpack { unpackPath(meet: meet, metric: metric, into: &edges) }
-        return Result(durationMs: best, lengthMetres: forward.length[meet] + backward.length[meet],
-                      sourceNode: topology.nodeAtRank[chainBottom(forward, from: meet)],
-                      targetNode: topology.nodeAtRank[chainBottom(backward, from: meet)], edges: edges)
+        let source = chain(forward, to: meet, lengths: metric.upLength)
+        let target = chain(backward, to: meet, lengths: metric.downLength)
+        return Result(durationMs: best, lengthMetres: source.metres + target.metres,
+                      sourceNode: topology.nodeAtRank[source.bottom],
+                      targetNode: topology.nodeAtRank[target.bottom], edges: edges)
     }
 
     /// Puts the seeds into `space` and makes their ranks the chain cursors.
@@ -138,6 +144,24 @@ public final class CCHQuery {
         }}
     }
 
+    /// Relaxes the upward arcs of rank `node` in `space` with `weights`, travel times only.
+    @inline(__always)
+    func relaxDuration(_ space: SearchSpace, from node: Int, weights: UnsafeBufferPointer<UInt32>) {
+        let here = space.distance[node]
+        let distance = space.distance, predecessor = space.predecessor
+        topology.firstArc.withUnsafeBufferPointer { firstArc in
+        topology.arcHead.withUnsafeBufferPointer { arcHead in
+            for arc in Int(firstArc[node])..<Int(firstArc[node + 1]) {
+                let candidate = UInt64(here) + UInt64(weights[arc])
+                let head = Int(arcHead[arc])
+                if candidate < UInt64(distance[head]) {
+                    distance[head] = UInt32(candidate)
+                    predecessor[head] = UInt32(node)
+                }
+            }
+        }}
+    }
+
     /// Elimination-tree search in `space` from `seeds`: visits the union of
     /// the seeds' ancestor chains in ascending rank, each rank once, relaxing
     /// its upward arcs with `weights`. Tables use it for their single endpoint.
@@ -157,11 +181,27 @@ public final class CCHQuery {
         }
     }
 
-    /// The seed rank a search's predecessor chain through `node` starts from.
-    private func chainBottom(_ space: SearchSpace, from node: Int) -> Int {
+    /// The seed rank `space`'s predecessor chain through `node` starts from,
+    /// and the metres along it: the seed's offset (which ``seed(_:with:cursors:)``
+    /// left in `space.length`) plus each arc's length in `lengths`, added from
+    /// the seed upwards as a search carrying lengths would have added them.
+    private func chain(_ space: SearchSpace, to node: Int,
+                       lengths: [Float]) -> (bottom: Int, metres: Float) {
+        chainNodes.removeAll(keepingCapacity: true)
         var node = node
-        while space.predecessor[node] != UInt32.max { node = Int(space.predecessor[node]) }
-        return node
+        while space.predecessor[node] != UInt32.max {
+            chainNodes.append(UInt32(node))
+            node = Int(space.predecessor[node])
+        }
+        var metres = space.length[node]
+        var lower = node
+        for higher in chainNodes.reversed() {
+            let arc = CCHTopology.findArc(firstArc: topology.firstArc, arcHead: topology.arcHead,
+                                          low: lower, high: higher)
+            metres += lengths[arc]
+            lower = Int(higher)
+        }
+        return (node, metres)
     }
 
     /// Appends the original edges of the path through `meet`, in driving order.
