@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct DurabilityTests {
     static var loadgen: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-loadgen") }
 
-    func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -26,7 +26,7 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = 200
-        _ = try run(Self.loadgen, ["--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
+        _ = try Self.run(Self.loadgen, ["--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
         let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path
         let arguments = [
             "--zones", zones, "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0",

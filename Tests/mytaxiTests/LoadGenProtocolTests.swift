@@ -8,17 +8,7 @@ import Testing
 @Suite(.serialized) struct LoadGenProtocolTests {
     /// Runs the load generator with `arguments` in `directory`; its exit status and output.
     func loadgen(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = DurabilityTests.loadgen
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try DurabilityTests.run(DurabilityTests.loadgen, arguments, in: directory)
     }
 
     /// The number on the report line starting with `label`.
