@@ -24,7 +24,7 @@ enum TeltonikaAVLData {
     static let codec16: UInt8 = 0x10
     static let codec12: UInt8 = 0x0C
     static let codec13: UInt8 = 0x0D
-    /// IO element 113: battery level in percent.
+    /// IO element 113: battery level in percent, a one-byte element.
     static let batteryLevelIO = 113
 
     /// Decodes the whole data field in `reader` for `deviceId`; every byte must be used.
@@ -66,7 +66,7 @@ enum TeltonikaAVLData {
         return DeviceFix(
             deviceId: deviceId, time: Date(timeIntervalSince1970: Double(milliseconds) / 1000),
             latitude: latitude, longitude: longitude, speedKmh: speed, course: angle, valid: satellites > 0,
-            altitude: altitude, satellites: satellites, batteryPercent: battery.map(Double.init),
+            altitude: altitude, satellites: satellites, batteryPercent: battery.map { Double($0) },
             alarm: priority == 2 ? "panic" : nil)
     }
 
@@ -81,7 +81,13 @@ enum TeltonikaAVLData {
         var battery: UInt64?
         for widthShift in 0..<4 {
             let valueWidth = 1 << widthShift
-            let count = try reader.unsigned(countWidth, "io group count")
+            let count = Int(try reader.unsigned(countWidth, "io group count"))
+            // The battery level is a one-byte element: only that group is
+            // searched, the wider groups are stepped over whole.
+            guard valueWidth == 1 else {
+                try reader.skip(count * (idWidth + valueWidth), "io group")
+                continue
+            }
             for _ in 0..<count {
                 if try reader.unsigned(idWidth, "io id") == batteryLevelIO {
                     battery = try reader.unsigned(valueWidth, "io value")

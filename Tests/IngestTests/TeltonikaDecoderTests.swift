@@ -142,4 +142,30 @@ import Testing
         }
         #expect(error?.reason == .malformed)
     }
+
+    /// Two Codec 8 records with 1-, 2- and 8-byte IO elements: the battery
+    /// level (IO 113) is read and the wider groups are stepped over exactly.
+    @Test func ioElementsAreWalkedAndTheBatteryLevelRead() throws {
+        func record(seconds: UInt64, battery: UInt8) -> [UInt8] {
+            let milliseconds = seconds * 1000
+            var bytes: [UInt8] = (0..<8).map { UInt8(milliseconds >> (56 - 8 * UInt64($0)) & 0xFF) }
+            let position: [UInt8] = [0, 0x0C, 0x2A, 0x5B, 0x2C, 0x1C, 0xB3, 0x75, 0x7A, 0x00, 0xBE, 0x00, 0xC6, 0x0F, 0x00, 0x53]
+            let oneByteGroup: [UInt8] = [0x00, 0x04, 2, 0xEF, 0x01, 0x71, battery]
+            let widerGroups: [UInt8] = [1, 0x42, 0x30, 0x39, 0, 1, 0x4E, 1, 2, 3, 4, 5, 6, 7, 8]
+            bytes += position
+            bytes += oneByteGroup
+            bytes += widerGroups
+            return bytes
+        }
+        let data: [UInt8] = [0x08, 2] + record(seconds: 1_700_000_000, battery: 85) + record(seconds: 1_700_000_030, battery: 84) + [2]
+        let crc = data.withUnsafeBytes { CRC16.ibm($0) }
+        let packet: [UInt8] = [0, 0, 0, 0, 0, 0, 0, UInt8(data.count)] + data + [0, 0, UInt8(crc >> 8), UInt8(crc & 0xFF)]
+        var decoder = TeltonikaDecoder()
+        decoder.assumeIdentity(Self.imei)
+        let frame = try #require(try StreamDecoding.frames(packet, with: &decoder).get().first)
+        #expect(frame.fixes.map(\.batteryPercent) == [85, 84])
+        #expect(frame.fixes.map(\.time) == [Date(timeIntervalSince1970: 1_700_000_000), Date(timeIntervalSince1970: 1_700_000_030)])
+        #expect(frame.fixes.allSatisfy { $0.speedKmh == 83 && $0.satellites == 15 })
+        #expect(frame.reply == [0, 0, 0, 2])
+    }
 }
