@@ -44,17 +44,7 @@ extension Mytaxi.Graph {
 
         func run() throws {
             let routingProfile = RoutingProfiles.named(profile)!
-            var speedProfileText: String?
-            if let speedProfile {
-                do {
-                    let text = try String(contentsOfFile: speedProfile, encoding: .utf8)
-                    _ = try SpeedProfile(parsing: text)
-                    speedProfileText = text
-                } catch {
-                    printError("\(speedProfile): \(error)")
-                    throw ExitCode(2)
-                }
-            }
+            let speedProfileText = try speedProfile.map(readSpeedProfile)?.text
             let clock = ContinuousClock()
             let start = clock.now
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoKit
+import Ingest
 import Routing
 
 extension Mytaxi {
@@ -70,7 +71,7 @@ struct Trip {
         to = Coordinate(longitude: numbers[2], latitude: numbers[3])
         guard from.isInRange, to.isInRange else { return nil }
         if fields.count == 5 {
-            guard let date = departure(String(decoding: fields[4], as: UTF8.self).trimmingCharacters(in: .whitespaces)) else {
+            guard let date = FixTime.date(iso8601: String(decoding: fields[4], as: UTF8.self).trimmingCharacters(in: .whitespaces)) else {
                 return nil
             }
             depart = date

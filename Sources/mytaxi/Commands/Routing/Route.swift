@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoKit
+import Ingest
 import Routing
 
 extension Mytaxi {
@@ -44,10 +45,10 @@ extension Mytaxi {
         func validate() throws {
             guard Self.coordinate(from) != nil else { throw ValidationError("--from must be lon,lat in degrees, got '\(from)'") }
             guard Self.coordinate(to) != nil else { throw ValidationError("--to must be lon,lat in degrees, got '\(to)'") }
-            if let depart, departure(depart) == nil {
+            if let depart, FixTime.date(iso8601: depart) == nil {
                 throw ValidationError("--depart must be ISO 8601 such as 2026-11-23T08:00:00-05:00, got '\(depart)'")
             }
-            if let arriveBy, departure(arriveBy) == nil {
+            if let arriveBy, FixTime.date(iso8601: arriveBy) == nil {
                 throw ValidationError("--arrive-by must be ISO 8601 such as 2026-11-23T09:00:00-05:00, got '\(arriveBy)'")
             }
             guard expectedWait >= 0 else { throw ValidationError("--expected-wait must be 0 or more seconds") }
@@ -56,7 +57,7 @@ extension Mytaxi {
         func run() throws {
             let router = try router.loadRouter()
             let start = Self.coordinate(from)!, end = Self.coordinate(to)!
-            let when = depart.flatMap(departure) ?? Date()
+            let when = depart.flatMap(FixTime.date(iso8601:)) ?? Date()
             let route: Routing.Route
             do {
                 route = try router.route(from: start, to: end, depart: when, includeGeometry: geojson)
@@ -67,7 +68,7 @@ extension Mytaxi {
             let style = Date.ISO8601FormatStyle(timeZone: router.timeZone)
             let leaving = when.formatted(style)
             var reach: Reachability?
-            if let deadline = arriveBy.flatMap(departure) {
+            if let deadline = arriveBy.flatMap(FixTime.date(iso8601:)) {
                 reach = try? router.reachability(from: start, to: end, depart: when, deadline: deadline, expectedWait: expectedWait)
                 if let reach, !reach.reachable {
                     printError("warning: a taxi called at \(leaving) arrives \(Int((-reach.marginSeconds).rounded())) s after "

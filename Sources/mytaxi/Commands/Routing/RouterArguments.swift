@@ -24,15 +24,7 @@ struct RouterArguments: ParsableArguments {
 
     /// Loads the router or exits: 2 with the reason when a file cannot be used.
     func loadRouter() throws -> Router {
-        var profile: SpeedProfile?
-        if let speedProfile {
-            do {
-                profile = try SpeedProfile(parsing: String(contentsOfFile: speedProfile, encoding: .utf8))
-            } catch {
-                printError("\(speedProfile): \(error)")
-                throw ExitCode(2)
-            }
-        }
+        let profile = try speedProfile.map(readSpeedProfile)
         var zone: TimeZone?
         if let timeZone {
             guard let named = TimeZone(identifier: timeZone) else {
@@ -51,8 +43,12 @@ struct RouterArguments: ParsableArguments {
     }
 }
 
-/// Parses a departure time given as ISO 8601 (`2026-11-23T08:00:00-05:00`, `...Z`).
-func departure(_ text: String) -> Date? {
-    if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-    return try? Date(text, strategy: .iso8601)
+/// Reads a speed profile file or exits 2 naming the file and what is wrong with it.
+func readSpeedProfile(_ path: String) throws -> SpeedProfile {
+    do {
+        return try SpeedProfile(parsing: String(contentsOfFile: path, encoding: .utf8))
+    } catch {
+        printError("\(path): \(error)")
+        throw ExitCode(2)
+    }
 }
