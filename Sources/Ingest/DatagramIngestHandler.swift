@@ -4,6 +4,7 @@ import NIOCore
 /// A UDP listener's handler: each datagram is decoded on its own, its fixes
 /// go to the pipeline, and the reply datagram leaves once they are durable.
 /// A bad datagram is counted and dropped; nothing else is affected.
+/// Replies that become due together leave in one flush (one `sendmmsg`).
 final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
@@ -11,6 +12,7 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
     private let pipeline: IngestPipeline
     private let batcher: LoopSubmissionBatcher
     private let clock = ContinuousClock()
+    private var flushScheduled = false
 
     init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
         self.pipeline = pipeline
@@ -60,8 +62,21 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
     private func send(_ reply: [UInt8], to remote: SocketAddress, arrivedAt: ContinuousClock.Instant, context: ChannelHandlerContext) {
         guard !reply.isEmpty else { return }
         let buffer = context.channel.allocator.buffer(bytes: reply)
-        context.writeAndFlush(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
+        context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
         pipeline.metrics.ackSent(wireProtocol, latency: clock.now - arrivedAt)
+        scheduleFlush(context: context)
+    }
+
+    /// Flushes once the replies of the current loop tick are all written.
+    private func scheduleFlush(context: ChannelHandlerContext) {
+        guard !flushScheduled else { return }
+        flushScheduled = true
+        let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
+        context.eventLoop.execute {
+            let (handler, context) = loopBound.value
+            handler.flushScheduled = false
+            context.flush()
+        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

@@ -45,13 +45,38 @@ public final class IngestListeners: Sendable {
     }
 
     /// Listens for UDP datagrams speaking `decoder`'s protocol; returns the bound port.
+    ///
+    /// One socket per event loop shares the port (SO_REUSEPORT), so that
+    /// datagrams from different senders are decoded on every core; each socket
+    /// reads up to ``datagramsPerRead`` datagrams per system call.
     @discardableResult
     public func listenUDP<D: DatagramDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
+        var boundPort = port
+        for eventLoop in group.makeIterator() {
+            let channel = try await bindUDP(decoder, on: eventLoop, host: host, port: boundPort)
+            channels.withLock { $0.append(channel) }
+            boundPort = channel.localAddress?.port ?? boundPort
+        }
+        return boundPort
+    }
+
+    /// Datagrams a UDP socket takes in one `recvmmsg` call.
+    static var datagramsPerRead: Int { 32 }
+    /// The largest datagram a terminal may send; longer ones arrive truncated and fail to decode.
+    public static var maxDatagramBytes: Int { 2048 }
+
+    private func bindUDP<D: DatagramDecoder>(_ decoder: D.Type, on eventLoop: any EventLoop, host: String, port: Int)
+        async throws -> any Channel
+    {
         let pipeline = self.pipeline
         let batchers = self.batchers
-        let channel = try await DatagramBootstrap(group: group)
+        return try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
+            .channelOption(.socketOption(.init(rawValue: SO_REUSEPORT)), value: 1)
             .channelOption(.socketOption(.so_rcvbuf), value: 8 * 1024 * 1024)
+            .channelOption(.datagramVectorReadMessageCount, value: Self.datagramsPerRead)
+            .channelOption(
+                .recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: Self.datagramsPerRead * Self.maxDatagramBytes))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     guard let batcher = batchers.batcher(for: channel.eventLoop) else {
@@ -61,8 +86,6 @@ public final class IngestListeners: Sendable {
                 }
             }
             .bind(host: host, port: port).get()
-        channels.withLock { $0.append(channel) }
-        return channel.localAddress?.port ?? port
     }
 
     /// True while every listener is bound and open (the health check).

@@ -4,7 +4,8 @@ import Testing
 /// `mytaxi-loadgen --protocol gt06|teltonika` against `mytaxi serve`: 50
 /// devices log in with IMEIs from the devices file the load generator wrote,
 /// stream fixes for a few seconds, and every fix sent is acknowledged (ACKs
-/// matched by GT06 serial, Teltonika record counts in order) and archived.
+/// matched by GT06 serial, Teltonika record counts in order) and archived;
+/// and `--rate` offers the asked number of fixes per second whatever the ACKs do.
 @Suite(.serialized) struct LoadGenProtocolTests {
     /// Runs the load generator with `arguments` in `directory`; its exit status and output.
     func loadgen(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
@@ -47,6 +48,39 @@ import Testing
         #expect(run.status == 0, "\(run.output)")
         let sent = try #require(count("fixes sent:", in: run.output), "\(run.output)")
         #expect(sent > 500, "\(run.output)")
+        #expect(count("fixes acknowledged:", in: run.output) == sent, "\(run.output)")
+        #expect(count("fixes archived:", in: run.output) == sent, "\(run.output)")
+    }
+
+    @Test(arguments: ["tcp", "udp"])
+    func aFixedRateIsOfferedOverEitherTransport(transport: String) throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-loadgen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let written = try loadgen(["--devices", "20", "--write-devices", "devices.csv"], in: directory)
+        #expect(written.status == 0, "\(written.output)")
+        let listener = "line/\(transport)"
+        let service = try ServiceProcess(
+            arguments: [
+                "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
+                "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "0",
+                "--nmea-port", "off", "--osmand-port", "off", "--teltonika-port", "off", "--gt06-port", "off",
+            ],
+            directory: directory, expectedListeners: [listener, "http"])
+        defer { service.stop() }
+        let port = try #require(service.ports[listener])
+        let http = try #require(service.ports["http"])
+        // 20 devices × 25 fixes/s × 2 s: 1,000 fixes offered, whatever the window.
+        let run = try loadgen(
+            [
+                "--transport", transport, "--port", "\(port)", "--devices", "20", "--rate", "25", "--window", "1",
+                "--count", "10000000", "--duration", "2", "--drain-seconds", "5",
+                "--metrics-url", "http://127.0.0.1:\(http)/metrics",
+            ],
+            in: directory)
+        #expect(run.status == 0, "\(run.output)")
+        let sent = try #require(count("fixes sent:", in: run.output), "\(run.output)")
+        #expect((900...1_000).contains(sent), "\(run.output)")
         #expect(count("fixes acknowledged:", in: run.output) == sent, "\(run.output)")
         #expect(count("fixes archived:", in: run.output) == sent, "\(run.output)")
     }

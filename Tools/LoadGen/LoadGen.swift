@@ -45,7 +45,7 @@ struct LoadGen: AsyncParsableCommand {
     @Option(help: "Stop sending after this many seconds.")
     var duration: Double = 60
 
-    @Option(help: "Fixes per second per device; 0 sends as fast as ACKs allow (--window in flight).")
+    @Option(help: "Fixes per second per device, offered whatever the ACKs do (open loop); 0 sends as fast as ACKs allow (--window in flight).")
     var rate: Double = 0
 
     @Option(help: "Unacknowledged fixes a device may have in flight when --rate is 0.")

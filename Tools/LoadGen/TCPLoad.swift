@@ -19,7 +19,7 @@ struct OutstandingMessage {
 /// protocol needs (login, handshake), then sends fixes (paced by --rate, or
 /// keeping --window in flight) and times each ACK. For a protocol without
 /// ACKs (NMEA) the window is kept by the socket's writability instead.
-final class DeviceConnectionHandler: ChannelInboundHandler {
+final class DeviceConnectionHandler: ChannelInboundHandler, PacedSender {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
@@ -35,7 +35,7 @@ final class DeviceConnectionHandler: ChannelInboundHandler {
     private var seq: UInt64 = 0
     private var inFlight: [UInt64: OutstandingMessage] = [:]
     private var inFlightFixes = 0
-    private var timer: RepeatedTask?
+    private var context: ChannelHandlerContext?
     private(set) var tally = DeviceTally()
     /// Succeeds once the server accepted the session's opening.
     let opened: EventLoopPromise<Void>
@@ -55,6 +55,7 @@ final class DeviceConnectionHandler: ChannelInboundHandler {
     /// Writes the session's opening as soon as the handler is on the
     /// (connected) channel, and gives the server 10 s to answer it.
     func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
         let opening = codec.opening()
         if !opening.isEmpty {
             context.writeAndFlush(wrapOutboundOut(context.channel.allocator.buffer(bytes: opening)), promise: nil)
@@ -68,22 +69,25 @@ final class DeviceConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    /// On ``StartSending`` (once every device is connected and open), starts the timer or fills the window.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// On ``StartSending`` (once every device is connected and open), fills
+    /// the window; with --rate the loop's ``LoopPacer`` sends instead.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is StartSending else { return context.fireUserInboundEventTriggered(event) }
-        guard phase == .open else { return }
-        if plan.ratePerDevice > 0 {
-            let period = TimeAmount.nanoseconds(Int64(1e9 * Double(plan.fixesPerMessage) / plan.ratePerDevice))
-            let jitter = TimeAmount.nanoseconds(Int64.random(in: 0..<max(period.nanoseconds, 1)))
-            let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-            timer = context.eventLoop.scheduleRepeatedTask(initialDelay: jitter, delay: period) { task in
-                let (handler, context) = loopBound.value
-                if !handler.sendOne(context: context) { task.cancel() }
-                context.flush()
-            }
-        } else {
-            fillWindow(context: context)
-        }
+        guard phase == .open, plan.ratePerDevice == 0 else { return }
+        fillWindow(context: context)
+    }
+
+    func sendPaced() -> Bool {
+        guard phase == .open, let context, context.channel.isActive else { return false }
+        return sendOne(context: context)
+    }
+
+    func flushPaced() {
+        context?.flush()
     }
 
     /// The opening's answer while the session opens; then ACKs, each timed against its message.
@@ -115,7 +119,6 @@ final class DeviceConnectionHandler: ChannelInboundHandler {
 
     /// Stops sending; a session closed while opening fails its login.
     func channelInactive(context: ChannelHandlerContext) {
-        timer?.cancel()
         fail(LoadGenError("device \(source.deviceId): the server closed the connection before accepting its login (is the device in the server's devices file?)"), context: context)
     }
 
@@ -226,7 +229,15 @@ struct TCPLoad {
         }
         print("connected \(connections.count) devices in \(ContinuousClock.now - startedAt)")
         plan.begin()
-        for (channel, _) in connections { channel.pipeline.fireUserInboundEventTriggered(StartSending()) }
+        if plan.ratePerDevice > 0 {
+            let messagesPerDevice = plan.ratePerDevice / Double(plan.fixesPerMessage)
+            let entries = connections.map {
+                LoopPacer.Entry(eventLoop: $0.0.eventLoop, sender: $0.1, messagesPerSecond: messagesPerDevice)
+            }
+            try await LoopPacer.start(entries, plan: plan)
+        } else {
+            for (channel, _) in connections { channel.pipeline.fireUserInboundEventTriggered(StartSending()) }
+        }
         while !plan.isFinished { try await Task.sleep(for: .milliseconds(20)) }
         let sendingTime = plan.elapsed
         let drainStart = ContinuousClock.now

@@ -5,7 +5,7 @@ import NIOPosix
 /// A UDP socket carrying the fixes of several simulated devices, one message
 /// (one fix, or --records-per-packet of one device) per datagram; sequence
 /// numbers are unique per socket so answers match.
-final class DatagramDevicesHandler: ChannelInboundHandler {
+final class DatagramDevicesHandler: ChannelInboundHandler, PacedSender {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
@@ -18,7 +18,7 @@ final class DatagramDevicesHandler: ChannelInboundHandler {
     private var seq: UInt64 = 0
     private var inFlight: [UInt64: (message: OutstandingMessage, deviceId: String)] = [:]
     private var inFlightFixes = 0
-    private var timer: RepeatedTask?
+    private var context: ChannelHandlerContext?
     private(set) var tally = DeviceTally()
 
     /// A socket sending `sources`' fixes encoded by `codec` to `server`.
@@ -33,27 +33,40 @@ final class DatagramDevicesHandler: ChannelInboundHandler {
     /// Fixes sent and not yet acknowledged.
     var outstanding: Int { inFlightFixes }
 
+    /// Messages per second this socket offers with --rate.
+    var messagesPerSecond: Double { plan.ratePerDevice * Double(sources.count) / Double(plan.fixesPerMessage) }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    /// On ``StartSending``, fills the window and keeps it topped up; with
+    /// --rate the loop's ``LoopPacer`` sends instead.
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         guard event is StartSending else { return context.fireUserInboundEventTriggered(event) }
+        guard plan.ratePerDevice == 0 else { return }
+        fillWindow(context: context)
+        // Datagrams can be lost: top the window up even when no ACK comes back.
         let loopBound = NIOLoopBound((handler: self, context: context), eventLoop: context.eventLoop)
-        if plan.ratePerDevice > 0 {
-            let period = TimeAmount.nanoseconds(
-                Int64(1e9 * Double(plan.fixesPerMessage) / (plan.ratePerDevice * Double(sources.count))))
-            timer = context.eventLoop.scheduleRepeatedTask(initialDelay: .zero, delay: period) { task in
-                let (handler, context) = loopBound.value
-                if !handler.sendOne(context: context) { task.cancel() }
-                context.flush()
-            }
-        } else {
-            fillWindow(context: context)
-            // Datagrams can be lost: top the window up even when no ACK comes back.
-            timer = context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) { task in
-                let (handler, context) = loopBound.value
-                handler.expireLost(olderThan: .seconds(1))
-                handler.fillWindow(context: context)
-                if handler.plan.isFinished { task.cancel() }
-            }
+        context.eventLoop.scheduleRepeatedTask(initialDelay: .milliseconds(100), delay: .milliseconds(100)) { task in
+            let (handler, context) = loopBound.value
+            handler.expireLost(olderThan: .seconds(1))
+            handler.fillWindow(context: context)
+            if handler.plan.isFinished { task.cancel() }
         }
+    }
+
+    func sendPaced() -> Bool {
+        guard let context else { return false }
+        return sendOne(context: context)
+    }
+
+    func flushPaced() {
+        context?.flush()
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -130,6 +143,8 @@ struct UDPLoad {
             let share = stride(from: index, to: sources.count, by: socketCount).map { sources[$0] }
             let channel = try await DatagramBootstrap(group: group)
                 .channelOption(.socketOption(.so_rcvbuf), value: 4 * 1024 * 1024)
+                .channelOption(.datagramVectorReadMessageCount, value: 32)
+                .channelOption(.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 32 * 512))
                 .bind(host: host, port: 0).get()
             let handler = try await channel.eventLoop.submit {
                 let handler = DatagramDevicesHandler(sources: share, codec: codec, plan: plan, server: server, keepAcked: keepAcked)
@@ -139,7 +154,16 @@ struct UDPLoad {
             channels.append((channel, handler))
         }
         plan.begin()
-        for (channel, _) in channels { channel.pipeline.fireUserInboundEventTriggered(StartSending()) }
+        if plan.ratePerDevice > 0 {
+            var entries: [LoopPacer.Entry<DatagramDevicesHandler>] = []
+            for (channel, handler) in channels {
+                let rate = try await channel.eventLoop.submit { handler.value.messagesPerSecond }.get()
+                entries.append(LoopPacer.Entry(eventLoop: channel.eventLoop, sender: handler, messagesPerSecond: rate))
+            }
+            try await LoopPacer.start(entries, plan: plan)
+        } else {
+            for (channel, _) in channels { channel.pipeline.fireUserInboundEventTriggered(StartSending()) }
+        }
         while !plan.isFinished { try await Task.sleep(for: .milliseconds(20)) }
         let sendingTime = plan.elapsed
         let drainStart = ContinuousClock.now
