@@ -106,6 +106,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "Fleet",
                 .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(

@@ -91,17 +91,7 @@ public final class SQLiteFixArchive: FixArchive {
 
     public func append(_ fixes: [AcceptedFix]) throws {
         guard !fixes.isEmpty else { return }
-        try journal.write { db in
-            let statement = try db.cachedStatement(
-                sql: "INSERT INTO journal (\(Self.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
-            for fix in fixes {
-                try statement.execute(arguments: [
-                    fix.taxiId.text, Self.milliseconds(fix.time), fix.deviceId, fix.wireProtocol.rawValue,
-                    fix.coordinate.longitude, fix.coordinate.latitude, fix.speedKmh, fix.heading,
-                    fix.zoneId?.text, Self.milliseconds(fix.receivedAt),
-                ])
-            }
-        }
+        try journal.write { db in try JournalInsert.append(fixes, in: db) }
     }
 
     public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {

@@ -41,6 +41,18 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect(window[0] == makeFix(taxi: "T1", second: 0))
     }
 
+    @Test func nonASCIIIdentifiersComeBackByteForByte() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path)
+        let fix = AcceptedFix(
+            taxiId: "Такси-7", deviceId: "gerät-ü", wireProtocol: .osmand,
+            time: Date(timeIntervalSince1970: 1_790_000_000.125), coordinate: Coordinate(longitude: 7.42, latitude: 43.73),
+            speedKmh: 12.5, heading: 359, zoneId: "Monte-Carlo Ⅱ", receivedAt: Date(timeIntervalSince1970: 1_790_000_002))
+        try archive.append([fix])
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try archive.fixes(of: "Такси-7", in: base...base.addingTimeInterval(1), limit: 10) == [fix])
+    }
+
     @Test func aResentFixIsStoredOnce() throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
