@@ -57,7 +57,7 @@ public final class MytaxiService: Sendable {
             validator.remember(deviceId: fix.deviceId, time: fix.time, coordinate: fix.coordinate)
         }
         committer = GroupCommitter(archive: archive) { fixes, report in
-            for fix in fixes { fleet.update(fix.position, heardAt: fix.receivedAt) }
+            fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             metrics.committed(fixCount: report.fixCount, duration: report.duration)
         }
         pipeline = IngestPipeline(devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics)

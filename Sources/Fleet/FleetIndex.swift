@@ -18,9 +18,14 @@ public final class FleetIndex: Sendable {
         public var stale: Bool
     }
 
+    /// A taxi's latest position and when the server last heard from it.
+    private struct Live {
+        var position: TaxiPosition
+        var lastHeard: Date
+    }
+
     private struct State {
-        var positions: [TaxiID: TaxiPosition] = [:]
-        var lastHeard: [TaxiID: Date] = [:]
+        var taxis: [TaxiID: Live] = [:]
         var taxisByZone: [ZoneID: Set<TaxiID>] = [:]
     }
 
@@ -41,32 +46,40 @@ public final class FleetIndex: Sendable {
         }
     }
 
-    /// Applies many positions under one lock; returns how many moved their taxi.
+    /// Applies many positions, each with the time it was heard, under one
+    /// lock (a group commit's worth); returns how many moved their taxi.
     @discardableResult
-    public func update(_ positions: [TaxiPosition], heardAt: Date) -> Int {
+    public func update(_ heard: some Sequence<(position: TaxiPosition, heardAt: Date)>) -> Int {
         state.withLock { state in
-            positions.reduce(0) { $0 + (Self.apply($1, heardAt: heardAt, to: &state) ? 1 : 0) }
+            heard.reduce(0) { $0 + (Self.apply($1.position, heardAt: $1.heardAt, to: &state) ? 1 : 0) }
         }
     }
 
+    /// One hash lookup per fix on the ingest path; the zone sets change only
+    /// when a taxi enters the index or changes zone.
     private static func apply(_ position: TaxiPosition, heardAt: Date, to state: inout State) -> Bool {
         let taxi = position.taxiId
-        state.lastHeard[taxi] = max(state.lastHeard[taxi] ?? heardAt, heardAt)
-        if let current = state.positions[taxi] {
-            guard position.time > current.time else { return false }
-            if current.zoneId != position.zoneId, let old = current.zoneId {
-                state.taxisByZone[old]?.remove(taxi)
-            }
+        guard let index = state.taxis.index(forKey: taxi) else {
+            state.taxis[taxi] = Live(position: position, lastHeard: heardAt)
+            if let zone = position.zoneId { state.taxisByZone[zone, default: []].insert(taxi) }
+            return true
         }
-        state.positions[taxi] = position
-        if let zone = position.zoneId { state.taxisByZone[zone, default: []].insert(taxi) }
+        let current = state.taxis.values[index]
+        state.taxis.values[index].lastHeard = max(current.lastHeard, heardAt)
+        guard position.time > current.position.time else { return false }
+        state.taxis.values[index].position = position
+        let (old, new) = (current.position.zoneId, position.zoneId)
+        if old != new {
+            if let old { state.taxisByZone[old]?.remove(taxi) }
+            if let new { state.taxisByZone[new, default: []].insert(taxi) }
+        }
         return true
     }
 
     /// The live entry of a taxi, or nil when it was never heard of.
     public func entry(for taxi: TaxiID, now: Date) -> Entry? {
         state.withLock { state in
-            state.positions[taxi].map { makeEntry($0, lastHeard: state.lastHeard[taxi] ?? $0.time, now: now) }
+            state.taxis[taxi].map { makeEntry($0.position, lastHeard: $0.lastHeard, now: now) }
         }
     }
 
@@ -74,13 +87,13 @@ public final class FleetIndex: Sendable {
     public func entries(inZone zone: ZoneID, now: Date) -> [Entry] {
         state.withLock { state in
             (state.taxisByZone[zone] ?? []).sorted().compactMap { taxi in
-                state.positions[taxi].map { makeEntry($0, lastHeard: state.lastHeard[taxi] ?? $0.time, now: now) }
+                state.taxis[taxi].map { makeEntry($0.position, lastHeard: $0.lastHeard, now: now) }
             }
         }
     }
 
     /// How many taxis the index holds.
-    public var count: Int { state.withLock { $0.positions.count } }
+    public var count: Int { state.withLock { $0.taxis.count } }
 
     private func makeEntry(_ position: TaxiPosition, lastHeard: Date, now: Date) -> Entry {
         Entry(position: position, lastHeard: lastHeard, stale: now.timeIntervalSince(lastHeard) > staleAfter)

@@ -45,7 +45,7 @@ import Zones
     @Test func listsTaxisByZoneAndFollowsThemAcrossZones() {
         let fleet = FleetIndex()
         fleet.update([position("B", at: 0, zone: "230"), position("A", at: 0, zone: "230"),
-                      position("C", at: 0, zone: nil)], heardAt: start)
+                      position("C", at: 0, zone: nil)].map { ($0, start) })
         #expect(fleet.entries(inZone: "230", now: start).map(\.position.taxiId) == ["A", "B"])
         fleet.update(position("A", at: 30, zone: "161"), heardAt: start.addingTimeInterval(30))
         #expect(fleet.entries(inZone: "230", now: start).map(\.position.taxiId) == ["B"])
