@@ -22,13 +22,11 @@ public final class FixValidator: Sendable {
     private struct Track {
         var newestTime: Date
         var newestCoordinate: Coordinate
-        var recentTimes: [Date]
+        var recentTimes: RecentTimes
         /// A fix rejected as a jump; if the next fix agrees with it, the old
         /// position was the outlier and the track follows the new one.
         var rejectedJump: (time: Date, coordinate: Coordinate)?
     }
-
-    private static let recentTimesKept = 32
 
     public let rules: ValidationRules
     private let tracks = Mutex<[String: Track]>([:])
@@ -40,7 +38,7 @@ public final class FixValidator: Sendable {
     /// Remembers a device's newest fix without checking it (rebuilding after a restart).
     public func remember(deviceId: String, time: Date, coordinate: Coordinate) {
         tracks.withLock { tracks in
-            tracks[deviceId] = Track(newestTime: time, newestCoordinate: coordinate, recentTimes: [time])
+            tracks[deviceId] = Track(newestTime: time, newestCoordinate: coordinate, recentTimes: RecentTimes(time))
         }
     }
 
@@ -49,35 +47,38 @@ public final class FixValidator: Sendable {
         if let reason = staticReason(fix, now: now) { return .reject(reason) }
         let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
         return tracks.withLock { tracks in
-            guard var track = tracks[fix.deviceId] else {
-                tracks[fix.deviceId] = Track(newestTime: fix.time, newestCoordinate: coordinate, recentTimes: [fix.time])
+            guard let index = tracks.index(forKey: fix.deviceId) else {
+                tracks[fix.deviceId] = Track(
+                    newestTime: fix.time, newestCoordinate: coordinate, recentTimes: RecentTimes(fix.time))
                 return .accept(outOfOrder: false)
             }
-            if track.recentTimes.contains(fix.time) { return .reject(.duplicate) }
-            let outOfOrder = fix.time < track.newestTime
-            if !outOfOrder {
-                if isImplausibleJump(from: track.newestTime, track.newestCoordinate, to: fix.time, coordinate) {
-                    let confirmsEarlierJump = track.rejectedJump.map {
-                        !isImplausibleJump(from: $0.time, $0.coordinate, to: fix.time, coordinate)
-                    } ?? false
-                    if !confirmsEarlierJump {
-                        track.rejectedJump = (fix.time, coordinate)
-                        tracks[fix.deviceId] = track
-                        return .reject(.implausibleJump)
-                    }
-                }
-                track.newestTime = fix.time
-                track.newestCoordinate = coordinate
-                track.rejectedJump = nil
-            }
-            track.recentTimes.append(fix.time)
-            if track.recentTimes.count > Self.recentTimesKept { track.recentTimes.removeFirst() }
-            tracks[fix.deviceId] = track
-            return .accept(outOfOrder: outOfOrder)
+            return judge(fix.time, coordinate, against: &tracks.values[index])
         }
     }
 
-    /// Checks that need nothing but the fix and the clock.
+    /// The verdict on a fix of a known device, updating its track in place
+    /// (no copy of the track per fix: this runs for every fix received).
+    private func judge(_ time: Date, _ coordinate: Coordinate, against track: inout Track) -> Verdict {
+        if track.recentTimes.contains(time) { return .reject(.duplicate) }
+        let outOfOrder = time < track.newestTime
+        if !outOfOrder {
+            if isImplausibleJump(from: track.newestTime, track.newestCoordinate, to: time, coordinate) {
+                let confirmsEarlierJump = track.rejectedJump.map {
+                    !isImplausibleJump(from: $0.time, $0.coordinate, to: time, coordinate)
+                } ?? false
+                if !confirmsEarlierJump {
+                    track.rejectedJump = (time, coordinate)
+                    return .reject(.implausibleJump)
+                }
+            }
+            track.newestTime = time
+            track.newestCoordinate = coordinate
+            track.rejectedJump = nil
+        }
+        track.recentTimes.insert(time)
+        return .accept(outOfOrder: outOfOrder)
+    }
+
     private func staticReason(_ fix: DeviceFix, now: Date) -> RejectReason? {
         if !fix.valid && !rules.acceptInvalidGPS { return .gpsInvalid }
         let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
@@ -94,5 +95,32 @@ public final class FixValidator: Sendable {
         guard metres > rules.jumpToleranceMetres else { return false }
         let seconds = max(newTime.timeIntervalSince(time), 1)
         return metres / seconds * 3.6 > rules.maxJumpSpeedKmh
+    }
+}
+
+/// The times of a device's last 32 fixes, to spot a resent one; a ring, so
+/// that remembering a time neither allocates nor shifts.
+struct RecentTimes {
+    private static let capacity = 32
+    private var times: [Date]
+    private var oldest = 0
+
+    /// A ring holding `first`.
+    init(_ first: Date) {
+        times = []
+        times.reserveCapacity(Self.capacity)
+        times.append(first)
+    }
+
+    /// True when `time` is one of the remembered times.
+    func contains(_ time: Date) -> Bool {
+        times.contains(time)
+    }
+
+    /// Remembers `time`, forgetting the oldest once 32 are held.
+    mutating func insert(_ time: Date) {
+        guard times.count == Self.capacity else { return times.append(time) }
+        times[oldest] = time
+        oldest = (oldest + 1) % Self.capacity
     }
 }

@@ -31,6 +31,18 @@ import Testing
         #expect(validator.check(fix(device: "D2", second: -30), now: Self.now) == .accept(outOfOrder: false))
     }
 
+    @Test func theLast32TimesOfADeviceAreRemembered() {
+        let validator = FixValidator()
+        for second in stride(from: -1_200.0, to: 0, by: 30) {
+            #expect(validator.check(fix(second: second), now: Self.now) == .accept(outOfOrder: false))
+        }
+        // 40 fixes sent: the newest 32 are still known, the 8 oldest are forgotten (history, archived again).
+        #expect(validator.check(fix(second: -30), now: Self.now) == .reject(.duplicate))
+        #expect(validator.check(fix(second: -960), now: Self.now) == .reject(.duplicate))
+        #expect(validator.check(fix(second: -990), now: Self.now) == .accept(outOfOrder: true))
+        #expect(validator.check(fix(second: -990), now: Self.now) == .reject(.duplicate))
+    }
+
     @Test func anOlderFixIsAcceptedButFlaggedOutOfOrder() {
         let validator = FixValidator()
         #expect(validator.check(fix(second: -30), now: Self.now) == .accept(outOfOrder: false))
