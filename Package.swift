@@ -172,7 +172,8 @@ let package = Package(
         .executableTarget(
             name: "IngestDecoderBenchmarks",
             dependencies: [
-                "Ingest",
+                "Ingest", "Fleet", "Zones",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/IngestDecoders",
