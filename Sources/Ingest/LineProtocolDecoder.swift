@@ -17,13 +17,7 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
     public init() {}
 
     public mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame? {
-        let limit = min(bytes.count, Self.maxLineLength)
-        guard let newline = (0..<limit).first(where: { bytes[$0] == UInt8(ascii: "\n") }) else {
-            if bytes.count >= Self.maxLineLength {
-                throw FrameError(.oversized, "no line end within \(Self.maxLineLength) bytes", recovery: .closeConnection)
-            }
-            return nil
-        }
+        guard let newline = try TextLine.end(in: bytes, maxLength: Self.maxLineLength) else { return nil }
         var end = newline
         if end > 0 && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
         return try Self.decodeLine(UnsafeRawBufferPointer(rebasing: bytes[0..<end]), frameLength: newline + 1)
@@ -63,7 +57,7 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
         }
         let deviceId = fields.text(deviceField)
         let seqField = try fields.next(named: "seq")
-        guard let seq = Self.unsigned(seqField) else {
+        guard let seq = ASCIINumber.unsigned(seqField) else {
             throw fields.error("field 3 (seq) '\(fields.text(seqField))' is not an unsigned integer")
         }
         let reply = Array("ACK,\(seq)\n".utf8)
@@ -93,10 +87,10 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             let key = fields.text(UnsafeRawBufferPointer(rebasing: extra[extra.startIndex..<equals]))
             let value = UnsafeRawBufferPointer(rebasing: extra[(equals + 1)..<extra.endIndex])
             switch key {
-            case "alt": fix.altitude = Self.double(value)
-            case "acc": fix.accuracy = Self.double(value)
-            case "batt": fix.batteryPercent = Self.double(value)
-            case "sat": fix.satellites = Self.unsigned(value).map { Int($0) }
+            case "alt": fix.altitude = ASCIINumber.double(value)
+            case "acc": fix.accuracy = ASCIINumber.double(value)
+            case "batt": fix.batteryPercent = ASCIINumber.double(value)
+            case "sat": fix.satellites = ASCIINumber.unsigned(value).map { Int($0) }
             case "alarm": fix.alarm = fields.text(value)
             default: break
             }
@@ -104,54 +98,9 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
         return DecodedFrame(length: frameLength, kind: fix.alarm == nil ? .position : .alarm, fixes: [fix], reply: reply)
     }
 
-    private static func unsigned(_ bytes: UnsafeRawBufferPointer) -> UInt64? {
-        guard !bytes.isEmpty, bytes.count <= 19 else { return nil }
-        var value: UInt64 = 0
-        for byte in bytes {
-            guard byte >= 48 && byte <= 57 else { return nil }
-            value = value * 10 + UInt64(byte - 48)
-        }
-        return value
-    }
-
-    /// A decimal number such as `-73.985432` or `12`, parsed without allocation.
-    static func double(_ bytes: UnsafeRawBufferPointer) -> Double? {
-        guard !bytes.isEmpty, bytes.count <= 32 else { return nil }
-        var index = 0
-        var negative = false
-        if bytes[0] == UInt8(ascii: "-") || bytes[0] == UInt8(ascii: "+") {
-            negative = bytes[0] == UInt8(ascii: "-")
-            index = 1
-        }
-        var mantissa: UInt64 = 0
-        var digits = 0
-        var scale = 0
-        var seenPoint = false
-        while index < bytes.count {
-            let byte = bytes[index]
-            if byte == UInt8(ascii: ".") {
-                guard !seenPoint else { return nil }
-                seenPoint = true
-            } else if byte >= 48 && byte <= 57 {
-                guard digits < 18 else { return nil }
-                mantissa = mantissa * 10 + UInt64(byte - 48)
-                digits += 1
-                if seenPoint { scale += 1 }
-            } else {
-                return nil
-            }
-            index += 1
-        }
-        guard digits > 0 else { return nil }
-        let value = Double(mantissa) / Self.powersOfTen[scale]
-        return negative ? -value : value
-    }
-
-    private static let powersOfTen: [Double] = (0...18).map { pow(10, Double($0)) }
-
     /// ISO 8601 UTC (`YYYY-MM-DDThh:mm:ss[.fff]Z`) or Unix seconds.
     static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
-        if let seconds = double(bytes), bytes.count < 20, !bytes.contains(UInt8(ascii: "-")) {
+        if let seconds = ASCIINumber.double(bytes), bytes.count < 20, !bytes.contains(UInt8(ascii: "-")) {
             return Date(timeIntervalSince1970: seconds)
         }
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
@@ -195,33 +144,28 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
 
 /// Walks the comma-separated fields of one line, with errors that name the field.
 private struct FieldCursor {
-    let line: UnsafeRawBufferPointer
+    private var fields: CommaSeparatedFields
     let frameLength: Int
-    var position = 0
     var fieldNumber = 0
 
     init(line: UnsafeRawBufferPointer, frameLength: Int) {
-        self.line = line
+        self.fields = CommaSeparatedFields(line)
         self.frameLength = frameLength
     }
 
-    var atEnd: Bool { position > line.count }
+    var atEnd: Bool { fields.atEnd }
 
     mutating func next(named name: String) throws(FrameError) -> UnsafeRawBufferPointer {
-        guard position <= line.count else {
+        guard let field = fields.next() else {
             throw error("field \(fieldNumber + 1) (\(name)) is missing")
         }
-        var end = position
-        while end < line.count && line[end] != UInt8(ascii: ",") { end += 1 }
-        let field = UnsafeRawBufferPointer(rebasing: line[position..<end])
-        position = end + 1
         fieldNumber += 1
         return field
     }
 
     mutating func number(named name: String, position number: Int, range: ClosedRange<Double>) throws(FrameError) -> Double {
         let field = try next(named: name)
-        guard let value = LineProtocolDecoder.double(field) else {
+        guard let value = ASCIINumber.double(field) else {
             throw error("field \(number) (\(name)) '\(text(field))' is not a number")
         }
         guard range.contains(value) else {

@@ -22,11 +22,14 @@ public enum OsmAndDecoder {
         guard let deviceId = (parameters["id"] ?? parameters["deviceid"]).flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw reject("missing device identifier: parameter 'id' (or 'deviceid')")
         }
-        if let sentence = parameters["gprmc"] {
-            guard let start = NMEADecoder.rmcStart(in: Substring(sentence)) else {
-                throw reject("parameter 'gprmc' holds no RMC sentence")
+        if var sentence = parameters["gprmc"] {
+            let parsed = sentence.withUTF8 { utf8 -> Result<RMCSentence, FrameError>? in
+                let bytes = UnsafeRawBufferPointer(utf8)
+                guard let start = RMCSentence.talkerOffset(in: bytes) else { return nil }
+                return Result { () throws(FrameError) in try RMCSentence.parse(bytes.bytes(start..<bytes.count)) }
             }
-            let rmc = try RMCSentence.parse(Substring(sentence)[start...])
+            guard let parsed else { throw reject("parameter 'gprmc' holds no RMC sentence") }
+            let rmc = try parsed.get()
             return DeviceFix(
                 deviceId: deviceId, time: rmc.time, latitude: rmc.latitude, longitude: rmc.longitude,
                 speedKmh: rmc.speedKnots * RMCSentence.knotsToKmh, course: rmc.course, valid: rmc.valid)
