@@ -117,8 +117,7 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             return value
         }
         guard let year = number(0, 4), let month = number(5, 2), let day = number(8, 2),
-            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2),
-            (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61
+            let hour = number(11, 2), let minute = number(14, 2), let second = number(17, 2)
         else { return nil }
         var fraction = 0.0
         if bytes.count > 20 {
@@ -127,18 +126,7 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             else { return nil }
             fraction = Double(digits) / pow(10, Double(bytes.count - 21))
         }
-        let days = daysFromCivil(year: year, month: month, day: day)
-        return Date(timeIntervalSince1970: Double(days * 86400 + hour * 3600 + minute * 60 + second) + fraction)
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
+        return FixTime.date(year: year, month: month, day: day, hour: hour, minute: minute, second: Double(second) + fraction)
     }
 }
 
