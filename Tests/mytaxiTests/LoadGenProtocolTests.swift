@@ -12,6 +12,26 @@ import Testing
         try DurabilityTests.run(DurabilityTests.loadgen, arguments, in: directory)
     }
 
+    /// A fresh working directory; the caller removes it.
+    func makeDirectory() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-loadgen-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// `mytaxi serve` on Monaco's zones with `directory`'s devices.csv, only
+    /// `wireProtocol`'s listeners on (ports picked by the OS), once `listener` is up.
+    func serve(in directory: URL, protocol wireProtocol: String, listener: String) throws -> ServiceProcess {
+        var arguments = [
+            "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
+            "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0",
+        ]
+        for name in ["line", "nmea", "osmand", "teltonika", "gt06"] {
+            arguments += ["--\(name)-port", name == wireProtocol ? "0" : "off"]
+        }
+        return try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
+    }
+
     /// The number on the report line starting with `label`.
     func count(_ label: String, in report: String) -> Int? {
         report.split(separator: "\n").first { $0.hasPrefix(label) }
@@ -20,8 +40,7 @@ import Testing
 
     @Test(arguments: [("gt06", "gt06/tcp"), ("teltonika", "teltonika/tcp")])
     func everySentFixIsAcknowledgedAndArchived(wireProtocol: String, listener: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-loadgen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = try loadgen(["--protocol", wireProtocol, "--devices", "50", "--write-devices", "devices.csv"], in: directory)
         #expect(written.status == 0, "\(written.output)")
@@ -29,13 +48,7 @@ import Testing
         let ids = devices.split(separator: "\n").dropFirst().map { line in line.prefix { $0 != "," } }
         #expect(ids.count == 50 && ids.allSatisfy { $0.count == 15 && $0.allSatisfy(\.isNumber) }, "IMEIs")
 
-        let service = try ServiceProcess(
-            arguments: [
-                "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
-                "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
-                "--nmea-port", "off", "--osmand-port", "off", "--teltonika-port", "0", "--gt06-port", "0",
-            ],
-            directory: directory, expectedListeners: [listener, "http"])
+        let service = try serve(in: directory, protocol: wireProtocol, listener: listener)
         defer { service.stop() }
         let port = try #require(service.ports[listener])
         let http = try #require(service.ports["http"])
@@ -54,19 +67,12 @@ import Testing
 
     @Test(arguments: ["tcp", "udp"])
     func aFixedRateIsOfferedOverEitherTransport(transport: String) throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-loadgen-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = try loadgen(["--devices", "20", "--write-devices", "devices.csv"], in: directory)
         #expect(written.status == 0, "\(written.output)")
         let listener = "line/\(transport)"
-        let service = try ServiceProcess(
-            arguments: [
-                "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
-                "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "0",
-                "--nmea-port", "off", "--osmand-port", "off", "--teltonika-port", "off", "--gt06-port", "off",
-            ],
-            directory: directory, expectedListeners: [listener, "http"])
+        let service = try serve(in: directory, protocol: "line", listener: listener)
         defer { service.stop() }
         let port = try #require(service.ports[listener])
         let http = try #require(service.ports["http"])
