@@ -28,6 +28,7 @@ final class JournalMover: Sendable {
     func start(archive: SQLiteFixArchive) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let thread = Thread { [weak archive, self] in
+            Self.yieldToTheAckPath()
             while !self.stopping.withLock({ $0 }) {
                 Thread.sleep(forTimeInterval: seconds)
                 guard let archive else { break }
@@ -36,6 +37,16 @@ final class JournalMover: Sendable {
         }
         thread.name = "mytaxi-journal-mover"
         thread.start()
+    }
+
+    /// Lowers the calling thread's scheduling priority (nice 10): moving is
+    /// background work, and on a busy machine the cores should go first to
+    /// the event loops and the commit thread, which every ACK waits for.
+    /// (On Linux the nice value is per thread; `who` 0 is the calling thread.)
+    private static func yieldToTheAckPath() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
     }
 
     func stop() {

@@ -65,8 +65,8 @@ import Testing
         #expect(count("fixes archived:", in: run.output) == sent, "\(run.output)")
     }
 
-    @Test(arguments: ["tcp", "udp"])
-    func aFixedRateIsOfferedOverEitherTransport(transport: String) throws {
+    @Test(arguments: [("tcp", 1), ("udp", 1), ("tcp", 5)])
+    func aFixedRateIsOfferedOverEitherTransport(transport: String, fixesPerWrite: Int) throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let written = try loadgen(["--devices", "20", "--write-devices", "devices.csv"], in: directory)
@@ -80,6 +80,7 @@ import Testing
         let run = try loadgen(
             [
                 "--transport", transport, "--port", "\(port)", "--devices", "20", "--rate", "25", "--window", "1",
+                "--records-per-packet", "\(fixesPerWrite)",
                 "--count", "10000000", "--duration", "2", "--drain-seconds", "5",
                 "--metrics-url", "http://127.0.0.1:\(http)/metrics",
             ],

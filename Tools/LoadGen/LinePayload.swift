@@ -86,10 +86,13 @@ struct LineStreamCodec: StreamDeviceCodec {
         true
     }
 
-    /// The fix line; the key is its sequence number.
+    /// One line per fix, numbered from `sequence`; the key is the last line's
+    /// number, since the server answers a write's lines together.
     mutating func write(_ fixes: [GeneratedFix], sequence: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
-        LinePayload.line(for: fixes[0], seq: sequence, into: &buffer)
-        return sequence
+        for (offset, fix) in fixes.enumerated() {
+            LinePayload.line(for: fix, seq: sequence + UInt64(offset), into: &buffer)
+        }
+        return sequence + UInt64(fixes.count - 1)
     }
 
     /// The sequence numbers of the whole `ACK,<seq>` lines received.

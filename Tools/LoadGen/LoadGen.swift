@@ -33,7 +33,7 @@ struct LoadGen: AsyncParsableCommand {
     @Option(name: .customLong("protocol"), help: "Protocol the devices speak (udp: line and teltonika only).")
     var wireProtocol: LoadProtocol = .line
 
-    @Option(name: .customLong("records-per-packet"), help: "Teltonika: AVL records per packet (1...255).")
+    @Option(name: .customLong("records-per-packet"), help: "Fixes per message (1...255): Teltonika AVL records per packet; line protocol over TCP, fix lines per write (a terminal sending what it buffered).")
     var recordsPerPacket = 1
 
     @Option(help: "Simulated devices (one TCP connection each).")
@@ -104,8 +104,9 @@ struct LoadGen: AsyncParsableCommand {
         guard transport == .tcp || wireProtocol.hasUDP else {
             throw ValidationError("--protocol \(wireProtocol.rawValue) runs over TCP only (udp: line and teltonika)")
         }
-        guard (1...255).contains(recordsPerPacket), recordsPerPacket == 1 || wireProtocol == .teltonika else {
-            throw ValidationError("--records-per-packet must be 1...255, and above 1 only with --protocol teltonika")
+        let batches = wireProtocol == .teltonika || (wireProtocol == .line && transport == .tcp)
+        guard (1...255).contains(recordsPerPacket), recordsPerPacket == 1 || batches else {
+            throw ValidationError("--records-per-packet must be 1...255, and above 1 only with --protocol teltonika, or line over TCP")
         }
     }
 
