@@ -4,7 +4,8 @@
 # PROTOCOL: nmea, gt06, teltonika), over TCP then UDP where the protocol has
 # it. Per transport: one run as fast as ACKs allow (throughput), then fixed
 # offered rates of 10, 4 and 2 fixes/s per device (100,000, 40,000 and
-# 20,000 fixes/s with 10,000 devices: ACK latency, open loop). Prints the
+# 20,000 fixes/s with 10,000 devices: ACK latency, open loop; for line and
+# Teltonika also 10 fixes per write, as terminals sending what they buffered). Prints the
 # load generator's reports and the server's resident memory with 10,000
 # devices connected.
 # Usage: Tools/bench-ingest.sh BIN_DIR [DEVICES] [SECONDS] [PROTOCOL]
@@ -48,6 +49,10 @@ run "$protocol TCP, $devices devices, 4 fixes in flight each (throughput)" --por
 for rate in 10 4 2; do
   run "$protocol TCP, $devices devices, $rate fixes/s each = $(( devices * rate )) fixes/s offered (latency)" --port "$(port_of "$tcp")" --rate "$rate"
 done
+if [ "$protocol" = line ] || [ "$protocol" = teltonika ]; then
+  run "$protocol TCP, $devices devices, 10 fixes/s each in one write per second = $(( devices * 10 )) fixes/s offered (latency, buffered terminals)" \
+    --port "$(port_of "$tcp")" --rate 10 --records-per-packet 10
+fi
 if [ -n "$udp" ]; then
   run "$protocol UDP, $devices devices, 4 fixes in flight each (throughput)" --transport udp --port "$(port_of "$udp")" --window 4
   for rate in 10 4 2; do
