@@ -63,7 +63,7 @@ public final class IngestListeners: Sendable {
     /// Datagrams a UDP socket takes in one `recvmmsg` call.
     static var datagramsPerRead: Int { 32 }
     /// The largest datagram a terminal may send; longer ones arrive truncated and fail to decode.
-    public static var maxDatagramBytes: Int { 2048 }
+    static var maxDatagramBytes: Int { 2048 }
 
     private func bindUDP<D: DatagramDecoder>(_ decoder: D.Type, on eventLoop: any EventLoop, host: String, port: Int)
         async throws -> any Channel
