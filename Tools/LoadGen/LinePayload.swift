@@ -6,65 +6,120 @@ import NIOCore
 /// `MT1,<device>,<seq>,<time>,<lat>,<lon>,<speedKmh>,<heading>,A\n`, and
 /// reads the server's `ACK,<seq>` lines back.
 enum LinePayload {
-    /// The bytes of one fix line, written without Foundation formatting
-    /// (the generator must stay cheaper than the server it measures).
+    /// The bytes of one fix line, composed in a small local array and
+    /// written to `buffer` at once, without Foundation formatting (the
+    /// generator must stay cheaper than the server it measures).
     static func line(for fix: GeneratedFix, seq: UInt64, into buffer: inout ByteBuffer) {
-        buffer.writeStaticString("MT1,")
-        buffer.writeString(fix.deviceId)
-        buffer.writeInteger(UInt8(ascii: ","))
-        writeDecimal(Int64(seq), fractionDigits: 0, into: &buffer)
-        buffer.writeInteger(UInt8(ascii: ","))
-        buffer.writeString(FixTime.iso8601(fix.time))
-        buffer.writeInteger(UInt8(ascii: ","))
-        writeDecimal(Int64((fix.latitude * 1e6).rounded()), fractionDigits: 6, into: &buffer)
-        buffer.writeInteger(UInt8(ascii: ","))
-        writeDecimal(Int64((fix.longitude * 1e6).rounded()), fractionDigits: 6, into: &buffer)
-        buffer.writeInteger(UInt8(ascii: ","))
-        writeDecimal(Int64((fix.speedKmh * 10).rounded()), fractionDigits: 1, into: &buffer)
-        buffer.writeInteger(UInt8(ascii: ","))
-        writeDecimal(Int64(fix.heading.rounded()) % 360, fractionDigits: 0, into: &buffer)
-        buffer.writeStaticString(",A\n")
+        var line: [UInt8] = []
+        line.reserveCapacity(128)
+        line += "MT1,".utf8
+        line += fix.deviceId.utf8
+        line.append(UInt8(ascii: ","))
+        appendDecimal(Int64(seq), fractionDigits: 0, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendTime(fix.time, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendDecimal(Int64((fix.latitude * 1e6).rounded()), fractionDigits: 6, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendDecimal(Int64((fix.longitude * 1e6).rounded()), fractionDigits: 6, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendDecimal(Int64((fix.speedKmh * 10).rounded()), fractionDigits: 1, to: &line)
+        line.append(UInt8(ascii: ","))
+        appendDecimal(Int64(fix.heading.rounded()) % 360, fractionDigits: 0, to: &line)
+        line += ",A\n".utf8
+        buffer.writeBytes(line)
     }
 
     /// Writes `value / 10^fractionDigits` in plain decimal notation.
     static func writeDecimal(_ value: Int64, fractionDigits: Int, into buffer: inout ByteBuffer) {
-        if value < 0 { buffer.writeInteger(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: [UInt8] = []
-        digits.reserveCapacity(24)
-        repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
-            magnitude /= 10
-        } while magnitude > 0 || digits.count <= fractionDigits
-        for (index, digit) in digits.reversed().enumerated() {
-            if fractionDigits > 0 && index == digits.count - fractionDigits { buffer.writeInteger(UInt8(ascii: ".")) }
-            buffer.writeInteger(digit)
-        }
+        var text: [UInt8] = []
+        appendDecimal(value, fractionDigits: fractionDigits, to: &text)
+        buffer.writeBytes(text)
     }
 
-    /// The sequence numbers acknowledged in `text` (whole `ACK,<seq>` lines);
-    /// `remainder` keeps a partial last line for the next read.
-    static func acknowledgedSequences(in bytes: [UInt8], remainder: inout [UInt8]) -> [UInt64] {
-        var sequences: [UInt64] = []
-        var line = remainder
-        for byte in bytes {
-            if byte == UInt8(ascii: "\n") {
-                if line.count > 4, line.starts(with: Array("ACK,".utf8)) {
-                    var value: UInt64 = 0
-                    var valid = true
-                    for digit in line.dropFirst(4) where digit != UInt8(ascii: "\r") {
-                        guard digit >= 48, digit <= 57 else { valid = false; break }
-                        value = value * 10 + UInt64(digit - 48)
-                    }
-                    if valid { sequences.append(value) }
-                }
-                line.removeAll(keepingCapacity: true)
-            } else {
-                line.append(byte)
+    /// Appends `value / 10^fractionDigits` in plain decimal notation.
+    static func appendDecimal(_ value: Int64, fractionDigits: Int, to bytes: inout [UInt8]) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digitCount = 0
+        var probe = magnitude
+        repeat {
+            digitCount += 1
+            probe /= 10
+        } while probe > 0
+        digitCount = max(digitCount, fractionDigits + 1)
+        let start = bytes.count
+        let dot = fractionDigits > 0 ? 1 : 0
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: digitCount + dot))
+        var index = bytes.count - 1
+        for position in 0..<digitCount {
+            if fractionDigits > 0 && position == fractionDigits {
+                bytes[index] = UInt8(ascii: ".")
+                index -= 1
+            }
+            bytes[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+            magnitude /= 10
+            index -= 1
+        }
+        assert(index == start - 1)
+    }
+
+    /// Appends `date` as `YYYY-MM-DDThh:mm:ss.fffZ` (UTC).
+    static func appendTime(_ date: Date, to bytes: inout [UInt8]) {
+        let utc = UTCFields(date)
+        func digits(_ value: Int, _ count: Int) {
+            var divisor = 1
+            for _ in 1..<count { divisor *= 10 }
+            while divisor > 0 {
+                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+                divisor /= 10
             }
         }
-        remainder = line
-        return sequences
+        digits(utc.year, 4)
+        bytes.append(UInt8(ascii: "-"))
+        digits(utc.month, 2)
+        bytes.append(UInt8(ascii: "-"))
+        digits(utc.day, 2)
+        bytes.append(UInt8(ascii: "T"))
+        digits(utc.hour, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(utc.minute, 2)
+        bytes.append(UInt8(ascii: ":"))
+        digits(utc.second, 2)
+        bytes.append(UInt8(ascii: "."))
+        digits(utc.millisecond, 3)
+        bytes.append(UInt8(ascii: "Z"))
+    }
+}
+
+/// Reads the server's `ACK,<seq>` lines as bytes arrive, keeping the state
+/// of a line split across reads; other lines are skipped.
+struct AckLineScanner {
+    private static let prefix = Array("ACK,".utf8)
+    /// Bytes of the current line seen so far.
+    private var position = 0
+    private var value: UInt64 = 0
+    private var valid = true
+
+    /// Appends to `sequences` the number of every `ACK,<seq>` line completed in `bytes`.
+    mutating func scan(_ bytes: some Sequence<UInt8>, into sequences: inout [UInt64]) {
+        for byte in bytes {
+            if byte == UInt8(ascii: "\n") {
+                if valid, position > Self.prefix.count { sequences.append(value) }
+                (position, value, valid) = (0, 0, true)
+                continue
+            }
+            if position < Self.prefix.count {
+                valid = valid && byte == Self.prefix[position]
+            } else if byte != UInt8(ascii: "\r") {
+                if byte >= 48, byte <= 57 {
+                    value = value &* 10 &+ UInt64(byte - 48)
+                } else {
+                    valid = false
+                }
+            }
+            position += 1
+        }
     }
 }
 
@@ -72,7 +127,7 @@ enum LinePayload {
 /// ACKs name the line's sequence number.
 struct LineStreamCodec: StreamDeviceCodec {
     /// A partial `ACK,` line kept for the next read.
-    private var remainder: [UInt8] = []
+    private var scanner = AckLineScanner()
 
     var acknowledges: Bool { true }
 
@@ -97,7 +152,9 @@ struct LineStreamCodec: StreamDeviceCodec {
 
     /// The sequence numbers of the whole `ACK,<seq>` lines received.
     mutating func acknowledged(in bytes: ByteBufferView) -> [UInt64] {
-        LinePayload.acknowledgedSequences(in: Array(bytes), remainder: &remainder)
+        var sequences: [UInt64] = []
+        scanner.scan(bytes, into: &sequences)
+        return sequences
     }
 }
 
@@ -111,7 +168,9 @@ struct LineDatagramCodec: DatagramDeviceCodec {
 
     /// The sequence numbers acknowledged by the datagram.
     func acknowledged(in datagram: ByteBufferView) -> [UInt64] {
-        var remainder: [UInt8] = []
-        return LinePayload.acknowledgedSequences(in: Array(datagram), remainder: &remainder)
+        var scanner = AckLineScanner()
+        var sequences: [UInt64] = []
+        scanner.scan(datagram, into: &sequences)
+        return sequences
     }
 }
