@@ -110,7 +110,8 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "StorageTests", dependencies: ["Storage", "Ingest", "Fleet"],
+            name: "StorageTests",
+            dependencies: ["Storage", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
 
         // API: the HTTP server (Hummingbird): fleet queries, archive, health, metrics.

@@ -11,12 +11,10 @@ import Zones
 /// the insert itself: one statement is prepared per commit and each column
 /// is bound in place, instead of building an array of boxed values per row.
 enum JournalInsert {
-    private static let sql = """
-        INSERT INTO journal (\(SQLiteFixArchive.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-        """
-
-    /// Inserts `fixes` in `db`'s current transaction; throws with SQLite's message on failure.
-    static func append(_ fixes: [AcceptedFix], in db: Database) throws {
+    /// Inserts `fixes` into journal table `table` in `db`'s current
+    /// transaction; throws with SQLite's message on failure.
+    static func append(_ fixes: [AcceptedFix], to table: String, in db: Database) throws {
+        let sql = "INSERT INTO \(table) (\(SQLiteFixArchive.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         guard let connection = db.sqliteConnection else {
             throw ArchiveError("the journal database is closed; the fixes were not stored")
         }

@@ -7,19 +7,19 @@ import Synchronization
 /// in batches sorted by (taxi, time), so the store's B-tree is written a
 /// page per many fixes instead of a page per fix.
 ///
-/// Crash-safe without coordination: rows are copied (ignoring those already
-/// there) before they are deleted from the journal, so a crash in between
-/// only means copying them again. The copy reads the journal as a WAL reader
-/// and never blocks a commit; the delete runs in small chunks so that a
-/// commit waits at most a few milliseconds for the journal's write lock.
+/// Each move switches the active journal table (commits go on into the
+/// other one), copies the now frozen table into the store, then empties it
+/// in one statement, so the journal's single writer, which every commit
+/// needs, is held once per move for a moment instead of once per chunk of
+/// deleted rows. Crash-safe without coordination: rows are copied (ignoring
+/// those already there) before they are deleted, so a crash in between
+/// only means copying them again; a move first empties the inactive table
+/// if a crash left rows in it. The copy reads the journal as a WAL reader
+/// and never blocks a commit.
 final class JournalMover: Sendable {
     private let interval: Duration
     private let stopping = Mutex(false)
     private let lock = Mutex(())
-    /// Rows moved per store transaction at most.
-    static let batchLimit = 100_000
-    /// Rows deleted from the journal per transaction.
-    static let deleteChunk = 5_000
 
     init(interval: Duration) {
         self.interval = interval
@@ -57,44 +57,36 @@ final class JournalMover: Sendable {
     @discardableResult
     func moveNow(archive: SQLiteFixArchive) throws -> Int {
         try lock.withLock { _ in
-            var moved = 0
-            while true {
-                let range = try archive.journal.read { db in
-                    try Row.fetchOne(
-                        db,
-                        sql: "SELECT min(seq), max(seq), count(*) FROM (SELECT seq FROM journal ORDER BY seq LIMIT ?)",
-                        arguments: [Self.batchLimit])
-                }
-                guard let range, let first: Int64 = range[0], let last: Int64 = range[1] else { break }
-                let count: Int = range[2]
-                let columns = SQLiteFixArchive.columns
-                // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
-                // take the attached journal's write lock too and block commits.
-                try archive.store.writeWithoutTransaction { db in
-                    try db.inTransaction(.deferred) {
-                        try db.execute(
-                        sql: """
-                            INSERT OR IGNORE INTO main.fixes (\(columns))
-                            SELECT \(columns) FROM journal.journal WHERE seq BETWEEN ? AND ?
-                            ORDER BY taxi_id, time_ms
-                            """,
-                        arguments: [first, last])
-                        return .commit
-                    }
-                }
-                for chunkEnd in stride(from: first + Int64(Self.deleteChunk) - 1, to: last + Int64(Self.deleteChunk), by: Self.deleteChunk) {
-                    try archive.journal.write { db in
-                        try db.execute(sql: "DELETE FROM journal WHERE seq <= ?", arguments: [min(chunkEnd, last)])
-                    }
-                }
-                // The journal never checkpoints on commit (that would delay ACKs); do it here.
-                _ = try? archive.journalCheckpointer.inDatabase { db in
-                    try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
-                }
-                moved += count
-                if count < Self.batchLimit { break }
+            var moved = try move(archive.inactiveJournal, of: archive)
+            try archive.switchActiveJournal()
+            moved += try move(archive.inactiveJournal, of: archive)
+            // The journal never checkpoints on commit (that would delay ACKs); do it here.
+            _ = try? archive.journalCheckpointer.inDatabase { db in
+                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
             }
             return moved
         }
+    }
+
+    /// Copies every row of journal table `table`, which no commit writes to,
+    /// into the store, then empties it; returns how many rows it held.
+    private func move(_ table: String, of archive: SQLiteFixArchive) throws -> Int {
+        let count = try archive.journal.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
+        guard count > 0 else { return 0 }
+        let columns = SQLiteFixArchive.columns
+        // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
+        // take the attached journal's write lock too and block commits.
+        try archive.store.writeWithoutTransaction { db in
+            try db.inTransaction(.deferred) {
+                try db.execute(
+                    sql: """
+                        INSERT OR IGNORE INTO main.fixes (\(columns))
+                        SELECT \(columns) FROM journal.\(table) ORDER BY taxi_id, time_ms
+                        """)
+                return .commit
+            }
+        }
+        try archive.journal.write { db in try db.execute(sql: "DELETE FROM \(table)") }
+        return count
     }
 }

@@ -12,11 +12,13 @@ import Zones
 ///
 /// - `fixes-journal.sqlite` takes every commit: an append-only table (WAL,
 ///   `synchronous=FULL`), so a commit is one sequential write and one fsync,
-///   and `append` returns only once the fixes are on disk.
+///   and `append` returns only once the fixes are on disk. It has two such
+///   tables, `journal` and `journal_alt`; commits go to the active one.
 /// - `fixes.sqlite` is the queryable store keyed by (taxi, time, device).
-///   A background mover copies journal rows into it in large sorted batches,
-///   then deletes them from the journal. It has its own writer lock, so
-///   moving never stalls a commit (and so never delays an ACK).
+///   A background mover switches the active journal table, copies the
+///   other one into the store in one sorted batch, then empties it whole.
+///   The store has its own writer lock, so moving never stalls a commit
+///   (and so never delays an ACK) beyond the one quick emptying.
 ///
 /// Queries read both files and merge them; a fix a device resent after a
 /// lost ACK is stored once (the store's key ignores the copy).
@@ -29,14 +31,19 @@ public final class SQLiteFixArchive: FixArchive {
     /// The data directory, for messages.
     public let directory: String
     let mover: JournalMover
+    /// The journal tables; commits append to the active one.
+    static let journalTables = ["journal", "journal_alt"]
+    private let activeJournalIndex = Mutex(0)
 
     /// Opens (creating when needed) the archive in `directory`, which must exist.
     /// `moveInterval` is how often journal rows move to the store.
-    public init(directory: String, moveInterval: Duration = .seconds(1)) throws {
+    public init(directory: String, moveInterval: Duration = .milliseconds(100)) throws {
         self.directory = directory
         do {
             journal = try Self.open(directory + "/fixes-journal.sqlite", synchronous: "FULL", autoCheckpoint: false)
-            try journal.write { db in try db.execute(sql: Self.journalSchema) }
+            try journal.write { db in
+                for table in Self.journalTables { try db.execute(sql: Self.journalSchema(table)) }
+            }
             var checkpointerConfiguration = Configuration()
             checkpointerConfiguration.busyMode = .timeout(10)
             journalCheckpointer = try DatabaseQueue(
@@ -71,14 +78,29 @@ public final class SQLiteFixArchive: FixArchive {
 
     static let columns = "taxi_id, time_ms, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_ms"
 
-    private static let journalSchema = """
-        CREATE TABLE IF NOT EXISTS journal (
+    private static func journalSchema(_ table: String) -> String {
+        """
+        CREATE TABLE IF NOT EXISTS \(table) (
             seq INTEGER PRIMARY KEY,
             taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
             lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
             zone_id TEXT, received_ms INTEGER NOT NULL
         );
         """
+    }
+
+    /// The journal table commits append to now.
+    var activeJournal: String { Self.journalTables[activeJournalIndex.withLock { $0 }] }
+
+    /// The journal table commits do not append to: only the mover touches it.
+    var inactiveJournal: String { Self.journalTables[1 - activeJournalIndex.withLock { $0 }] }
+
+    /// Makes the inactive journal table the active one. Runs as a journal
+    /// write, so commits before it wrote to the old table and commits after
+    /// it write to the new one: the old table is frozen once this returns.
+    func switchActiveJournal() throws {
+        try journal.write { _ in activeJournalIndex.withLock { $0 = 1 - $0 } }
+    }
 
     private static let storeSchema = """
         CREATE TABLE IF NOT EXISTS fixes (
@@ -91,7 +113,7 @@ public final class SQLiteFixArchive: FixArchive {
 
     public func append(_ fixes: [AcceptedFix]) throws {
         guard !fixes.isEmpty else { return }
-        try journal.write { db in try JournalInsert.append(fixes, in: db) }
+        try journal.write { db in try JournalInsert.append(fixes, to: activeJournal, in: db) }
     }
 
     public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
@@ -102,10 +124,12 @@ public final class SQLiteFixArchive: FixArchive {
         let arguments: StatementArguments = [
             taxi.text, Self.milliseconds(window.lowerBound), Self.milliseconds(window.upperBound), limit,
         ]
-        // Journal first, then the store: rows are copied to the store before they
-        // leave the journal, so a row moving meanwhile is seen at least once.
+        // Journal tables first, then the store: rows are copied to the store before
+        // they leave the journal, so a row moving meanwhile is seen at least once.
         let journaled = try journal.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"), arguments: arguments)
+            try Self.journalTables.flatMap { table in
+                try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: table), arguments: arguments)
+            }
         }
         let stored = try store.read { db in
             try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"), arguments: arguments)
@@ -121,7 +145,9 @@ public final class SQLiteFixArchive: FixArchive {
             FROM %@ GROUP BY taxi_id
             """
         let journaled = try journal.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "journal"))
+            try Self.journalTables.flatMap { table in
+                try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: table))
+            }
         }
         let stored = try store.read { db in
             try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"))

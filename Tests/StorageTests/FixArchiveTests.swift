@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import GeoKit
+import GRDB
 import Ingest
 import Synchronization
 import Testing
@@ -51,6 +52,24 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         try archive.append([fix])
         let base = Date(timeIntervalSince1970: 1_790_000_000)
         #expect(try archive.fixes(of: "Такси-7", in: base...base.addingTimeInterval(1), limit: 10) == [fix])
+    }
+
+    @Test func movesAcrossBothJournalTablesLoseNothing() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T2", second: 0)])
+        #expect(try archive.count() == 2)
+        try archive.append([makeFix(taxi: "T1", second: 30)])
+        #expect(try archive.count() == 3)
+        // Rows a crash left in the inactive table are moved too.
+        let leftover = makeFix(taxi: "T3", second: 5)
+        try archive.journal.write { db in try JournalInsert.append([leftover], to: archive.inactiveJournal, in: db) }
+        try archive.append([makeFix(taxi: "T1", second: 60)])
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try archive.fixes(of: "T3", in: base...base.addingTimeInterval(60), limit: 10) == [leftover])
+        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
+        #expect(try archive.count() == 5)
+        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
     }
 
     @Test func aResentFixIsStoredOnce() throws {
