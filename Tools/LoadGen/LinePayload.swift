@@ -75,20 +75,14 @@ enum LinePayload {
                 divisor /= 10
             }
         }
-        digits(utc.year, 4)
-        bytes.append(UInt8(ascii: "-"))
-        digits(utc.month, 2)
-        bytes.append(UInt8(ascii: "-"))
-        digits(utc.day, 2)
-        bytes.append(UInt8(ascii: "T"))
-        digits(utc.hour, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(utc.minute, 2)
-        bytes.append(UInt8(ascii: ":"))
-        digits(utc.second, 2)
-        bytes.append(UInt8(ascii: "."))
-        digits(utc.millisecond, 3)
-        bytes.append(UInt8(ascii: "Z"))
+        let fields: [(value: Int, width: Int, then: Unicode.Scalar)] = [
+            (utc.year, 4, "-"), (utc.month, 2, "-"), (utc.day, 2, "T"), (utc.hour, 2, ":"),
+            (utc.minute, 2, ":"), (utc.second, 2, "."), (utc.millisecond, 3, "Z"),
+        ]
+        for field in fields {
+            digits(field.value, field.width)
+            bytes.append(UInt8(ascii: field.then))
+        }
     }
 }
 
