@@ -79,6 +79,7 @@ public final class FixValidator: Sendable {
         return .accept(outOfOrder: outOfOrder)
     }
 
+    /// Checks that need nothing but the fix and the clock.
     private func staticReason(_ fix: DeviceFix, now: Date) -> RejectReason? {
         if !fix.valid && !rules.acceptInvalidGPS { return .gpsInvalid }
         let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
