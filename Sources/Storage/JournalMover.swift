@@ -53,26 +53,29 @@ final class JournalMover: Sendable {
         stopping.withLock { $0 = true }
     }
 
-    /// Moves everything journaled so far; returns how many rows moved.
-    @discardableResult
-    func moveNow(archive: SQLiteFixArchive) throws -> Int {
+    /// Moves everything journaled so far.
+    func moveNow(archive: SQLiteFixArchive) throws {
         try lock.withLock { _ in
-            var moved = try move(archive.inactiveJournal, of: archive)
+            try move(archive.inactiveJournal, of: archive)
+            guard try !isEmpty(archive.activeJournal, of: archive) else { return }
             try archive.switchActiveJournal()
-            moved += try move(archive.inactiveJournal, of: archive)
+            try move(archive.inactiveJournal, of: archive)
             // The journal never checkpoints on commit (that would delay ACKs); do it here.
             _ = try? archive.journalCheckpointer.inDatabase { db in
                 try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
             }
-            return moved
         }
     }
 
+    /// True when journal table `table` holds no row.
+    private func isEmpty(_ table: String, of archive: SQLiteFixArchive) throws -> Bool {
+        try archive.journal.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") != true }
+    }
+
     /// Copies every row of journal table `table`, which no commit writes to,
-    /// into the store, then empties it; returns how many rows it held.
-    private func move(_ table: String, of archive: SQLiteFixArchive) throws -> Int {
-        let count = try archive.journal.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM \(table)") ?? 0 }
-        guard count > 0 else { return 0 }
+    /// into the store, then empties it.
+    private func move(_ table: String, of archive: SQLiteFixArchive) throws {
+        guard try !isEmpty(table, of: archive) else { return }
         let columns = SQLiteFixArchive.columns
         // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
         // take the attached journal's write lock too and block commits.
@@ -87,6 +90,5 @@ final class JournalMover: Sendable {
             }
         }
         try archive.journal.write { db in try db.execute(sql: "DELETE FROM \(table)") }
-        return count
     }
 }
