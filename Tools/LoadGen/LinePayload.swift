@@ -64,23 +64,25 @@ enum LinePayload {
         assert(index == start - 1)
     }
 
+    /// Appends a non-negative `value` in decimal, zero-padded to `width` digits.
+    static func appendPadded(_ value: Int, width: Int, to bytes: inout [UInt8]) {
+        var divisor = 1
+        for _ in 1..<width { divisor *= 10 }
+        while divisor > 0 {
+            bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+            divisor /= 10
+        }
+    }
+
     /// Appends `date` as `YYYY-MM-DDThh:mm:ss.fffZ` (UTC).
     static func appendTime(_ date: Date, to bytes: inout [UInt8]) {
         let utc = UTCFields(date)
-        func digits(_ value: Int, _ count: Int) {
-            var divisor = 1
-            for _ in 1..<count { divisor *= 10 }
-            while divisor > 0 {
-                bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
-                divisor /= 10
-            }
-        }
         let fields: [(value: Int, width: Int, then: Unicode.Scalar)] = [
             (utc.year, 4, "-"), (utc.month, 2, "-"), (utc.day, 2, "T"), (utc.hour, 2, ":"),
             (utc.minute, 2, ":"), (utc.second, 2, "."), (utc.millisecond, 3, "Z"),
         ]
         for field in fields {
-            digits(field.value, field.width)
+            appendPadded(field.value, width: field.width, to: &bytes)
             bytes.append(UInt8(ascii: field.then))
         }
     }

@@ -65,14 +65,8 @@ struct NMEAStreamCodec: StreamDeviceCodec {
 
     /// A non-negative `value` in decimal, zero-padded to `width` digits.
     static func writePadded(_ value: Int, width: Int, into buffer: inout ByteBuffer) {
-        var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-        var rest = value
-        var index = width - 1
-        while rest > 0, index >= 0 {
-            digits[index] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            index -= 1
-        }
+        var digits: [UInt8] = []
+        LinePayload.appendPadded(value, width: width, to: &digits)
         buffer.writeBytes(digits)
     }
 }
