@@ -10,8 +10,8 @@ import Ingest
 /// many readers (API queries) at once.
 public protocol FixArchive: Sendable {
     /// Appends fixes and returns only when they are durable (fsync'd):
-    /// a fix acknowledged after this call survives `kill -9`. A fix already
-    /// stored (same taxi, device and time) is not stored twice.
+    /// a fix acknowledged after this call survives `kill -9`. A fix appended
+    /// again (same taxi, device and time) is still one fix to every reader.
     func append(_ fixes: [AcceptedFix]) throws
 
     /// The fixes of `taxi` taken in `window`, oldest first.
@@ -20,7 +20,7 @@ public protocol FixArchive: Sendable {
     /// The newest fix of every taxi, to rebuild the live index after a restart.
     func latestFixPerTaxi() throws -> [AcceptedFix]
 
-    /// How many fixes are stored.
+    /// How many distinct fixes are stored.
     func count() throws -> Int
 }
 

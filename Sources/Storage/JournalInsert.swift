@@ -14,7 +14,7 @@ enum JournalInsert {
     /// Inserts `fixes` into journal table `table` in `db`'s current
     /// transaction; throws with SQLite's message on failure.
     static func append(_ fixes: [AcceptedFix], to table: String, in db: Database) throws {
-        let sql = "INSERT INTO \(table) (\(SQLiteFixArchive.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+        let sql = "INSERT INTO \(table) (\(FixStore.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         guard let connection = db.sqliteConnection else {
             throw ArchiveError("the journal database is closed; the fixes were not stored")
         }

@@ -3,9 +3,9 @@ import Foundation
 import GRDB
 import Synchronization
 
-/// Moves fixes from the archive's journal to its store in the background,
-/// in batches sorted by (taxi, time), so the store's B-tree is written a
-/// page per many fixes instead of a page per fix.
+/// Moves fixes from the archive's journal to its store (`FixStore`) in the
+/// background, in batches sorted by (taxi, time), so the store's B-tree is
+/// written a page per many fixes instead of a page per fix.
 ///
 /// Each move switches the active journal table (commits go on into the
 /// other one), copies the now frozen table into the store, then empties it
@@ -76,16 +76,11 @@ final class JournalMover: Sendable {
     /// into the store, then empties it.
     private func move(_ table: String, of archive: SQLiteFixArchive) throws {
         guard try !isEmpty(table, of: archive) else { return }
-        let columns = SQLiteFixArchive.columns
         // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
         // take the attached journal's write lock too and block commits.
         try archive.store.writeWithoutTransaction { db in
             try db.inTransaction(.deferred) {
-                try db.execute(
-                    sql: """
-                        INSERT OR IGNORE INTO main.fixes (\(columns))
-                        SELECT \(columns) FROM journal.\(table) ORDER BY taxi_id, time_ms
-                        """)
+                try FixStore.insert(from: "journal.\(table)", segmentRows: archive.segmentRows, in: db)
                 return .commit
             }
         }

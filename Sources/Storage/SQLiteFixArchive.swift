@@ -14,14 +14,14 @@ import Zones
 ///   `synchronous=FULL`), so a commit is one sequential write and one fsync,
 ///   and `append` returns only once the fixes are on disk. It has two such
 ///   tables, `journal` and `journal_alt`; commits go to the active one.
-/// - `fixes.sqlite` is the queryable store keyed by (taxi, time, device).
-///   A background mover switches the active journal table, copies the
+/// - `fixes.sqlite` is the queryable store (`FixStore`): segments keyed by
+///   (taxi, time, device), and the newest fix of every taxi. A background mover switches the active journal table, copies the
 ///   other one into the store in one sorted batch, then empties it whole.
 ///   The store has its own writer lock, so moving never stalls a commit
 ///   (and so never delays an ACK) beyond the one quick emptying.
 ///
 /// Queries read both files and merge them; a fix a device resent after a
-/// lost ACK is stored once (the store's key ignores the copy).
+/// lost ACK is returned once.
 public final class SQLiteFixArchive: FixArchive {
     let journal: DatabasePool
     /// A connection of its own for WAL checkpoints of the journal, which
@@ -31,14 +31,19 @@ public final class SQLiteFixArchive: FixArchive {
     /// The data directory, for messages.
     public let directory: String
     let mover: JournalMover
+    /// Rows per store segment (`FixStore`).
+    let segmentRows: Int
     /// The journal tables; commits append to the active one.
     static let journalTables = ["journal", "journal_alt"]
     private let activeJournalIndex = Mutex(0)
 
     /// Opens (creating when needed) the archive in `directory`, which must exist.
-    /// `moveInterval` is how often journal rows move to the store.
-    public init(directory: String, moveInterval: Duration = .milliseconds(100)) throws {
+    /// `moveInterval` is how often journal rows move to the store;
+    /// `segmentRows` how many rows a store segment takes.
+    public init(directory: String, moveInterval: Duration = .milliseconds(100),
+                segmentRows: Int = FixStore.defaultSegmentRows) throws {
         self.directory = directory
+        self.segmentRows = segmentRows
         do {
             journal = try Self.open(directory + "/fixes-journal.sqlite", synchronous: "FULL", autoCheckpoint: false)
             try journal.write { db in
@@ -49,7 +54,7 @@ public final class SQLiteFixArchive: FixArchive {
             journalCheckpointer = try DatabaseQueue(
                 path: directory + "/fixes-journal.sqlite", configuration: checkpointerConfiguration)
             store = try Self.open(directory + "/fixes.sqlite", synchronous: "NORMAL", autoCheckpoint: true)
-            try store.write { db in try db.execute(sql: Self.storeSchema) }
+            try store.write { db in try FixStore.prepare(db) }
             // The store's writer reads the journal directly, so moving rows is one SQL statement.
             try store.writeWithoutTransaction { db in
                 try db.execute(sql: "ATTACH DATABASE ? AS journal", arguments: [directory + "/fixes-journal.sqlite"])
@@ -76,17 +81,8 @@ public final class SQLiteFixArchive: FixArchive {
         return try DatabasePool(path: path, configuration: configuration)
     }
 
-    static let columns = "taxi_id, time_ms, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_ms"
-
     private static func journalSchema(_ table: String) -> String {
-        """
-        CREATE TABLE IF NOT EXISTS \(table) (
-            seq INTEGER PRIMARY KEY,
-            taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
-            lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
-            zone_id TEXT, received_ms INTEGER NOT NULL
-        );
-        """
+        "CREATE TABLE IF NOT EXISTS \(table) (seq INTEGER PRIMARY KEY, \(FixStore.fixColumnsSchema))"
     }
 
     /// The journal table commits append to now.
@@ -102,25 +98,12 @@ public final class SQLiteFixArchive: FixArchive {
         try journal.write { _ in activeJournalIndex.withLock { $0 = 1 - $0 } }
     }
 
-    private static let storeSchema = """
-        CREATE TABLE IF NOT EXISTS fixes (
-            taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
-            lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
-            zone_id TEXT, received_ms INTEGER NOT NULL,
-            PRIMARY KEY (taxi_id, time_ms, device_id)
-        ) WITHOUT ROWID;
-        """
-
     public func append(_ fixes: [AcceptedFix]) throws {
         guard !fixes.isEmpty else { return }
         try journal.write { db in try JournalInsert.append(fixes, to: activeJournal, in: db) }
     }
 
     public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
-        let sql = """
-            SELECT \(Self.columns) FROM %@ WHERE taxi_id = ? AND time_ms BETWEEN ? AND ?
-            ORDER BY time_ms, device_id LIMIT ?
-            """
         let arguments: StatementArguments = [
             taxi.text, Self.milliseconds(window.lowerBound), Self.milliseconds(window.upperBound), limit,
         ]
@@ -128,30 +111,24 @@ public final class SQLiteFixArchive: FixArchive {
         // they leave the journal, so a row moving meanwhile is seen at least once.
         let journaled = try journal.read { db in
             try Self.journalTables.flatMap { table in
-                try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: table), arguments: arguments)
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT \(FixStore.columns) FROM \(table) WHERE taxi_id = ?1 AND time_ms BETWEEN ?2 AND ?3
+                        ORDER BY time_ms, device_id LIMIT ?4
+                        """,
+                    arguments: arguments)
             }
         }
-        let stored = try store.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"), arguments: arguments)
-        }
+        let stored = try store.read { db in try Row.fetchAll(db, sql: FixStore.fixesOfTaxiInWindow, arguments: arguments) }
         return Array(Self.merge(stored + journaled).prefix(limit))
     }
 
     public func latestFixPerTaxi() throws -> [AcceptedFix] {
-        // SQLite returns the other columns from the row holding max(time_ms).
-        let sql = """
-            SELECT taxi_id, max(time_ms) AS time_ms, device_id, protocol, lon, lat,
-                   speed_kmh, heading, zone_id, received_ms
-            FROM %@ GROUP BY taxi_id
-            """
         let journaled = try journal.read { db in
-            try Self.journalTables.flatMap { table in
-                try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: table))
-            }
+            try Self.journalTables.flatMap { table in try Row.fetchAll(db, sql: FixStore.newestPerTaxi(in: table)) }
         }
-        let stored = try store.read { db in
-            try Row.fetchAll(db, sql: sql.replacingOccurrences(of: "%@", with: "fixes"))
-        }
+        let stored = try store.read { db in try Row.fetchAll(db, sql: FixStore.latestPerTaxi) }
         let latest = Dictionary((stored + journaled).compactMap(Self.fix(from:)).map { ($0.taxiId, $0) }) {
             $0.time >= $1.time ? $0 : $1
         }
@@ -160,7 +137,7 @@ public final class SQLiteFixArchive: FixArchive {
 
     public func count() throws -> Int {
         try mover.moveNow(archive: self)
-        return try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM fixes") ?? 0 }
+        return try store.read { db in try Int.fetchOne(db, sql: FixStore.distinctFixCount) ?? 0 }
     }
 
     /// Rows of both files as fixes, oldest first, each (taxi, time, device) once.

@@ -136,3 +136,80 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         } throws: { "\($0)".contains("shutting down") }
     }
 }
+
+@Suite struct FixStoreSegmentTests {
+    let base = Date(timeIntervalSince1970: 1_790_000_000)
+
+    private func segmentCount(_ archive: SQLiteFixArchive) throws -> Int {
+        try archive.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM segments") ?? 0 }
+    }
+
+    @Test func aWindowSpanningSegmentsComesBackOldestFirstWithinTheLimit() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 2)
+        for second in stride(from: 0, to: 300, by: 30) {
+            try archive.append([makeFix(taxi: "T1", second: second), makeFix(taxi: "T2", second: second + 1)])
+            _ = try archive.count()
+        }
+        #expect(try segmentCount(archive) == 10)
+        let window = try archive.fixes(of: "T1", in: base.addingTimeInterval(60)...base.addingTimeInterval(200), limit: 4)
+        #expect(window.map(\.time) == [60, 90, 120, 150].map { base.addingTimeInterval($0) })
+        #expect(window.allSatisfy { $0.taxiId == "T1" })
+    }
+
+    @Test func aFixResentIntoALaterSegmentIsReturnedOnce() throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 2)
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        #expect(try archive.count() == 2)
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 60)])
+        #expect(try archive.count() == 3)
+        #expect(try segmentCount(archive) == 2)
+        let window = try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10)
+        #expect(window.map(\.time) == [0, 30, 60].map { base.addingTimeInterval($0) })
+    }
+
+    @Test func theLatestFixStaysTheNewestWhenAnOlderOneArrivesLate() throws {
+        let directory = TemporaryDirectory()
+        do {
+            let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))
+            try archive.append([makeFix(taxi: "T1", second: 90, lon: -73.9)])
+            _ = try archive.count()
+            try archive.append([makeFix(taxi: "T1", second: 30), makeFix(taxi: "T2", second: 5)])
+            _ = try archive.count()
+        }
+        let latest = try SQLiteFixArchive(directory: directory.path).latestFixPerTaxi()
+        #expect(latest == [makeFix(taxi: "T1", second: 90, lon: -73.9), makeFix(taxi: "T2", second: 5)])
+    }
+
+    @Test func aStoreWrittenBeforeSegmentsIsConvertedWithNothingLost() throws {
+        let directory = TemporaryDirectory()
+        let fixes = [makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30, zone: nil), makeFix(taxi: "T2", second: 10)]
+        do {
+            let old = try DatabaseQueue(path: directory.path + "/fixes.sqlite")
+            try old.write { db in
+                try db.execute(
+                    sql: """
+                        CREATE TABLE fixes (
+                            taxi_id TEXT NOT NULL, time_ms INTEGER NOT NULL, device_id TEXT NOT NULL, protocol TEXT NOT NULL,
+                            lon REAL NOT NULL, lat REAL NOT NULL, speed_kmh REAL NOT NULL, heading REAL NOT NULL,
+                            zone_id TEXT, received_ms INTEGER NOT NULL,
+                            PRIMARY KEY (taxi_id, time_ms, device_id)
+                        ) WITHOUT ROWID
+                        """)
+                for fix in fixes {
+                    try db.execute(
+                        sql: "INSERT INTO fixes VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                        arguments: [fix.taxiId.text, SQLiteFixArchive.milliseconds(fix.time), fix.deviceId,
+                                    fix.wireProtocol.rawValue, fix.coordinate.longitude, fix.coordinate.latitude,
+                                    fix.speedKmh, fix.heading, fix.zoneId?.text, SQLiteFixArchive.milliseconds(fix.receivedAt)])
+                }
+            }
+        }
+        let archive = try SQLiteFixArchive(directory: directory.path)
+        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10) == Array(fixes[0...1]))
+        #expect(try archive.latestFixPerTaxi() == [fixes[1], fixes[2]])
+        try archive.append([makeFix(taxi: "T1", second: 60)])
+        #expect(try archive.count() == 4)
+    }
+}
