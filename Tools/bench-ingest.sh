@@ -5,7 +5,8 @@
 # it. Per transport: one run as fast as ACKs allow (throughput), then fixed
 # offered rates of 10, 4 and 2 fixes/s per device (100,000, 40,000 and
 # 20,000 fixes/s with 10,000 devices: ACK latency, open loop; for line and
-# Teltonika also 10 fixes per write, as terminals sending what they buffered). Prints the
+# Teltonika also 10 fixes per write or datagram, as terminals sending what
+# they buffered). Prints the
 # load generator's reports and the server's resident memory with 10,000
 # devices connected.
 # Usage: Tools/bench-ingest.sh BIN_DIR [DEVICES] [SECONDS] [PROTOCOL]
@@ -58,6 +59,8 @@ if [ -n "$udp" ]; then
   for rate in 10 4 2; do
     run "$protocol UDP, $devices devices, $rate fixes/s each = $(( devices * rate )) fixes/s offered (latency)" --transport udp --port "$(port_of "$udp")" --rate "$rate"
   done
+  run "$protocol UDP, $devices devices, 10 fixes/s each in one datagram per second = $(( devices * 10 )) fixes/s offered (latency, buffered terminals)" \
+    --transport udp --port "$(port_of "$udp")" --rate 10 --records-per-packet 10
 fi
 printf '\n== archive\n'
 curl -s "$metrics" | grep -E '^mytaxi_(fixes_archived_total|archive_failures_total)'

@@ -65,7 +65,7 @@ import Testing
         #expect(count("fixes archived:", in: run.output) == sent, "\(run.output)")
     }
 
-    @Test(arguments: [("tcp", 1), ("udp", 1), ("tcp", 5)])
+    @Test(arguments: [("tcp", 1), ("udp", 1), ("tcp", 5), ("udp", 5)])
     func aFixedRateIsOfferedOverEitherTransport(transport: String, fixesPerWrite: Int) throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

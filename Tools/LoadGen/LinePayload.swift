@@ -9,6 +9,15 @@ enum LinePayload {
     /// The bytes of one fix line, composed in a small local array and
     /// written to `buffer` at once, without Foundation formatting (the
     /// generator must stay cheaper than the server it measures).
+    /// One line per fix of `fixes`, numbered from `firstSeq`; returns the
+    /// last line's number, the one whose ACK answers them all.
+    static func lines(for fixes: [GeneratedFix], firstSeq: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
+        for (offset, fix) in fixes.enumerated() {
+            line(for: fix, seq: firstSeq + UInt64(offset), into: &buffer)
+        }
+        return firstSeq + UInt64(fixes.count - 1)
+    }
+
     static func line(for fix: GeneratedFix, seq: UInt64, into buffer: inout ByteBuffer) {
         var line: [UInt8] = []
         line.reserveCapacity(128)
@@ -140,10 +149,7 @@ struct LineStreamCodec: StreamDeviceCodec {
     /// One line per fix, numbered from `sequence`; the key is the last line's
     /// number, since the server answers a write's lines together.
     mutating func write(_ fixes: [GeneratedFix], sequence: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
-        for (offset, fix) in fixes.enumerated() {
-            LinePayload.line(for: fix, seq: sequence + UInt64(offset), into: &buffer)
-        }
-        return sequence + UInt64(fixes.count - 1)
+        LinePayload.lines(for: fixes, firstSeq: sequence, into: &buffer)
     }
 
     /// The sequence numbers of the whole `ACK,<seq>` lines received.
@@ -154,12 +160,13 @@ struct LineStreamCodec: StreamDeviceCodec {
     }
 }
 
-/// Line-protocol datagrams: one fix line each, answered by `ACK,<seq>`.
+/// Line-protocol datagrams: one or more fix lines of one device each,
+/// answered by one datagram of `ACK,<seq>` lines.
 struct LineDatagramCodec: DatagramDeviceCodec {
-    /// The fix line; the key is its sequence number.
+    /// The fix lines numbered from `sequence`; the key is the last line's
+    /// number, since the server answers a datagram's lines together.
     func write(_ fixes: [GeneratedFix], sequence: UInt64, into buffer: inout ByteBuffer) -> UInt64 {
-        LinePayload.line(for: fixes[0], seq: sequence, into: &buffer)
-        return sequence
+        LinePayload.lines(for: fixes, firstSeq: sequence, into: &buffer)
     }
 
     /// The sequence numbers acknowledged by the datagram.

@@ -33,7 +33,7 @@ struct LoadGen: AsyncParsableCommand {
     @Option(name: .customLong("protocol"), help: "Protocol the devices speak (udp: line and teltonika only).")
     var wireProtocol: LoadProtocol = .line
 
-    @Option(name: .customLong("records-per-packet"), help: "Fixes per message (1...255): Teltonika AVL records per packet; line protocol over TCP, fix lines per write (a terminal sending what it buffered).")
+    @Option(name: .customLong("records-per-packet"), help: "Fixes per message (1...255): Teltonika AVL records per packet; line protocol, fix lines per TCP write or per datagram (at most 20, so a datagram stays under 2 KB): a terminal sending what it buffered.")
     var recordsPerPacket = 1
 
     @Option(help: "Simulated devices (one TCP connection each).")
@@ -104,9 +104,12 @@ struct LoadGen: AsyncParsableCommand {
         guard transport == .tcp || wireProtocol.hasUDP else {
             throw ValidationError("--protocol \(wireProtocol.rawValue) runs over TCP only (udp: line and teltonika)")
         }
-        let batches = wireProtocol == .teltonika || (wireProtocol == .line && transport == .tcp)
+        let batches = wireProtocol == .teltonika || wireProtocol == .line
         guard (1...255).contains(recordsPerPacket), recordsPerPacket == 1 || batches else {
-            throw ValidationError("--records-per-packet must be 1...255, and above 1 only with --protocol teltonika, or line over TCP")
+            throw ValidationError("--records-per-packet must be 1...255, and above 1 only with --protocol teltonika or line")
+        }
+        guard wireProtocol != .line || transport == .tcp || recordsPerPacket <= 20 else {
+            throw ValidationError("--records-per-packet must be at most 20 for line over UDP: the server reads datagrams of up to 2 KB")
         }
     }
 

@@ -9,7 +9,7 @@ final class LoadPlan: Sendable {
     let ratePerDevice: Double
     let window: Int
     let drain: Duration
-    /// Fixes per message (--records-per-packet: Teltonika, line over TCP; 1 for the others).
+    /// Fixes per message (--records-per-packet: Teltonika and line; 1 for the others).
     let fixesPerMessage: Int
     private let sent = Atomic<Int>(0)
     private let start = Mutex<ContinuousClock.Instant?>(nil)
