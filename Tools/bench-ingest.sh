@@ -6,9 +6,8 @@
 # offered rates of 10, 4 and 2 fixes/s per device (100,000, 40,000 and
 # 20,000 fixes/s with 10,000 devices: ACK latency, open loop; for line and
 # Teltonika also 10 fixes per write or datagram, as terminals sending what
-# they buffered). Prints the
-# load generator's reports and the server's resident memory with 10,000
-# devices connected.
+# they buffered). Prints the load generator's reports and the server's
+# resident memory with 10,000 devices connected.
 # Usage: Tools/bench-ingest.sh BIN_DIR [DEVICES] [SECONDS] [PROTOCOL]
 set -euo pipefail
 bin=${1:?usage: Tools/bench-ingest.sh BIN_DIR [DEVICES] [SECONDS] [PROTOCOL]}
