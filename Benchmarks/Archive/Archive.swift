@@ -24,6 +24,26 @@ let benchmarks: @Sendable () -> Void = {
             return archive
         }
     }
+    // The background move (journal to store) of one round of fixes, one per
+    // taxi, as at 100,000 fixes/s every 100 ms; flat cost however large the store.
+    for storedFixes in [100_000, 2_000_000] {
+        Benchmark("SQLite archive move of 10,000 fixes (one per taxi) into a store of \(storedFixes / 1_000)k") {
+            (benchmark: Benchmark, archive: BenchmarkArchive) in
+            for _ in benchmark.scaledIterations {
+                try archive.append(archive.nextBatch(10_000))
+                benchmark.startMeasurement()
+                try archive.archive.moveJournalToStore()
+                benchmark.stopMeasurement()
+            }
+        } setup: {
+            let archive = try BenchmarkArchive(moveInterval: .seconds(3_600))
+            for _ in 0..<(storedFixes / 50_000) {
+                try archive.append(archive.nextBatch(50_000))
+                try archive.archive.moveJournalToStore()
+            }
+            return archive
+        }
+    }
 }
 
 /// An archive in a temporary directory fed with synthetic fixes of 10,000 taxis.
@@ -32,11 +52,12 @@ final class BenchmarkArchive: @unchecked Sendable {
     let archive: SQLiteFixArchive
     private var sequence = 0
 
-    init() throws {
+    /// `moveInterval`: how often the archive's own mover runs.
+    init(moveInterval: Duration = .milliseconds(100)) throws {
         directory = FileManager.default.temporaryDirectory
             .appendingPathComponent("mytaxi-bench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        archive = try SQLiteFixArchive(directory: directory)
+        archive = try SQLiteFixArchive(directory: directory, moveInterval: moveInterval)
     }
 
     deinit { try? FileManager.default.removeItem(atPath: directory) }

@@ -12,8 +12,9 @@ import GRDB
 /// archive gets. A query for one taxi's window seeks once per segment whose
 /// time range overlaps the window; `segments` records each range.
 ///
-/// `latest` keeps the newest fix of every taxi, so a restart rebuilds the
-/// live fleet index from one row per taxi instead of scanning every fix.
+/// `latest` keeps the newest fix of every taxi in the closed segments, so a
+/// restart rebuilds the live fleet index from one row per taxi plus the
+/// open segment instead of scanning every fix.
 ///
 /// A fix resent after a lost ACK can land in two segments; reads return it
 /// once.
@@ -21,7 +22,7 @@ public enum FixStore {
     /// Rows after which the mover starts a new segment, unless told
     /// otherwise. Smaller segments make moves cheaper at high rates; larger
     /// ones mean fewer seeks per query.
-    public static let defaultSegmentRows = 100_000
+    public static let defaultSegmentRows = 50_000
 
     /// The archive's fix columns, in the journal's and the store's order.
     static let columns = "taxi_id, time_ms, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_ms"
@@ -61,17 +62,19 @@ public enum FixStore {
                 SELECT 0, min(time_ms), max(time_ms), count(*) FROM fixes_unsegmented HAVING count(*) > 0
                 """)
         try db.execute(sql: "DROP TABLE fixes_unsegmented")
-        try db.execute(sql: "INSERT INTO latest (\(columns)) \(newestPerTaxi(in: "fixes"))")
     }
 
     /// Copies every row of `source` (a table another schema may hold, e.g.
-    /// `journal.journal_alt`) into the newest segment, starting a new one
-    /// when it holds `segmentRows`, and keeps `segments` and `latest` up to
-    /// date; runs in `db`'s current transaction.
+    /// `journal.journal_alt`) into the open (newest) segment, first closing
+    /// it when it holds `segmentRows`, and keeps `segments` up to date; runs
+    /// in `db`'s current transaction.
     static func insert(from source: String, segmentRows: Int, in db: Database) throws {
         let newest = try Row.fetchOne(db, sql: "SELECT segment, rows FROM segments ORDER BY segment DESC LIMIT 1")
         var segment: Int64 = newest?["segment"] ?? 0
-        if let rows: Int = newest?["rows"], rows >= segmentRows { segment += 1 }
+        if let rows: Int = newest?["rows"], rows >= segmentRows {
+            try close(segment, in: db)
+            segment += 1
+        }
         try db.execute(
             sql: """
                 INSERT OR IGNORE INTO fixes (segment, \(columns))
@@ -90,24 +93,32 @@ public enum FixStore {
                     rows = rows + excluded.rows
                 """,
             arguments: [segment, inserted])
+    }
+
+    /// Folds the newest fix of each taxi in `segment`, which takes no more
+    /// rows, into `latest`: once per segment rather than once per move,
+    /// where it cost as much as the move itself.
+    private static func close(_ segment: Int64, in db: Database) throws {
         try db.execute(
             sql: """
-                INSERT INTO latest (\(columns)) \(newestPerTaxi(in: source))
+                INSERT INTO latest (\(columns)) \(newestPerTaxi(in: "fixes", where: "segment = ?"))
                 ON CONFLICT (taxi_id) DO UPDATE SET
                     time_ms = excluded.time_ms, device_id = excluded.device_id, protocol = excluded.protocol,
                     lon = excluded.lon, lat = excluded.lat, speed_kmh = excluded.speed_kmh,
                     heading = excluded.heading, zone_id = excluded.zone_id, received_ms = excluded.received_ms
                 WHERE excluded.time_ms > latest.time_ms
-                """)
+                """,
+            arguments: [segment])
     }
 
-    /// A SELECT of the newest row of each taxi in `table` (SQLite takes the
-    /// other columns from the row holding max(time_ms)).
-    static func newestPerTaxi(in table: String) -> String {
+    /// A SELECT of the newest row of each taxi in the rows of `table` that
+    /// meet `condition` (SQLite takes the other columns from the row holding
+    /// max(time_ms)).
+    static func newestPerTaxi(in table: String, where condition: String = "true") -> String {
         """
         SELECT taxi_id, max(time_ms) AS time_ms, device_id, protocol, lon, lat,
                speed_kmh, heading, zone_id, received_ms
-        FROM \(table) GROUP BY taxi_id
+        FROM \(table) WHERE \(condition) GROUP BY taxi_id
         """
     }
 
@@ -120,8 +131,13 @@ public enum FixStore {
         GROUP BY time_ms, device_id ORDER BY time_ms, device_id LIMIT ?4
         """
 
-    /// The newest fix of every taxi.
-    static let latestPerTaxi = "SELECT \(columns) FROM latest"
+    /// The newest fix of every taxi: the closed segments' from `latest`,
+    /// then the open segment's (a taxi may be in both; the newer one counts).
+    static let latestPerTaxi = """
+        SELECT \(columns) FROM latest
+        UNION ALL
+        \(newestPerTaxi(in: "fixes", where: "segment = (SELECT max(segment) FROM segments)"))
+        """
 
     /// How many distinct fixes the store holds.
     static let distinctFixCount = "SELECT count(*) FROM (SELECT DISTINCT taxi_id, time_ms, device_id FROM fixes)"

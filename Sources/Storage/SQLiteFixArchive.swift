@@ -135,8 +135,15 @@ public final class SQLiteFixArchive: FixArchive {
         return latest.values.sorted { $0.taxiId < $1.taxiId }
     }
 
-    public func count() throws -> Int {
+    /// Moves everything journaled so far into the store now, as the
+    /// background mover does every interval: for tools and benchmarks that
+    /// need the store current.
+    public func moveJournalToStore() throws {
         try mover.moveNow(archive: self)
+    }
+
+    public func count() throws -> Int {
+        try moveJournalToStore()
         return try store.read { db in try Int.fetchOne(db, sql: FixStore.distinctFixCount) ?? 0 }
     }
 

@@ -169,10 +169,13 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect(window.map(\.time) == [0, 30, 60].map { base.addingTimeInterval($0) })
     }
 
-    @Test func theLatestFixStaysTheNewestWhenAnOlderOneArrivesLate() throws {
+    /// With one row per segment, the newest fix is in a closed segment when
+    /// the late one arrives; with the default, both are in the open one.
+    @Test(arguments: [1, FixStore.defaultSegmentRows])
+    func theLatestFixStaysTheNewestWhenAnOlderOneArrivesLate(segmentRows: Int) throws {
         let directory = TemporaryDirectory()
         do {
-            let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))
+            let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: segmentRows)
             try archive.append([makeFix(taxi: "T1", second: 90, lon: -73.9)])
             _ = try archive.count()
             try archive.append([makeFix(taxi: "T1", second: 30), makeFix(taxi: "T2", second: 5)])
