@@ -45,9 +45,11 @@ public final class MytaxiService: Sendable {
         zoneSet = loaded.zoneSet
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
-        archive = try SQLiteFixArchive(directory: configuration.dataDirectory)
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        archive = try SQLiteFixArchive(directory: configuration.dataDirectory) { move in
+            metrics.moved(fixCount: move.storedFixes, duration: move.duration)
+        }
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)

@@ -3,7 +3,8 @@ import Foundation
 
 /// The ingest counters of SPEC I7, through swift-metrics (Prometheus in
 /// `mytaxi serve`): frames and fixes received, accepted and rejected per
-/// protocol and reason, connections, commit batch sizes and ACK latency.
+/// protocol and reason, connections, commit batch sizes and ACK latency,
+/// and the archive's background moves.
 ///
 /// Every labelled counter is created once up front, so counting on the hot
 /// path is an array index and an atomic add.
@@ -19,6 +20,8 @@ public final class IngestMetrics: Sendable {
     private let ackLatency: [CoreMetrics.Timer]
     private let commitFixes: Recorder
     private let commitDuration: CoreMetrics.Timer
+    private let movedFixes: Recorder
+    private let moveDuration: CoreMetrics.Timer
     private let fixesArchived: Counter
     private let archiveFailures: Counter
 
@@ -60,6 +63,8 @@ public final class IngestMetrics: Sendable {
         }
         commitFixes = Recorder(label: "mytaxi_archive_commit_fixes", dimensions: [], aggregate: true, factory: factory)
         commitDuration = CoreMetrics.Timer(label: "mytaxi_archive_commit_seconds", dimensions: [], factory: factory)
+        movedFixes = Recorder(label: "mytaxi_archive_move_fixes", dimensions: [], aggregate: true, factory: factory)
+        moveDuration = CoreMetrics.Timer(label: "mytaxi_archive_move_seconds", dimensions: [], factory: factory)
         fixesArchived = Counter(label: "mytaxi_fixes_archived_total", dimensions: [], factory: factory)
         archiveFailures = Counter(label: "mytaxi_archive_failures_total", dimensions: [], factory: factory)
     }
@@ -113,6 +118,13 @@ public final class IngestMetrics: Sendable {
         commitFixes.record(fixCount)
         commitDuration.recordNanoseconds(Self.nanoseconds(duration))
         fixesArchived.increment(by: fixCount)
+    }
+
+    /// A background move of journaled fixes into the archive's queryable
+    /// store: how many and how long.
+    public func moved(fixCount: Int, duration: Duration) {
+        movedFixes.record(fixCount)
+        moveDuration.recordNanoseconds(Self.nanoseconds(duration))
     }
 
     /// A commit that failed: its fixes were not acknowledged.

@@ -67,8 +67,9 @@ public enum FixStore {
     /// Copies every row of `source` (a table another schema may hold, e.g.
     /// `journal.journal_alt`) into the open (newest) segment, first closing
     /// it when it holds `segmentRows`, and keeps `segments` up to date; runs
-    /// in `db`'s current transaction.
-    static func insert(from source: String, segmentRows: Int, in db: Database) throws {
+    /// in `db`'s current transaction. Returns how many fixes were new to
+    /// the segment.
+    static func insert(from source: String, segmentRows: Int, in db: Database) throws -> Int {
         let newest = try Row.fetchOne(db, sql: "SELECT segment, rows FROM segments ORDER BY segment DESC LIMIT 1")
         var segment: Int64 = newest?["segment"] ?? 0
         if let rows: Int = newest?["rows"], rows >= segmentRows {
@@ -82,7 +83,7 @@ public enum FixStore {
                 """,
             arguments: [segment])
         let inserted = db.changesCount
-        guard inserted > 0 else { return }
+        guard inserted > 0 else { return 0 }
         try db.execute(
             sql: """
                 INSERT INTO segments (segment, min_time_ms, max_time_ms, rows)
@@ -93,6 +94,7 @@ public enum FixStore {
                     rows = rows + excluded.rows
                 """,
             arguments: [segment, inserted])
+        return inserted
     }
 
     /// Folds the newest fix of each taxi in `segment`, which takes no more

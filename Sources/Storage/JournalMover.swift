@@ -18,11 +18,13 @@ import Synchronization
 /// and never blocks a commit.
 final class JournalMover: Sendable {
     private let interval: Duration
+    private let report: @Sendable (SQLiteFixArchive.MoveReport) -> Void
     private let stopping = Mutex(false)
     private let lock = Mutex(())
 
-    init(interval: Duration) {
+    init(interval: Duration, report: @escaping @Sendable (SQLiteFixArchive.MoveReport) -> Void) {
         self.interval = interval
+        self.report = report
     }
 
     func start(archive: SQLiteFixArchive) {
@@ -76,14 +78,17 @@ final class JournalMover: Sendable {
     /// into the store, then empties it.
     private func move(_ table: String, of archive: SQLiteFixArchive) throws {
         guard try !isEmpty(table, of: archive) else { return }
+        let started = ContinuousClock.now
+        var stored = 0
         // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
         // take the attached journal's write lock too and block commits.
         try archive.store.writeWithoutTransaction { db in
             try db.inTransaction(.deferred) {
-                try FixStore.insert(from: "journal.\(table)", segmentRows: archive.segmentRows, in: db)
+                stored = try FixStore.insert(from: "journal.\(table)", segmentRows: archive.segmentRows, in: db)
                 return .commit
             }
         }
         try archive.journal.write { db in try db.execute(sql: "DELETE FROM \(table)") }
+        report(SQLiteFixArchive.MoveReport(storedFixes: stored, duration: ContinuousClock.now - started))
     }
 }

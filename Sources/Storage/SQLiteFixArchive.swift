@@ -37,11 +37,23 @@ public final class SQLiteFixArchive: FixArchive {
     static let journalTables = ["journal", "journal_alt"]
     private let activeJournalIndex = Mutex(0)
 
+    /// What the background mover reports after each move, for metrics: a
+    /// mover that falls behind shows as moves growing longer and larger.
+    public struct MoveReport: Sendable {
+        /// Fixes the move added to the store (a resent fix already in the
+        /// open segment is not counted).
+        public var storedFixes: Int
+        /// Time spent copying into the store and emptying the journal table.
+        public var duration: Duration
+    }
+
     /// Opens (creating when needed) the archive in `directory`, which must exist.
     /// `moveInterval` is how often journal rows move to the store;
-    /// `segmentRows` how many rows a store segment takes.
+    /// `segmentRows` how many rows a store segment takes; `onMove` hears
+    /// about every move.
     public init(directory: String, moveInterval: Duration = .milliseconds(100),
-                segmentRows: Int = FixStore.defaultSegmentRows) throws {
+                segmentRows: Int = FixStore.defaultSegmentRows,
+                onMove: @escaping @Sendable (MoveReport) -> Void = { _ in }) throws {
         self.directory = directory
         self.segmentRows = segmentRows
         do {
@@ -63,7 +75,7 @@ public final class SQLiteFixArchive: FixArchive {
             throw ArchiveError(
                 "cannot open the fix archive in \(directory): \(error); check that the data directory exists and is writable")
         }
-        mover = JournalMover(interval: moveInterval)
+        mover = JournalMover(interval: moveInterval, report: onMove)
         mover.start(archive: self)
     }
 

@@ -157,6 +157,20 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect(window.allSatisfy { $0.taxiId == "T1" })
     }
 
+    @Test func everyMoveIsReportedWithTheFixesItStored() throws {
+        let directory = TemporaryDirectory()
+        let reports = Mutex<[SQLiteFixArchive.MoveReport]>([])
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600)) { move in
+            reports.withLock { $0.append(move) }
+        }
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T2", second: 0)])
+        try archive.moveJournalToStore()
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        try archive.moveJournalToStore()
+        try archive.moveJournalToStore()
+        #expect(reports.withLock { $0.map(\.storedFixes) } == [2, 1])
+    }
+
     @Test func aFixResentIntoALaterSegmentIsReturnedOnce() throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 2)
