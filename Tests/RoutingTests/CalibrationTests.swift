@@ -59,6 +59,45 @@ import Testing
         #expect(result.heldOut.rootMeanSquaredLogError < 0.03)
     }
 
+    /// Trips that take twice free flow plus a minute, and half as long again
+    /// inside one zone: the fit finds the zone's factor, and leaves the city
+    /// outside the zone at the class factors.
+    @Test func calibrationRecoversAKnownZoneFactor() throws {
+        let graph = TestGraphs.grid(12, 12, seed: 3)
+        let topology = CCHTopology(graph: graph)
+        let box = try #require(BoundingBox(enclosing: graph.coordinates))
+        let middle = Coordinate(longitude: (box.minX + box.maxX) / 2, latitude: (box.minY + box.maxY) / 2)
+        let zones = EdgeZones(graph: graph, zoneIDs: ["northeast"]) {
+            $0.longitude > middle.longitude && $0.latitude > middle.latitude ? 0 : nil
+        }
+        var truth = SpeedProfile()
+        for hour in 0..<SpeedProfile.hoursPerWeek { truth.setZoneFactor(Float(1 / 1.5), for: "northeast", hourOfWeek: hour) }
+        let real = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: truth, zones: zones),
+                          timeZone: .gmt)
+        var random = SplitMix64(state: 21)
+        var trips: [MeasuredTrip] = []
+        while trips.count < 150 {
+            let from = graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))]
+            let to = graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))]
+            let depart = Date(timeIntervalSince1970: 1_795_392_000 + Double(random.next() % 604_800))
+            guard let drive = try? real.route(from: from, to: to, depart: depart).durationSeconds, drive > 30 else { continue }
+            trips.append(MeasuredTrip(depart: depart, from: from, to: to, durationSeconds: 2 * drive + 60))
+        }
+        let result = SpeedProfileCalibration.fit(graph: graph, topology: topology, zones: zones, trips: trips, timeZone: .gmt,
+                                                 baseline: SpeedProfile())
+        let fittedZone = result.profile.zoneFactor("northeast", hourOfWeek: 30)
+        #expect(abs(Double(fittedZone) - 1 / 1.5) < 0.04, "zone factor \(fittedZone), expected 0.667")
+        #expect(result.zonePenalty != nil)
+        #expect(result.fitted.rootMeanSquaredLogError < 0.03, "\(result.fitted)")
+        #expect(result.heldOut.rootMeanSquaredLogError < 0.04, "\(result.heldOut)")
+
+        let withoutZones = SpeedProfileCalibration.fit(graph: graph, topology: topology, trips: trips, timeZone: .gmt,
+                                                       baseline: SpeedProfile())
+        #expect(withoutZones.profile.zoneFactors.isEmpty && withoutZones.zonePenalty == nil)
+        #expect(withoutZones.fitted.rootMeanSquaredLogError > result.fitted.rootMeanSquaredLogError + 0.02,
+                "zones \(result.fitted), without \(withoutZones.fitted)")
+    }
+
     /// The shipped Manhattan profile on the real trips: far better than free
     /// flow (SPEC R4). Skips when ../shared/data is absent.
     @Test func theShippedManhattanProfileBeatsFreeFlowOnRealTrips() throws {

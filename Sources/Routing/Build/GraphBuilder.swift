@@ -52,11 +52,13 @@ public enum GraphBuilder {
                 let (from, to) = (node(a), node(b))
                 if let speed = traversal.forwardSpeedKmh {
                     edges.addEdge(from: from, to: to, durationMs: durationMs(metres: metres, kmh: speed),
-                                  lengthMetres: Float(metres), roadClass: traversal.roadClass, wayID: way.id)
+                                  lengthMetres: Float(metres), roadClass: traversal.roadClass,
+                                  laneClass: traversal.forwardLanes, wayID: way.id)
                 }
                 if let speed = traversal.backwardSpeedKmh {
                     edges.addEdge(from: to, to: from, durationMs: durationMs(metres: metres, kmh: speed),
-                                  lengthMetres: Float(metres), roadClass: traversal.roadClass, wayID: way.id)
+                                  lengthMetres: Float(metres), roadClass: traversal.roadClass,
+                                  laneClass: traversal.backwardLanes, wayID: way.id)
                 }
             }
         }

@@ -11,6 +11,9 @@
 ///   motorway links and `junction=roundabout`/`circular` are one-way.
 /// - Access: `access` < `vehicle` < `motor_vehicle` < `motorcar`, the most
 ///   specific tag present decides; `no`, `private` and the like close the way.
+/// - Lanes: each direction's ``LaneClass`` from `lanes:forward`/`:backward`,
+///   else `lanes` (all of them on a one-way road, half on a two-way road);
+///   untagged ways stay ``LaneClass/untagged``.
 /// - `area=yes` (squares drawn as polygons) and `service=emergency_access` are left out.
 /// - Turn restrictions: `restriction:motorcar`, else `restriction:motor_vehicle`,
 ///   else `restriction`; `except=motorcar` exempts.
@@ -62,8 +65,11 @@ public struct CarProfile: RoutingProfile {
             let limit = tags[directionKey].flatMap(MaxSpeed.kilometresPerHour) ?? general
             return limit.map { $0 * Self.maxspeedFactor } ?? defaultSpeed
         }
+        let oneWay = forward != backward
         return WayTraversal(roadClass: roadClass,
                             forwardSpeedKmh: forward ? speed("maxspeed:forward") : nil,
-                            backwardSpeedKmh: backward ? speed("maxspeed:backward") : nil)
+                            backwardSpeedKmh: backward ? speed("maxspeed:backward") : nil,
+                            forwardLanes: LaneClass(lanesPerDirection: LaneCount.perDirection(tags, forward: true, oneWay: oneWay)),
+                            backwardLanes: LaneClass(lanesPerDirection: LaneCount.perDirection(tags, forward: false, oneWay: oneWay)))
     }
 }
