@@ -23,13 +23,16 @@ public struct RoadGraph: Sendable, Equatable {
     public var edgeRoadClass: [RoadClass]
     /// Lane class of each edge in its direction, for the narrow-street speed factor.
     public var edgeLaneClass: [LaneClass]
+    /// How each edge arrives at a signalled junction, for the minor-approach delay.
+    public var edgeSignalApproach: [SignalApproach]
 
     /// Creates a graph from its arrays; without lane classes every edge is
-    /// ``LaneClass/untagged`` (graphs drawn in code, profiles that ignore widths).
+    /// ``LaneClass/untagged`` (graphs drawn in code, profiles that ignore
+    /// widths), without signal approaches ``SignalApproach/none``.
     public init(
         coordinates: [Coordinate], firstEdge: [UInt32], edgeHead: [UInt32],
         edgeDurationMs: [UInt32], edgeLengthMetres: [Float], edgeRoadClass: [RoadClass],
-        edgeLaneClass: [LaneClass]? = nil
+        edgeLaneClass: [LaneClass]? = nil, edgeSignalApproach: [SignalApproach]? = nil
     ) {
         self.coordinates = coordinates
         self.firstEdge = firstEdge
@@ -38,6 +41,7 @@ public struct RoadGraph: Sendable, Equatable {
         self.edgeLengthMetres = edgeLengthMetres
         self.edgeRoadClass = edgeRoadClass
         self.edgeLaneClass = edgeLaneClass ?? Array(repeating: .untagged, count: edgeHead.count)
+        self.edgeSignalApproach = edgeSignalApproach ?? Array(repeating: .none, count: edgeHead.count)
     }
 
     public var nodeCount: Int { coordinates.count }

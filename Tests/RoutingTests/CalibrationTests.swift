@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import Testing
+import Zones
 @testable import Routing
 
 @Suite struct CalibrationTests {
@@ -98,8 +99,10 @@ import Testing
                 "zones \(result.fitted), without \(withoutZones.fitted)")
     }
 
-    /// The shipped Manhattan profile on the real trips: far better than free
-    /// flow (SPEC R4). Skips when ../shared/data is absent.
+    /// The shipped Manhattan profile on the real trips, on a graph that knows
+    /// the shipped Manhattan zones: far better than free flow (SPEC R4), and
+    /// better than the same profile without its zone factors. Skips when
+    /// ../shared/data is absent.
     @Test func theShippedManhattanProfileBeatsFreeFlowOnRealTrips() throws {
         guard let map = RealExtractTests.path("nyc/manhattan.osm.pbf"),
             let tripsPath = RealExtractTests.path("nyc/trips_calibration.csv")
@@ -107,8 +110,9 @@ import Testing
             print("skipped: nyc/manhattan.osm.pbf or nyc/trips_calibration.csv is absent from \(RealExtractTests.dataFolder.path)")
             return
         }
-        let profileURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Profiles/nyc-manhattan.csv")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let profileURL = repository.appendingPathComponent("Profiles/nyc-manhattan.csv")
         let profile = try SpeedProfile(parsing: String(contentsOf: profileURL, encoding: .utf8))
         let newYork = TimeZone(identifier: "America/New_York")!
         let graph = GraphBuilder.build(try OSMExtract(contentsOf: map), profile: CarProfile()).graph
@@ -116,17 +120,22 @@ import Testing
         let trips = try MeasuredTripsFile.read(String(contentsOfFile: tripsPath, encoding: .utf8), timeZone: newYork).trips
             .filter { box.contains($0.from) && box.contains($0.to) && (60...7200).contains($0.durationSeconds) }
         let topology = CCHTopology(graph: graph)
-        func accuracy(_ profile: SpeedProfile) -> TravelTimeAccuracy {
-            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile),
+        let zoneSet = try ZoneFileLoader.load(path: repository.appendingPathComponent("Zones/manhattan/zones.geojson").path).zoneSet
+        let index = try ZoneIndex(zoneSet: zoneSet)
+        let zones = EdgeZones(graph: graph, zoneIDs: zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
+        func accuracy(_ profile: SpeedProfile, zones: EdgeZones?) -> TravelTimeAccuracy {
+            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                                 timeZone: newYork, tripOverheadSeconds: profile.tripOverheadSeconds)
             let routed = trips.compactMap { trip in
                 (try? router.route(from: trip.from, to: trip.to, depart: trip.depart)).map { ($0.durationSeconds, trip.durationSeconds) }
             }
             return TravelTimeAccuracy(estimated: routed.map(\.0), measured: routed.map(\.1))
         }
-        let fitted = accuracy(profile), freeFlow = accuracy(SpeedProfile())
+        let fitted = accuracy(profile, zones: zones), freeFlow = accuracy(SpeedProfile(), zones: zones)
+        let zonesIgnored = accuracy(profile, zones: nil)
         #expect(fitted.trips > 600)
-        #expect(fitted.rootMeanSquaredLogError < 0.5, "\(fitted)")
+        #expect(fitted.rootMeanSquaredLogError < 0.46, "\(fitted)")
+        #expect(fitted.rootMeanSquaredLogError < zonesIgnored.rootMeanSquaredLogError, "with zones \(fitted), without \(zonesIgnored)")
         #expect(fitted.rootMeanSquaredLogError < 0.5 * freeFlow.rootMeanSquaredLogError, "fitted \(fitted), free flow \(freeFlow)")
         #expect(fitted.medianAbsolutePercentageError < 0.3)
     }

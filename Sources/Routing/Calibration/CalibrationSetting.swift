@@ -1,6 +1,6 @@
 /// The speed factors calibration routes with: one relative factor per
-/// ``SpeedProfileCalibration/ClassGroup``, a time factor for narrow streets,
-/// and a time multiplier per area zone. Hours of the week are left out: they
+/// ``SpeedProfileCalibration/ClassGroup``, time factors for narrow and
+/// untagged streets, the minor-signal delay, and a time multiplier per area zone. Hours of the week are left out: they
 /// scale every road alike, so they never change a route.
 struct CalibrationSetting: Hashable {
     /// Relative speed of each class group (fast roads are 1).
@@ -9,6 +9,8 @@ struct CalibrationSetting: Hashable {
     var narrowTimeFactor: Double = 1
     /// How many times longer a street without a `lanes` tag (``LaneClass/untagged``) takes.
     var untaggedTimeFactor: Double = 1
+    /// Free-flow seconds added at a minor approach to a traffic signal (``SignalApproach/minor``).
+    var minorSignalDelaySeconds: Double = 0
     /// How many times longer each zone's roads take, by zone slot (empty: all 1).
     var zoneMultipliers: [Double] = []
 
@@ -40,6 +42,21 @@ struct CalibrationSetting: Hashable {
         return setting
     }
 
+    /// This setting with another minor-signal delay.
+    func with(minorSignalDelaySeconds: Double) -> CalibrationSetting {
+        var setting = self
+        setting.minorSignalDelaySeconds = minorSignalDelaySeconds
+        return setting
+    }
+
+    /// This setting's free-flow time of `edge` in seconds, minor-signal delay
+    /// included, at its class and lane factors (no hour or zone factor).
+    func baseSeconds(edge: Int, graph: RoadGraph) -> Double {
+        let delay = graph.edgeSignalApproach[edge] == .minor ? minorSignalDelaySeconds : 0
+        return (Double(graph.edgeDurationMs[edge]) / 1000 + delay)
+            / (classFactor(graph.edgeRoadClass[edge]) * laneFactor(graph.edgeLaneClass[edge]))
+    }
+
     /// This setting with other relative speeds for arterials and local streets.
     func with(arterial: Float, local: Float) -> CalibrationSetting {
         var setting = self
@@ -52,6 +69,7 @@ struct CalibrationSetting: Hashable {
     /// a profile's (0, 2] and changes no route.
     func routingProfile(zoneIDs: [String]) -> SpeedProfile {
         var profile = SpeedProfile()
+        profile.minorSignalDelaySeconds = minorSignalDelaySeconds
         let largest = Double(classFactors.values.max()!)
         for roadClass in RoadClass.allCases {
             for hour in 0..<SpeedProfile.hoursPerWeek {

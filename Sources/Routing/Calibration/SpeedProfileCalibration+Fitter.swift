@@ -50,6 +50,7 @@ extension SpeedProfileCalibration {
                     }
                 }
                 profile.tripOverheadSeconds = model.overhead
+                profile.minorSignalDelaySeconds = setting.minorSignalDelaySeconds
                 return profile
             }
         }
@@ -78,9 +79,10 @@ extension SpeedProfileCalibration {
                                               overheads: overheads, zonePenalty: penalty)
                 if model.error < best?.model.error ?? .infinity { best = Fit(setting: setting, model: model, zonePenalty: penalty) }
             }
-            func searchLanes() {
+            func searchStreetFactors() {
                 for narrow in laneTimeFactors { consider(best!.setting.with(narrowTimeFactor: narrow)) }
                 for untagged in laneTimeFactors { consider(best!.setting.with(untaggedTimeFactor: untagged)) }
+                for delay in minorSignalDelays { consider(best!.setting.with(minorSignalDelaySeconds: delay)) }
             }
             func searchClasses(_ arterials: [Float], _ locals: [Float]) {
                 for arterial in arterials {
@@ -90,15 +92,18 @@ extension SpeedProfileCalibration {
             func report(_ step: String) {
                 let setting = best!.setting
                 progress(String(format: "%@: arterials x%.2f, local streets x%.2f the speed of fast roads, "
-                                + "narrow streets x%.2f and untagged x%.2f the time; RMSLE %.4f on the trips fitted",
+                                + "narrow streets x%.2f and untagged x%.2f the time, minor signal approaches +%.0f s; "
+                                + "RMSLE %.4f on the trips fitted",
                                 step, setting.classFactor(.primary), setting.classFactor(.residential),
-                                setting.narrowTimeFactor, setting.untaggedTimeFactor, best!.model.error.squareRoot()))
+                                setting.narrowTimeFactor, setting.untaggedTimeFactor, setting.minorSignalDelaySeconds,
+                                best!.model.error.squareRoot()))
             }
 
-            progress("searching road-class and lane factors (\(relativeFactors.count * relativeFactors.count + 2 * laneTimeFactors.count) route sets)")
+            let routeSets = relativeFactors.count * relativeFactors.count + 2 * laneTimeFactors.count + minorSignalDelays.count
+            progress("searching road-class, lane and signal factors (\(routeSets) route sets)")
             consider(CalibrationSetting(classFactors: [.fast: 1, .arterial: 1, .local: 1]))
             searchClasses(relativeFactors, relativeFactors)
-            searchLanes()
+            searchStreetFactors()
             report("without zones")
             let zoneCount = drives(best!.setting).zoneCount
             guard zoneCount > 0 else { return best! }
@@ -112,11 +117,12 @@ extension SpeedProfileCalibration {
                 let before = best!.setting
                 best!.setting.zoneMultipliers = best!.model.zoneMultipliers
                 consider(best!.setting)
-                searchLanes()
+                searchStreetFactors()
                 searchClasses(neighbours(of: before.classFactors[.arterial]!), neighbours(of: before.classFactors[.local]!))
                 report("with \(zoneCount) zone factors, round \(round)")
-                if best!.setting.classFactors == before.classFactors && best!.setting.narrowTimeFactor == before.narrowTimeFactor
-                    && best!.setting.untaggedTimeFactor == before.untaggedTimeFactor { break }
+                var unchanged = best!.setting
+                unchanged.zoneMultipliers = before.zoneMultipliers
+                if unchanged == before { break }
             }
             var fit = best!
             for pass in 1...reroutePasses {

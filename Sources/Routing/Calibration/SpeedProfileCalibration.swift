@@ -3,19 +3,23 @@ import Foundation
 /// Fits a city's weekly speed profile to measured trips (SPEC R4).
 ///
 /// The model: a trip leaving in hour `h` takes
-/// `overhead + hourMultiplier(h) × Σ edges freeFlow(e) × zoneMultiplier(zone(e)) / (classFactor(class(e)) × laneFactor(e))`.
+/// `overhead + hourMultiplier(h) × Σ edges (freeFlow(e) + signalDelay(e)) × zoneMultiplier(zone(e)) / (classFactor(class(e)) × laneFactor(e))`.
 ///
 /// 1. **Road classes.** Three class groups (fast roads: motorways and trunks;
 ///    arterials: primary and secondary; local streets: the rest) get relative
 ///    factors, found by a grid search that re-routes every trip (relative
 ///    factors change which roads a route takes).
-/// 2. **Narrow streets.** A time factor for streets with at most two lanes per
-///    direction (``LaneClass/narrow``), by a grid search that re-routes too.
+/// 2. **Street factors.** A time factor for streets with at most two lanes per
+///    direction (``LaneClass/narrow``), one for streets without a `lanes`
+///    tag, and the delay of a minor approach to a traffic signal
+///    (``SignalApproach/minor``), each by a grid search that re-routes too.
 /// 3. **Zones** (when the graph knows its edges' zones, ``EdgeZones``). One
 ///    time multiplier per zone the routes cross, shrunk toward 1 by an L2
 ///    penalty whose weight is chosen by cross-validation on the trips being
 ///    fitted; then the trips are re-routed on the fitted times and everything
 ///    refitted (``reroutePasses`` times), so routes follow the zone factors.
+///    In between, rounds of coordinate descent revisit the street and class
+///    factors with the zone factors in place.
 ///
 /// At every step the hour multipliers (one per weekday/weekend hour, smoothed
 /// with the neighbouring hours and shrunk toward the all-day value where
@@ -56,6 +60,8 @@ public enum SpeedProfileCalibration {
         public var heldOut: TravelTimeAccuracy
         /// The fitted time factor of narrow streets (1: no slower than their class).
         public var narrowTimeFactor: Double
+        /// The fitted time factor of streets without a `lanes` tag.
+        public var untaggedTimeFactor: Double
         /// The zone penalty cross-validation chose (nil without zones).
         public var zonePenalty: Double?
     }
@@ -65,8 +71,10 @@ public enum SpeedProfileCalibration {
     static let relativeFactors: [Float] = [0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5, 3.0]
     /// Time factors tried for narrow and for untagged streets (wide streets are the reference, 1).
     static let laneTimeFactors: [Double] = [1.0, 1.2, 1.4, 1.55, 1.7, 1.85, 2.0, 2.4]
+    /// Minor-signal delays tried, in free-flow seconds.
+    static let minorSignalDelays: [Double] = [0, 5, 10, 15, 20, 30]
     /// Overheads tried, in seconds.
-    static let overheads: [Double] = [0, 30, 60, 90, 120, 150, 180, 240, 300]
+    static let overheads: [Double] = [0, 30, 60, 90, 105, 120, 135, 150, 180, 240, 300]
     /// Zone penalties tried by cross-validation (weight of `Σ log(m)²` against the summed squared log errors).
     static let zonePenalties: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
     /// Folds of the cross-validation choosing the zone penalty.
@@ -115,7 +123,8 @@ public enum SpeedProfileCalibration {
             profile: profile, routedTrips: routable.count, unroutableTrips: trips.count - routable.count,
             freeFlow: score(SpeedProfile(), on: all), baseline: score(baseline, on: all), fitted: score(profile, on: all),
             heldOut: score(trained.profile(zoneIDs: zones?.zoneIDs ?? []), on: odd),
-            narrowTimeFactor: fitted.setting.narrowTimeFactor, zonePenalty: fitted.zonePenalty)
+            narrowTimeFactor: fitted.setting.narrowTimeFactor, untaggedTimeFactor: fitted.setting.untaggedTimeFactor,
+            zonePenalty: fitted.zonePenalty)
     }
 
     /// The speed factor (fraction of free-flow speed, as profiles store it)

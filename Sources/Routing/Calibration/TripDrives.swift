@@ -33,10 +33,7 @@ struct TripDrives {
         let router = Router(graph: graph, topology: topology,
                             speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                             timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
-        let baseSeconds = (0..<graph.edgeCount).map { edge in
-            Double(graph.edgeDurationMs[edge]) / 1000
-                / (setting.classFactor(graph.edgeRoadClass[edge]) * setting.laneFactor(graph.edgeLaneClass[edge]))
-        }
+        let baseSeconds = (0..<graph.edgeCount).map { setting.baseSeconds(edge: $0, graph: graph) }
         let zoneCount = zones?.zoneIDs.count ?? 0
         let slices = trips.map { trip -> [(slot: Int, seconds: Double)]? in
             guard let driven = try? router.drivenEdges(from: trip.from, to: trip.to, depart: trip.depart) else { return nil }

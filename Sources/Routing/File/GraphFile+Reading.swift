@@ -52,14 +52,18 @@ extension GraphFile {
         let lengths = try payload(Core.length, as: Float.self)
         let classBytes = try payload(Core.roadClass, as: UInt8.self)
         let laneBytes = try payload(Core.laneClass, as: UInt8.self)
+        let signalBytes = try payload(Core.signalApproach, as: UInt8.self)
         try checkTopology(nodeCount: nodeCount, firstEdge: firstEdge, edgeHead: edgeHead)
         let edgeCount = edgeHead.count
         for (name, count) in [(Core.duration, durations.count), (Core.length, lengths.count),
-                              (Core.roadClass, classBytes.count), (Core.laneClass, laneBytes.count)] where count != edgeCount {
+                              (Core.roadClass, classBytes.count), (Core.laneClass, laneBytes.count),
+                              (Core.signalApproach, signalBytes.count)] where count != edgeCount {
             throw .inconsistentSection(name, detail: "\(count) entries for \(edgeCount) edges")
         }
-        let roadClasses = try enumValues(RoadClass.self, from: classBytes, section: Core.roadClass, kind: "road")
-        let laneClasses = try enumValues(LaneClass.self, from: laneBytes, section: Core.laneClass, kind: "lane")
+        let roadClasses = try enumValues(RoadClass.self, from: classBytes, section: Core.roadClass, kind: "road class")
+        let laneClasses = try enumValues(LaneClass.self, from: laneBytes, section: Core.laneClass, kind: "lane class")
+        let signalApproaches = try enumValues(SignalApproach.self, from: signalBytes, section: Core.signalApproach,
+                                              kind: "signal approach")
 
         var extras: [String: [UInt8]] = [:]
         for (name, range) in sections where !Core.all.contains(name) {
@@ -67,7 +71,7 @@ extension GraphFile {
         }
         let graph = RoadGraph(coordinates: coordinates, firstEdge: firstEdge, edgeHead: edgeHead,
                               edgeDurationMs: durations, edgeLengthMetres: lengths, edgeRoadClass: roadClasses,
-                              edgeLaneClass: laneClasses)
+                              edgeLaneClass: laneClasses, edgeSignalApproach: signalApproaches)
         return Contents(graph: graph, profileName: profile, extraSections: extras)
     }
 
@@ -90,13 +94,13 @@ extension GraphFile {
         }
     }
 
-    /// Road or lane classes from their raw bytes, refusing unknown values.
+    /// Road classes, lane classes or signal approaches from their raw bytes, refusing unknown values.
     private static func enumValues<Value: CaseIterable & RawRepresentable<UInt8>>(
         _ type: Value.Type, from bytes: [UInt8], section: String, kind: String
     ) throws(GraphFileError) -> [Value] where Value.AllCases == [Value] {
         let known = Value.allCases
         if let bad = bytes.withUnsafeBufferPointer({ $0.first { Int($0) >= known.count } }) {
-            throw .inconsistentSection(section, detail: "unknown \(kind) class \(bad)")
+            throw .inconsistentSection(section, detail: "unknown \(kind) \(bad)")
         }
         return bytes.withUnsafeBufferPointer { values in
             [Value](unsafeUninitializedCapacity: values.count) { buffer, count in

@@ -24,7 +24,8 @@ import GeoKit
 /// name), `coords` (Float64 longitude, latitude per node), `firstedg`
 /// (UInt32, node count + 1), `edgehead` and `duration` (UInt32 per edge),
 /// `lengthm` (Float32 per edge), `roadclas` (UInt8 ``RoadClass`` per
-/// edge) and `lanecls` (UInt8 ``LaneClass`` per edge, since version 2). Other sections (the query engine's ordering, ``wayIDSection``)
+/// edge), `lanecls` (UInt8 ``LaneClass`` per edge) and `signals` (UInt8
+/// ``SignalApproach`` per edge; both since version 2). Other sections (the query engine's ordering, ``wayIDSection``)
 /// travel through untouched, so later stages add data without a format change.
 public enum GraphFile {
     /// The first 8 bytes of every graph file.
@@ -38,13 +39,15 @@ public enum GraphFile {
     /// The names of the graph's own sections, in file order.
     public static var coreSectionNames: [String] {
         [Core.profile, Core.coordinates, Core.firstEdge, Core.edgeHead, Core.duration, Core.length, Core.roadClass,
-         Core.laneClass]
+         Core.laneClass, Core.signalApproach]
     }
 
     enum Core {
         static let profile = "profile", coordinates = "coords", firstEdge = "firstedg", edgeHead = "edgehead"
         static let duration = "duration", length = "lengthm", roadClass = "roadclas", laneClass = "lanecls"
-        static let all: Set<String> = [profile, coordinates, firstEdge, edgeHead, duration, length, roadClass, laneClass]
+        static let signalApproach = "signals"
+        static let all: Set<String> = [profile, coordinates, firstEdge, edgeHead, duration, length, roadClass, laneClass,
+                                       signalApproach]
     }
 
     /// What a graph file holds.
@@ -79,6 +82,7 @@ public enum GraphFile {
             (Core.length, bytes(of: graph.edgeLengthMetres)),
             (Core.roadClass, graph.edgeRoadClass.map(\.rawValue)),
             (Core.laneClass, graph.edgeLaneClass.map(\.rawValue)),
+            (Core.signalApproach, graph.edgeSignalApproach.map(\.rawValue)),
         ]
         sections += extraSections.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 

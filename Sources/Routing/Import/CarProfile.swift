@@ -15,6 +15,7 @@
 ///   else `lanes` (all of them on a one-way road, half on a two-way road);
 ///   untagged ways stay ``LaneClass/untagged``.
 /// - `area=yes` (squares drawn as polygons) and `service=emergency_access` are left out.
+/// - Traffic signals: nodes tagged `highway=traffic_signals` (``SignalApproach``).
 /// - Turn restrictions: `restriction:motorcar`, else `restriction:motor_vehicle`,
 ///   else `restriction`; `except=motorcar` exempts.
 public struct CarProfile: RoutingProfile {
@@ -39,6 +40,7 @@ public struct CarProfile: RoutingProfile {
     public let name = "car"
     public let restrictionKeys = ["restriction:motorcar", "restriction:motor_vehicle", "restriction"]
     public let restrictionExemptions: Set<String> = ["motorcar", "motor_vehicle"]
+    public let trafficSignalValues: Set<String> = ["traffic_signals"]
 
     /// Creates the car profile.
     public init() {}

@@ -19,6 +19,10 @@ public protocol RoutingProfile: Sendable {
 
     /// Values of a restriction's `except` tag that exempt this profile.
     var restrictionExemptions: Set<String> { get }
+
+    /// Values of a node's `highway` tag that mark a traffic signal this
+    /// profile waits at (``SignalApproach``); empty when it ignores signals.
+    var trafficSignalValues: Set<String> { get }
 }
 
 /// How a way may be travelled: its road class, and the speed and lane class

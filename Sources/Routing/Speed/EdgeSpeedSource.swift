@@ -22,7 +22,8 @@ extension EdgeSpeedSource {
 
 /// Free-flow edge durations scaled by a ``SpeedProfile``: the factor of each
 /// edge's road class, times that of its lane class, times that of its zone
-/// (when the graph knows its edges' zones), for the hour.
+/// (when the graph knows its edges' zones), for the hour; minor approaches
+/// to a traffic signal first get the profile's minor-signal delay.
 ///
 /// Routes follow these times (the router customizes its metric from them),
 /// so a slow zone or narrow streets are avoided, not only reported slower.
@@ -33,6 +34,8 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
     public let roadClass: [RoadClass]
     /// Lane class of each edge, from the graph.
     public let laneClass: [LaneClass]
+    /// How each edge arrives at a signalled junction, from the graph.
+    public let signalApproach: [SignalApproach]
     /// The zone of each edge, when the graph was built with zones.
     public let zones: EdgeZones?
     /// The factors applied.
@@ -45,6 +48,7 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         freeFlowMs = graph.edgeDurationMs
         roadClass = graph.edgeRoadClass
         laneClass = graph.edgeLaneClass
+        signalApproach = graph.edgeSignalApproach
         self.zones = zones
         self.profile = profile
     }
@@ -66,15 +70,17 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         } ?? hourOfWeek
     }
 
-    /// Free-flow durations divided by the hour's class × lane × zone factor of each edge.
+    /// Free-flow durations (plus the minor-signal delay on minor approaches)
+    /// divided by the hour's class × lane × zone factor of each edge.
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
         let factors = factors(hourOfWeek: hourOfWeek)
+        let minorSignalDelayMs = profile.minorSignalDelaySeconds * 1000
         return (0..<freeFlowMs.count).map { edge in
-            let duration = freeFlowMs[edge]
-            guard duration != unreachableMs else { return unreachableMs }
+            guard freeFlowMs[edge] != unreachableMs else { return unreachableMs }
+            let duration = Double(freeFlowMs[edge]) + (signalApproach[edge] == .minor ? minorSignalDelayMs : 0)
             var factor = factors.classes[Int(roadClass[edge].rawValue)] * factors.lanes[Int(laneClass[edge].rawValue)]
             if let zone = zones?.edgeZone[edge], zone != EdgeZones.noZone { factor *= factors.zones[Int(zone)] }
-            let scaled = (Double(duration) / Double(factor)).rounded()
+            let scaled = (duration / Double(factor)).rounded()
             return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
         }
     }

@@ -34,8 +34,10 @@ extension SpeedProfile {
     ///   (0 = Monday 00:00–01:00 local time), or `*` for all hours;
     /// - `factor`: fraction of free-flow speed, a number in (0, 2].
     ///
-    /// One more line, optional: `trip_overhead_s,<seconds>` (0–1800), the
-    /// time added to every drive (``tripOverheadSeconds``).
+    /// Two more lines, optional: `trip_overhead_s,<seconds>` (0–1800), the
+    /// time added to every drive (``tripOverheadSeconds``), and
+    /// `minor_signal_delay_s,<seconds>` (0–300), the free-flow delay of a
+    /// minor approach to a traffic signal (``minorSignalDelaySeconds``).
     ///
     /// Every (class, hour) starts at 1 (free flow); rules apply in file
     /// order, a later rule overriding an earlier one. Blank lines and lines
@@ -60,11 +62,11 @@ extension SpeedProfile {
             let fields = trimmed.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
             if fields.first == Self.overheadKey && fields.count == 2 {
-                guard let seconds = Double(fields[1]), (0...1800).contains(seconds) else {
-                    throw SpeedProfileError.invalidField(line: line, field: Self.overheadKey, value: fields[1],
-                                                         reason: "is not a number of seconds in 0-1800")
-                }
-                tripOverheadSeconds = seconds
+                tripOverheadSeconds = try Self.parseSeconds(fields[1], key: Self.overheadKey, limit: 1800, line: line)
+                continue
+            }
+            if fields.first == Self.minorSignalDelayKey && fields.count == 2 {
+                minorSignalDelaySeconds = try Self.parseSeconds(fields[1], key: Self.minorSignalDelayKey, limit: 300, line: line)
                 continue
             }
             guard fields.count == 3 else { throw SpeedProfileError.wrongFieldCount(line: line, count: fields.count) }
@@ -133,15 +135,26 @@ extension SpeedProfile {
 
     /// The key of the trip-overhead line.
     public static let overheadKey = "trip_overhead_s"
+    /// The key of the minor-signal-approach delay line.
+    public static let minorSignalDelayKey = "minor_signal_delay_s"
+
+    private static func parseSeconds(_ field: String, key: String, limit: Double, line: Int) throws -> Double {
+        guard let seconds = Double(field), (0...limit).contains(seconds) else {
+            throw SpeedProfileError.invalidField(line: line, field: key, value: field,
+                                                 reason: "is not a number of seconds in 0-\(Int(limit))")
+        }
+        return seconds
+    }
 
     /// The profile in its text form, which ``init(parsing:)`` reads back
-    /// equal: the header, the overhead, then per class one line per run of
+    /// equal: the header, the overhead, the minor-signal delay when not 0, then per class one line per run of
     /// hours with the same factor; then the lane classes whose factor is not
     /// 1 throughout, and every zone the profile names (ids in ascending
     /// order, numbers by value), `*` for a zone or lane class with one factor
     /// all week.
     public var text: String {
         var lines = [Self.header, "\(Self.overheadKey),\(tripOverheadSeconds)"]
+        if minorSignalDelaySeconds != 0 { lines.append("\(Self.minorSignalDelayKey),\(minorSignalDelaySeconds)") }
         for roadClass in RoadClass.allCases {
             lines += Self.runs(Self.snakeCaseName(roadClass)) { factor(roadClass, hourOfWeek: $0) }
         }

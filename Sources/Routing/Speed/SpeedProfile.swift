@@ -25,6 +25,11 @@ public struct SpeedProfile: Sendable, Equatable {
     /// out, finding the kerb, the last metres. Fitted with the factors by
     /// ``SpeedProfileCalibration``; 0 when not measured.
     public var tripOverheadSeconds: Double = 0
+    /// Free-flow seconds added to every edge that is the minor approach of a
+    /// signalled junction (``SignalApproach/minor``: a side street waiting
+    /// for an avenue's green), scaled by the edge's factors like its own
+    /// time. 0 when not measured.
+    public var minorSignalDelaySeconds: Double = 0
 
     /// A profile with every class at `factor` in every hour (1 = free flow always).
     public init(uniform factor: Float = 1) {

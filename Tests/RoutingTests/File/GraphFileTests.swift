@@ -102,7 +102,7 @@ import Testing
         newer[8] = 9
         #expect(reading(newer) == .unsupportedVersion(found: 9, supported: GraphFile.formatVersion))
         #expect(reading(Array(good.prefix(12))) == .truncatedHeader)
-        #expect(reading(Array(good.dropLast(5))) == .truncatedSection("lanecls"))
+        #expect(reading(Array(good.dropLast(5))) == .truncatedSection("signals"))
         #expect(reading(Array(good.prefix(16 + 16 + 8 + 16 + 4))) == .truncatedSection("coords"))
 
         var headOutOfRange = good

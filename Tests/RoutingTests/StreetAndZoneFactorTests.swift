@@ -3,8 +3,8 @@ import GeoKit
 import Testing
 @testable import Routing
 
-/// Zone and narrow-street factors change travel times, and routes follow them.
-@Suite struct ZoneAndLaneFactorTests {
+/// Zone, narrow-street and minor-signal factors change travel times, and routes follow them.
+@Suite struct StreetAndZoneFactorTests {
     /// From a to c: the straight street a-b-c (100 m, one lane each way, in
     /// the northern zone) or the avenue detour a-d-e-c (200 m, three lanes
     /// each way, outside every zone).
@@ -96,5 +96,40 @@ import Testing
             let seconds = driven.reduce(0) { $0 + Double(graph.edgeDurationMs[$1.edge]) * $1.share } / 1000
             #expect(abs(seconds - route.durationSeconds) < 0.01 * Double(driven.count) + 0.01, "\(seconds) vs \(route)")
         }
+    }
+
+    /// At a signal where a street meets an avenue, the street's approach is
+    /// minor and the avenue's major; the profile's delay slows the street's
+    /// approach only, and routes pay it.
+    @Test func theMinorSignalDelayFallsOnSideStreetsAtAvenueSignals() throws {
+        var map = TinyMap("""
+            . a .
+            c b d
+            . e .
+            """)
+        map.way("abe", ["highway": "residential"])
+        map.way("cbd", ["highway": "primary"])
+        map.tagNode("b", ["highway": "traffic_signals"])
+        let graph = try map.build().graph
+        let tails = graph.edgeTail
+        func approach(_ from: Character, _ to: Character) -> SignalApproach? {
+            (0..<graph.edgeCount).first {
+                map.letter(at: graph.coordinates[Int(tails[$0])]) == from && map.letter(at: graph.coordinates[Int(graph.edgeHead[$0])]) == to
+            }.map { graph.edgeSignalApproach[$0] }
+        }
+        #expect(approach("a", "b") == .minor && approach("e", "b") == .minor)
+        #expect(approach("c", "b") == .major && approach("d", "b") == .major)
+        #expect(approach("b", "e") == SignalApproach.none && approach("b", "d") == SignalApproach.none)
+
+        var delayed = SpeedProfile()
+        delayed.minorSignalDelaySeconds = 10
+        #expect(try SpeedProfile(parsing: delayed.text) == delayed)
+        let depart = Date(timeIntervalSince1970: 0)
+        func seconds(_ profile: SpeedProfile, _ from: Character, _ to: Character) throws -> Double {
+            try Router(graph: graph, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile), timeZone: .gmt)
+                .route(from: map.positions[from]!, to: map.positions[to]!, depart: depart).durationSeconds
+        }
+        #expect(abs(try seconds(delayed, "a", "e") - seconds(SpeedProfile(), "a", "e") - 10) < 0.01)
+        #expect(abs(try seconds(delayed, "c", "d") - seconds(SpeedProfile(), "c", "d")) < 0.01)
     }
 }
