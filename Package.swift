@@ -97,7 +97,7 @@ let package = Package(
             name: "Routing", dependencies: ["GeoKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "RoutingTests", dependencies: ["Routing", "GeoKit"],
+            name: "RoutingTests", dependencies: ["Routing", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
         // Storage: what must survive kill -9 (the fix archive), behind one protocol.

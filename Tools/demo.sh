@@ -43,9 +43,9 @@ trap cleanup EXIT
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 graph=$work/midtown.graph
-step "Build the Midtown road graph with the fitted NYC speed profile (SPEC R1, R4)" \
+step "Build the Midtown road graph with the fitted NYC speed profile and its zones (SPEC R1, R4)" \
   "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --time-zone America/New_York \
-  --speed-profile "$root/Profiles/nyc-manhattan.csv"
+  --speed-profile "$root/Profiles/nyc-manhattan.csv" --zones "$zones"
 step "Times Square to Penn Station, Monday 08:30 (R3)" \
   "$mytaxi" route --graph "$graph" --from=-73.9855,40.7580 --to=-73.99377,40.75141 --depart 2026-11-23T08:30:00-05:00
 step "The same at 03:00" \

@@ -40,6 +40,8 @@ struct Storage {
     std::vector<int64_t> node_ids;
     std::vector<double> node_longitudes;
     std::vector<double> node_latitudes;
+    std::vector<size_t> node_highway_offsets;
+    std::vector<const char *> node_highway;
 
     std::vector<int64_t> way_ids;
     std::vector<size_t> way_ref_start{0};
@@ -100,21 +102,30 @@ private:
     Storage &storage_;
 };
 
+// No `highway` tag on a node.
+constexpr size_t no_tag = static_cast<size_t>(-1);
+
 class NodeLocator : public osmium::handler::Handler {
 public:
-    NodeLocator(const std::vector<int64_t> &wanted, std::vector<osmium::Location> &found)
-        : wanted_(wanted), found_(found) {}
+    NodeLocator(Storage &storage, const std::vector<int64_t> &wanted, std::vector<osmium::Location> &found,
+                std::vector<size_t> &highway)
+        : storage_(storage), wanted_(wanted), found_(found), highway_(highway) {}
 
     void node(const osmium::Node &node) {
         auto it = std::lower_bound(wanted_.begin(), wanted_.end(), node.id());
         if (it != wanted_.end() && *it == node.id() && node.location().valid()) {
-            found_[static_cast<size_t>(it - wanted_.begin())] = node.location();
+            const size_t index = static_cast<size_t>(it - wanted_.begin());
+            found_[index] = node.location();
+            const char *value = node.tags().get_value_by_key("highway");
+            if (value != nullptr) highway_[index] = storage_.intern(value);
         }
     }
 
 private:
+    Storage &storage_;
     const std::vector<int64_t> &wanted_;
     std::vector<osmium::Location> &found_;
+    std::vector<size_t> &highway_;
 };
 
 void read_file(const char *path, Storage &storage) {
@@ -130,9 +141,10 @@ void read_file(const char *path, Storage &storage) {
     std::sort(wanted.begin(), wanted.end());
     wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
     std::vector<osmium::Location> found(wanted.size());
+    std::vector<size_t> highway(wanted.size(), no_tag);
     {
         osmium::io::Reader reader{file, osmium::osm_entity_bits::node};
-        NodeLocator locator{wanted, found};
+        NodeLocator locator{storage, wanted, found, highway};
         osmium::apply(reader, locator);
         reader.close();
     }
@@ -144,6 +156,7 @@ void read_file(const char *path, Storage &storage) {
         storage.node_ids.push_back(wanted[i]);
         storage.node_longitudes.push_back(found[i].lon());
         storage.node_latitudes.push_back(found[i].lat());
+        storage.node_highway_offsets.push_back(highway[i]);
     }
     storage.way_ref_node.reserve(storage.way_refs.size());
     for (int64_t ref : storage.way_refs) {
@@ -164,11 +177,15 @@ void publish(Storage &storage) {
     for (const MemberOffsets &member : storage.member_offsets) {
         storage.relation_members.push_back({member.type, member.ref, base + member.role});
     }
+    for (size_t offset : storage.node_highway_offsets) {
+        storage.node_highway.push_back(offset == no_tag ? nullptr : base + offset);
+    }
     cosm_extract &view = storage.view;
     view.node_count = storage.node_ids.size();
     view.node_ids = storage.node_ids.data();
     view.node_longitudes = storage.node_longitudes.data();
     view.node_latitudes = storage.node_latitudes.data();
+    view.node_highway = storage.node_highway.data();
     view.way_count = storage.way_ids.size();
     view.way_ids = storage.way_ids.data();
     view.way_ref_start = storage.way_ref_start.data();

@@ -21,10 +21,18 @@ public struct RoadGraph: Sendable, Equatable {
     public var edgeLengthMetres: [Float]
     /// Road class of each edge, for time-of-day speed factors.
     public var edgeRoadClass: [RoadClass]
+    /// Lane class of each edge in its direction, for the narrow-street speed factor.
+    public var edgeLaneClass: [LaneClass]
+    /// How each edge arrives at a signalled junction, for the minor-approach delay.
+    public var edgeSignalApproach: [SignalApproach]
 
+    /// Creates a graph from its arrays; without lane classes every edge is
+    /// ``LaneClass/untagged`` (graphs drawn in code, profiles that ignore
+    /// widths), without signal approaches ``SignalApproach/none``.
     public init(
         coordinates: [Coordinate], firstEdge: [UInt32], edgeHead: [UInt32],
-        edgeDurationMs: [UInt32], edgeLengthMetres: [Float], edgeRoadClass: [RoadClass]
+        edgeDurationMs: [UInt32], edgeLengthMetres: [Float], edgeRoadClass: [RoadClass],
+        edgeLaneClass: [LaneClass]? = nil, edgeSignalApproach: [SignalApproach]? = nil
     ) {
         self.coordinates = coordinates
         self.firstEdge = firstEdge
@@ -32,10 +40,21 @@ public struct RoadGraph: Sendable, Equatable {
         self.edgeDurationMs = edgeDurationMs
         self.edgeLengthMetres = edgeLengthMetres
         self.edgeRoadClass = edgeRoadClass
+        self.edgeLaneClass = edgeLaneClass ?? Array(repeating: .untagged, count: edgeHead.count)
+        self.edgeSignalApproach = edgeSignalApproach ?? Array(repeating: .none, count: edgeHead.count)
     }
 
     public var nodeCount: Int { coordinates.count }
     public var edgeCount: Int { edgeHead.count }
+
+    /// The node each edge leaves from (the inverse of ``firstEdge``).
+    public var edgeTail: [UInt32] {
+        var tails = [UInt32](repeating: 0, count: edgeCount)
+        for node in 0..<nodeCount {
+            for edge in edges(from: node) { tails[edge] = UInt32(node) }
+        }
+        return tails
+    }
 
     /// The outgoing edge indices of `node`.
     public func edges(from node: Int) -> Range<Int> {

@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import Testing
+import Zones
 @testable import Routing
 
 @Suite struct CalibrationTests {
@@ -59,8 +60,49 @@ import Testing
         #expect(result.heldOut.rootMeanSquaredLogError < 0.03)
     }
 
-    /// The shipped Manhattan profile on the real trips: far better than free
-    /// flow (SPEC R4). Skips when ../shared/data is absent.
+    /// Trips that take twice free flow plus a minute, and half as long again
+    /// inside one zone: the fit finds the zone's factor, and leaves the city
+    /// outside the zone at the class factors.
+    @Test func calibrationRecoversAKnownZoneFactor() throws {
+        let graph = TestGraphs.grid(12, 12, seed: 3)
+        let topology = CCHTopology(graph: graph)
+        let box = try #require(BoundingBox(enclosing: graph.coordinates))
+        let middle = Coordinate(longitude: (box.minX + box.maxX) / 2, latitude: (box.minY + box.maxY) / 2)
+        let zones = EdgeZones(graph: graph, zoneIDs: ["northeast"]) {
+            $0.longitude > middle.longitude && $0.latitude > middle.latitude ? 0 : nil
+        }
+        var truth = SpeedProfile()
+        for hour in 0..<SpeedProfile.hoursPerWeek { truth.setZoneFactor(Float(1 / 1.5), for: "northeast", hourOfWeek: hour) }
+        let real = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: truth, zones: zones),
+                          timeZone: .gmt)
+        var random = SplitMix64(state: 21)
+        var trips: [MeasuredTrip] = []
+        while trips.count < 150 {
+            let from = graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))]
+            let to = graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))]
+            let depart = Date(timeIntervalSince1970: 1_795_392_000 + Double(random.next() % 604_800))
+            guard let drive = try? real.route(from: from, to: to, depart: depart).durationSeconds, drive > 30 else { continue }
+            trips.append(MeasuredTrip(depart: depart, from: from, to: to, durationSeconds: 2 * drive + 60))
+        }
+        let result = SpeedProfileCalibration.fit(graph: graph, topology: topology, zones: zones, trips: trips, timeZone: .gmt,
+                                                 baseline: SpeedProfile())
+        let fittedZone = result.profile.zoneFactor("northeast", hourOfWeek: 30)
+        #expect(abs(Double(fittedZone) - 1 / 1.5) < 0.04, "zone factor \(fittedZone), expected 0.667")
+        #expect(result.zonePenalty != nil)
+        #expect(result.fitted.rootMeanSquaredLogError < 0.03, "\(result.fitted)")
+        #expect(result.heldOut.rootMeanSquaredLogError < 0.04, "\(result.heldOut)")
+
+        let withoutZones = SpeedProfileCalibration.fit(graph: graph, topology: topology, trips: trips, timeZone: .gmt,
+                                                       baseline: SpeedProfile())
+        #expect(withoutZones.profile.zoneFactors.isEmpty && withoutZones.zonePenalty == nil)
+        #expect(withoutZones.fitted.rootMeanSquaredLogError > result.fitted.rootMeanSquaredLogError + 0.02,
+                "zones \(result.fitted), without \(withoutZones.fitted)")
+    }
+
+    /// The shipped Manhattan profile on the real trips, on a graph that knows
+    /// the shipped Manhattan zones: far better than free flow (SPEC R4), and
+    /// better than the same profile without its zone factors. Skips when
+    /// ../shared/data is absent.
     @Test func theShippedManhattanProfileBeatsFreeFlowOnRealTrips() throws {
         guard let map = RealExtractTests.path("nyc/manhattan.osm.pbf"),
             let tripsPath = RealExtractTests.path("nyc/trips_calibration.csv")
@@ -68,8 +110,9 @@ import Testing
             print("skipped: nyc/manhattan.osm.pbf or nyc/trips_calibration.csv is absent from \(RealExtractTests.dataFolder.path)")
             return
         }
-        let profileURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Profiles/nyc-manhattan.csv")
+        let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let profileURL = repository.appendingPathComponent("Profiles/nyc-manhattan.csv")
         let profile = try SpeedProfile(parsing: String(contentsOf: profileURL, encoding: .utf8))
         let newYork = TimeZone(identifier: "America/New_York")!
         let graph = GraphBuilder.build(try OSMExtract(contentsOf: map), profile: CarProfile()).graph
@@ -77,17 +120,22 @@ import Testing
         let trips = try MeasuredTripsFile.read(String(contentsOfFile: tripsPath, encoding: .utf8), timeZone: newYork).trips
             .filter { box.contains($0.from) && box.contains($0.to) && (60...7200).contains($0.durationSeconds) }
         let topology = CCHTopology(graph: graph)
-        func accuracy(_ profile: SpeedProfile) -> TravelTimeAccuracy {
-            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile),
+        let zoneSet = try ZoneFileLoader.load(path: repository.appendingPathComponent("Zones/manhattan/zones.geojson").path).zoneSet
+        let index = try ZoneIndex(zoneSet: zoneSet)
+        let zones = EdgeZones(graph: graph, zoneIDs: zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
+        func accuracy(_ profile: SpeedProfile, zones: EdgeZones?) -> TravelTimeAccuracy {
+            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                                 timeZone: newYork, tripOverheadSeconds: profile.tripOverheadSeconds)
             let routed = trips.compactMap { trip in
                 (try? router.route(from: trip.from, to: trip.to, depart: trip.depart)).map { ($0.durationSeconds, trip.durationSeconds) }
             }
             return TravelTimeAccuracy(estimated: routed.map(\.0), measured: routed.map(\.1))
         }
-        let fitted = accuracy(profile), freeFlow = accuracy(SpeedProfile())
+        let fitted = accuracy(profile, zones: zones), freeFlow = accuracy(SpeedProfile(), zones: zones)
+        let zonesIgnored = accuracy(profile, zones: nil)
         #expect(fitted.trips > 600)
-        #expect(fitted.rootMeanSquaredLogError < 0.5, "\(fitted)")
+        #expect(fitted.rootMeanSquaredLogError < 0.46, "\(fitted)")
+        #expect(fitted.rootMeanSquaredLogError < zonesIgnored.rootMeanSquaredLogError, "with zones \(fitted), without \(zonesIgnored)")
         #expect(fitted.rootMeanSquaredLogError < 0.5 * freeFlow.rootMeanSquaredLogError, "fitted \(fitted), free flow \(freeFlow)")
         #expect(fitted.medianAbsolutePercentageError < 0.3)
     }

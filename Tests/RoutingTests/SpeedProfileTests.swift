@@ -20,11 +20,43 @@ import Testing
         #expect(profile.factor(.livingStreet, hourOfWeek: 100) == 0.5)
     }
 
+    /// Lane-class and zone lines set factors that multiply the class's; the
+    /// old format (classes only) still reads, with every lane and zone at 1.
+    @Test func readsLaneAndZoneFactors() throws {
+        let profile = try SpeedProfile(parsing: """
+            road_class,hour_of_week,factor
+            *,*,0.8
+            lanes:narrow,*,0.6
+            zone:161,*,0.75
+            zone:161,7-9,0.5
+            zone:Monte-Carlo,*,1.2
+            """)
+        #expect(profile.factor(.primary, hourOfWeek: 7) == 0.8)
+        #expect(profile.laneFactor(.narrow, hourOfWeek: 100) == 0.6)
+        #expect(profile.laneFactor(.wide, hourOfWeek: 100) == 1)
+        #expect(profile.laneFactor(.untagged, hourOfWeek: 100) == 1)
+        #expect(profile.zoneFactor("161", hourOfWeek: 8) == 0.5)
+        #expect(profile.zoneFactor("161", hourOfWeek: 10) == 0.75)
+        #expect(profile.zoneFactor("Monte-Carlo", hourOfWeek: 0) == 1.2)
+        #expect(profile.zoneFactor("162", hourOfWeek: 8) == 1, "a zone the profile does not name flows at its class's speed")
+        #expect(try SpeedProfile(parsing: profile.text) == profile)
+        #expect(profile.text.contains("\nlanes:narrow,*,0.6\n"))
+        #expect(profile.text.contains("\nzone:161,0-6,0.75\nzone:161,7-9,0.5\nzone:161,10-167,0.75\nzone:Monte-Carlo,*,1.2\n"))
+
+        let classesOnly = try SpeedProfile(parsing: "primary,7-9,0.5\n")
+        #expect(classesOnly.zoneFactors.isEmpty && classesOnly.laneFactor(.narrow, hourOfWeek: 8) == 1)
+        #expect(!classesOnly.text.contains("lanes:") && !classesOnly.text.contains("zone:"))
+    }
+
     /// Each kind of bad line is reported with its line number and field.
     @Test(arguments: [
         ("*,7,0.5\nprimary,7\n", SpeedProfileError.wrongFieldCount(line: 2, count: 2)),
         ("\n\nboulevard,7,0.5", .invalidField(line: 3, field: "road_class", value: "boulevard",
-                                               reason: "is not a road class (e.g. primary, residential, *)")),
+                                               reason: "is not a road class (e.g. primary, residential, *), lanes:<class> or zone:<id>")),
+        ("lanes:tiny,*,0.5", .invalidField(line: 1, field: "road_class", value: "lanes:tiny",
+                                           reason: "is not a lane class (lanes:narrow, lanes:wide, lanes:untagged)")),
+        ("zone:,*,0.5", .invalidField(line: 1, field: "road_class", value: "zone:", reason: "names no zone (write zone:<id>)")),
+        ("zone:161,*,2.5", .invalidField(line: 1, field: "factor", value: "2.5", reason: "is not a number in (0, 2]")),
         ("primary,170,0.5", .invalidField(line: 1, field: "hour_of_week", value: "170",
                                           reason: "is not an hour or range a-b within 0-167, or *")),
         ("primary,9-7,0.5", .invalidField(line: 1, field: "hour_of_week", value: "9-7",

@@ -43,7 +43,28 @@ import Testing
         #expect(info.lines.contains { $0.hasPrefix("source: block.osm, \(Self.map.utf8.count) bytes, fnv1a64 ") })
         #expect(info.lines.contains("nodes: 4"))
         #expect(info.lines.contains("bounding box: [0.0, -0.001, 0.001, 0.0]"))
-        #expect(info.lines.contains { $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, cch (") })
+        #expect(info.lines.contains {
+            $0.hasPrefix("sections: profile, coords, firstedg, edgehead, duration, lengthm, roadclas, lanecls, signals, cch (")
+        })
+    }
+
+    /// With --zones, every edge learns its zone and the file carries the two zone sections.
+    @Test func buildWithZonesStoresTheZoneOfEachEdge() throws {
+        let folder = try Self.temporaryFolder()
+        let map = folder.appendingPathComponent("block.osm")
+        try Self.map.write(to: map, atomically: true, encoding: .utf8)
+        let zones = folder.appendingPathComponent("zones.geojson")
+        try """
+            {"type": "FeatureCollection", "features": [{"type": "Feature", "id": "block", "properties": {"name": "Block"},
+             "geometry": {"type": "Polygon", "coordinates": [[[-0.01, -0.01], [0.01, -0.01], [0.01, 0.01], [-0.01, 0.01], [-0.01, -0.01]]]}}]}
+            """.write(to: zones, atomically: true, encoding: .utf8)
+        let graph = folder.appendingPathComponent("block.graph").path
+
+        let build = try CommandRunner.run(["graph", "build", map.path, "-o", graph, "--zones", zones.path])
+        #expect(build.status == 0, "\(build.standardError)")
+        #expect(build.lines.contains("zones: 1 zones, 7 edges inside one, 0 outside"))
+        let info = try CommandRunner.run(["graph", "info", graph])
+        #expect(info.lines.contains { $0.contains("edgezone") && $0.contains("zoneids") })
     }
 
     @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {

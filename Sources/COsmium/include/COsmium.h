@@ -4,8 +4,9 @@
 /*
  * A small C view of an OpenStreetMap file, read with libosmium.
  *
- * cosm_read() returns every way tagged `highway`, the locations of the nodes
- * those ways reference, and every relation tagged `type=restriction`. No
+ * cosm_read() returns every way tagged `highway`, the locations (and `highway`
+ * tag) of the nodes those ways reference, and every relation tagged
+ * `type=restriction`. No
  * routing policy lives here: which ways are routable, and how, is decided in
  * Swift (Routing/Import). All arrays stay valid until cosm_free().
  */
@@ -36,6 +37,8 @@ typedef struct {
     const int64_t *node_ids;
     const double *node_longitudes;
     const double *node_latitudes;
+    /* Each node's `highway` tag value (traffic_signals, stop, ...), or NULL. */
+    const char *const *node_highway;
 
     /* Highway ways in file order. Way i has references
      * way_ref_start[i] ..< way_ref_start[i + 1] into way_ref_node (the index

@@ -10,6 +10,8 @@ struct EdgeList {
     var durationMs: [UInt32] = []
     var lengthMetres: [Float] = []
     var roadClass: [RoadClass] = []
+    var laneClass: [LaneClass] = []
+    var signalApproach: [SignalApproach] = []
     var wayID: [Int64] = []
 
     var nodeCount: Int { coordinates.count }
@@ -23,19 +25,22 @@ struct EdgeList {
 
     /// Appends an edge.
     mutating func addEdge(from tail: UInt32, to head: UInt32, durationMs: UInt32, lengthMetres: Float,
-                          roadClass: RoadClass, wayID: Int64) {
+                          roadClass: RoadClass, laneClass: LaneClass, wayID: Int64, signalApproach: SignalApproach = .none) {
         self.tail.append(tail)
         self.head.append(head)
         self.durationMs.append(durationMs)
         self.lengthMetres.append(lengthMetres)
         self.roadClass.append(roadClass)
+        self.laneClass.append(laneClass)
+        self.signalApproach.append(signalApproach)
         self.wayID.append(wayID)
     }
 
     /// Appends a copy of edge `edge` leaving `tail` instead of its own tail.
     mutating func addCopy(of edge: Int, from tail: UInt32) {
         addEdge(from: tail, to: head[edge], durationMs: durationMs[edge], lengthMetres: lengthMetres[edge],
-                roadClass: roadClass[edge], wayID: wayID[edge])
+                roadClass: roadClass[edge], laneClass: laneClass[edge], wayID: wayID[edge],
+                signalApproach: signalApproach[edge])
     }
 
     /// Edge numbers grouped by the node `key` gives (tail or head), as

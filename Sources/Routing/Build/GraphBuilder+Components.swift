@@ -22,7 +22,7 @@ extension GraphBuilder {
 
         var firstEdge = [UInt32](repeating: 0, count: coordinates.count + 1)
         var edgeHead: [UInt32] = [], durations: [UInt32] = [], lengths: [Float] = []
-        var classes: [RoadClass] = [], wayIDs: [Int64] = []
+        var classes: [RoadClass] = [], lanes: [LaneClass] = [], signals: [SignalApproach] = [], wayIDs: [Int64] = []
         for edge in byTail.edges.map(Int.init) {
             let tail = newNumber[Int(edges.tail[edge])], head = newNumber[Int(edges.head[edge])]
             guard tail >= 0, head >= 0 else { continue }
@@ -31,13 +31,16 @@ extension GraphBuilder {
             durations.append(edges.durationMs[edge])
             lengths.append(edges.lengthMetres[edge])
             classes.append(edges.roadClass[edge])
+            lanes.append(edges.laneClass[edge])
+            signals.append(edges.signalApproach[edge])
             wayIDs.append(edges.wayID[edge])
         }
         for node in 0..<coordinates.count { firstEdge[node + 1] += firstEdge[node] }
         statistics.droppedEdges = edges.edgeCount - edgeHead.count
 
         let graph = RoadGraph(coordinates: coordinates, firstEdge: firstEdge, edgeHead: edgeHead,
-                              edgeDurationMs: durations, edgeLengthMetres: lengths, edgeRoadClass: classes)
+                              edgeDurationMs: durations, edgeLengthMetres: lengths, edgeRoadClass: classes,
+                              edgeLaneClass: lanes, edgeSignalApproach: signals)
         return GraphBuildResult(graph: graph, edgeWayIDs: wayIDs, statistics: statistics)
     }
 }

@@ -7,6 +7,8 @@ import GeoKit
 ///    is length over the profile's speed, in milliseconds, at least 1 ms so
 ///    that no cycle costs nothing. Only nodes some edge touches are kept, and
 ///    they are numbered from 0.
+///    Edges ending at a traffic signal learn whether they are its minor
+///    approach (``SignalApproach``).
 /// 2. **Turn restrictions** with a via node, by node splitting (see
 ///    ``GraphBuilder/applyRestrictions(_:to:statistics:)``).
 /// 3. **Largest strongly connected component.** Everything else (car parks
@@ -52,14 +54,21 @@ public enum GraphBuilder {
                 let (from, to) = (node(a), node(b))
                 if let speed = traversal.forwardSpeedKmh {
                     edges.addEdge(from: from, to: to, durationMs: durationMs(metres: metres, kmh: speed),
-                                  lengthMetres: Float(metres), roadClass: traversal.roadClass, wayID: way.id)
+                                  lengthMetres: Float(metres), roadClass: traversal.roadClass,
+                                  laneClass: traversal.forwardLanes, wayID: way.id)
                 }
                 if let speed = traversal.backwardSpeedKmh {
                     edges.addEdge(from: to, to: from, durationMs: durationMs(metres: metres, kmh: speed),
-                                  lengthMetres: Float(metres), roadClass: traversal.roadClass, wayID: way.id)
+                                  lengthMetres: Float(metres), roadClass: traversal.roadClass,
+                                  laneClass: traversal.backwardLanes, wayID: way.id)
                 }
             }
         }
+
+        let signalNodes = Set(extract.nodeHighwayTags.compactMap { index, value in
+            profile.trafficSignalValues.contains(value) && graphNode[index] >= 0 ? UInt32(graphNode[index]) : nil
+        })
+        markSignalApproaches(in: &edges, signalNodes: signalNodes)
 
         progress(.restrictions)
         var restrictions: [(restriction: TurnRestriction, via: UInt32)] = []

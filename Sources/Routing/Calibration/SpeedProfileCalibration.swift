@@ -3,20 +3,36 @@ import Foundation
 /// Fits a city's weekly speed profile to measured trips (SPEC R4).
 ///
 /// The model: a trip leaving in hour `h` takes
-/// `overhead + Σ edges freeFlow(e) / (classFactor(class(e)) × hourFactor(h))`.
-/// Three class groups (fast roads: motorways and trunks; arterials: primary
-/// and secondary; local streets: the rest) get relative factors, found by a
-/// grid search that re-routes every trip (relative factors change which
-/// roads a route takes); the hour factors, one per weekday/weekend hour,
-/// then have a one-dimensional fit each, smoothed with the neighbouring
-/// hours and shrunk toward the all-day value where trips are few; the
-/// overhead comes from a small grid. Everything minimises the RMSLE, the
-/// error the dispatch ETAs are judged by.
+/// `overhead + hourMultiplier(h) × Σ edges (freeFlow(e) + signalDelay(e)) × zoneMultiplier(zone(e)) / (classFactor(class(e)) × laneFactor(e))`.
+///
+/// 1. **Road classes.** Three class groups (fast roads: motorways and trunks;
+///    arterials: primary and secondary; local streets: the rest) get relative
+///    factors, found by a grid search that re-routes every trip (relative
+///    factors change which roads a route takes).
+/// 2. **Street factors.** A time factor for streets with at most two lanes per
+///    direction (``LaneClass/narrow``), one for streets without a `lanes`
+///    tag, and the delay of a minor approach to a traffic signal
+///    (``SignalApproach/minor``), each by a grid search that re-routes too.
+/// 3. **Zones** (when the graph knows its edges' zones, ``EdgeZones``). One
+///    time multiplier per zone the routes cross, shrunk toward 1 by an L2
+///    penalty whose weight is chosen by cross-validation on the trips being
+///    fitted; then the trips are re-routed on the fitted times and everything
+///    refitted (``reroutePasses`` times), so routes follow the zone factors.
+///    In between, rounds of coordinate descent revisit the street and class
+///    factors with the zone factors in place.
+///
+/// At every step the hour multipliers (one per weekday/weekend hour, smoothed
+/// with the neighbouring hours and shrunk toward the all-day value where
+/// trips are few) and the overhead (from a small grid) are refitted
+/// (``TripTimeModel``). Everything minimises the RMSLE, the error the
+/// dispatch ETAs are judged by. The held-out figure repeats the whole fit on
+/// every other trip and routes the others on its profile.
 public enum SpeedProfileCalibration {
     /// The groups of road classes that share a relative factor.
     public enum ClassGroup: CaseIterable, Sendable {
         case fast, arterial, local
 
+        /// The group of `roadClass`.
         public init(_ roadClass: RoadClass) {
             switch roadClass {
             case .motorway, .motorwayLink, .trunk, .trunkLink: self = .fast
@@ -28,7 +44,7 @@ public enum SpeedProfileCalibration {
 
     /// What a calibration found and how good it is.
     public struct Result: Sendable {
-        /// The fitted profile (overhead included).
+        /// The fitted profile (overhead, lane and zone factors included).
         public var profile: SpeedProfile
         /// Trips that could be routed and were used.
         public var routedTrips: Int
@@ -38,97 +54,83 @@ public enum SpeedProfileCalibration {
         public var freeFlow: TravelTimeAccuracy
         /// The profile the router used before (the given baseline).
         public var baseline: TravelTimeAccuracy
-        /// The fitted profile on all the trips.
+        /// The fitted profile on all the trips, routed on its own times.
         public var fitted: TravelTimeAccuracy
-        /// Fitted on every other trip, scored on the trips it did not see.
+        /// Fitted on every other trip, the others routed on that profile and scored.
         public var heldOut: TravelTimeAccuracy
+        /// The fitted time factor of narrow streets (1: no slower than their class).
+        public var narrowTimeFactor: Double
+        /// The fitted time factor of streets without a `lanes` tag.
+        public var untaggedTimeFactor: Double
+        /// The zone penalty cross-validation chose (nil without zones).
+        public var zonePenalty: Double?
     }
 
     /// The grid of relative speed factors tried for arterials and local
     /// streets (fast roads are the reference, 1).
-    static let relativeFactors: [Float] = [0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0]
+    static let relativeFactors: [Float] = [0.5, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5, 3.0]
+    /// Time factors tried for narrow and for untagged streets (wide streets are the reference, 1).
+    static let laneTimeFactors: [Double] = [1.0, 1.2, 1.4, 1.55, 1.7, 1.85, 2.0, 2.4]
+    /// Minor-signal delays tried, in free-flow seconds.
+    static let minorSignalDelays: [Double] = [0, 5, 10, 15, 20, 30]
     /// Overheads tried, in seconds.
-    static let overheads: [Double] = [0, 30, 60, 90, 120, 150, 180, 240, 300]
+    static let overheads: [Double] = [0, 30, 60, 90, 105, 120, 135, 150, 180, 240, 300]
+    /// Zone penalties tried by cross-validation (weight of `Σ log(m)²` against the summed squared log errors).
+    static let zonePenalties: [Double] = [0.25, 0.5, 1, 2, 4, 8, 16, 32, 64]
+    /// Folds of the cross-validation choosing the zone penalty.
+    static let crossValidationFolds = 5
+    /// At most this many rounds of coordinate descent over class, lane and zone factors.
+    static let jointRounds = 3
+    /// Re-route-and-refit passes at the end, each routing on the zone factors just fitted.
+    static let reroutePasses = 2
 
-    /// Calibrates on `trips` over `graph` (with its CCH `topology`), local
-    /// hours in `timeZone`; `baseline` is scored for comparison. `progress`
-    /// hears about each step.
-    public static func fit(graph: RoadGraph, topology: CCHTopology, trips: [MeasuredTrip], timeZone: TimeZone,
-                           baseline: SpeedProfile, maxSnapDistanceMetres: Double = 250,
+    /// Calibrates on `trips` over `graph` (with its CCH `topology` and, when
+    /// built with zones, its ``EdgeZones``), local hours in `timeZone`;
+    /// `baseline` is scored for comparison. `progress` hears about each step.
+    public static func fit(graph: RoadGraph, topology: CCHTopology, zones: EdgeZones? = nil, trips: [MeasuredTrip],
+                           timeZone: TimeZone, baseline: SpeedProfile, maxSnapDistanceMetres: Double = 250,
                            progress: (String) -> Void = { _ in }) -> Result {
-        let freeRouter = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile()),
-                                timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
+        func router(_ profile: SpeedProfile) -> Router {
+            Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
+                   timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
+        }
+        let freeRouter = router(SpeedProfile())
         let routable = trips.filter { (try? freeRouter.route(from: $0.from, to: $0.to, depart: $0.depart)) != nil }
         progress("\(routable.count) of \(trips.count) trips routable")
-        let measured = routable.map(\.durationSeconds)
-        let hours = routable.map { SpeedProfile.hourOfWeek($0.depart, in: timeZone) }
-
-        progress("searching relative road-class speeds (\(relativeFactors.count * relativeFactors.count) route sets)")
-        var candidates: [(factors: [ClassGroup: Float], drive: [Double])] = []
-        for arterial in relativeFactors {
-            for local in relativeFactors {
-                let factors: [ClassGroup: Float] = [.fast: 1, .arterial: arterial, .local: local]
-                let router = Router(graph: graph, topology: topology,
-                                    speeds: ProfiledEdgeSpeeds(graph: graph, profile: classProfile(factors)),
-                                    timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
-                let drive = routable.map { (try? router.route(from: $0.from, to: $0.to, depart: $0.depart).durationSeconds) ?? .nan }
-                candidates.append((factors, drive))
-            }
+        var fitter = Fitter(trips: routable, timeZone: timeZone) { setting in
+            TripDrives.route(routable, setting: setting, graph: graph, topology: topology, zones: zones,
+                             timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
         }
 
         let all = Array(routable.indices)
-        let best = bestModel(candidates: candidates, measured: measured, hours: hours, using: all)
-        let profile = makeProfile(classFactors: best.factors, hourMultipliers: best.hourMultipliers, overhead: best.overhead)
-
+        progress("fitting on all trips")
+        let fitted = fitter.fit(using: all, progress: progress)
         let even = all.filter { $0 % 2 == 0 }, odd = all.filter { $0 % 2 == 1 }
-        let trained = bestModel(candidates: candidates, measured: measured, hours: hours, using: even)
-        let heldOutEstimates = odd.map { trained.estimate(trip: $0, hour: hours[$0]) }
+        progress("fitting on every other trip for the held-out score")
+        let trained = fitter.fit(using: even, progress: progress)
 
         progress("scoring free flow, the baseline and the fitted profile")
-        func score(_ profile: SpeedProfile) -> TravelTimeAccuracy {
-            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile),
-                                timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres,
-                                tripOverheadSeconds: profile.tripOverheadSeconds)
-            let estimates = routable.map { (try? router.route(from: $0.from, to: $0.to, depart: $0.depart).durationSeconds) ?? .nan }
-            return TravelTimeAccuracy(estimated: estimates, measured: measured)
+        func score(_ profile: SpeedProfile, on subset: [Int]) -> TravelTimeAccuracy {
+            let router = router(profile)
+            let estimates = subset.map { index in
+                let trip = routable[index]
+                return (try? router.route(from: trip.from, to: trip.to, depart: trip.depart).durationSeconds) ?? .nan
+            }
+            return TravelTimeAccuracy(estimated: estimates, measured: subset.map { routable[$0].durationSeconds })
         }
+        let profile = fitted.profile(zoneIDs: zones?.zoneIDs ?? [])
         return Result(
             profile: profile, routedTrips: routable.count, unroutableTrips: trips.count - routable.count,
-            freeFlow: score(SpeedProfile()), baseline: score(baseline), fitted: score(profile),
-            heldOut: TravelTimeAccuracy(estimated: heldOutEstimates, measured: odd.map { measured[$0] }))
+            freeFlow: score(SpeedProfile(), on: all), baseline: score(baseline, on: all), fitted: score(profile, on: all),
+            heldOut: score(trained.profile(zoneIDs: zones?.zoneIDs ?? []), on: odd),
+            narrowTimeFactor: fitted.setting.narrowTimeFactor, untaggedTimeFactor: fitted.setting.untaggedTimeFactor,
+            zonePenalty: fitted.zonePenalty)
     }
 
-    /// A fitted model over one set of route durations.
-    struct Model {
-        var factors: [ClassGroup: Float]
-        var drive: [Double]
-        var overhead: Double
-        /// Time multiplier per weekday/weekend hour bucket (48).
-        var hourMultipliers: [Double]
-        var error: Double
-
-        func estimate(trip: Int, hour: Int) -> Double {
-            overhead + drive[trip] * hourMultipliers[bucket(hourOfWeek: hour)]
-        }
-    }
-
-    /// The candidate route set and overhead with the lowest RMSLE on `trips`.
-    static func bestModel(candidates: [(factors: [ClassGroup: Float], drive: [Double])], measured: [Double], hours: [Int],
-                          using trips: [Int]) -> Model {
-        var best: Model?
-        for candidate in candidates {
-            let usable = trips.filter { candidate.drive[$0].isFinite && candidate.drive[$0] > 0 }
-            for overhead in overheads {
-                let multipliers = fitHourMultipliers(drive: candidate.drive, measured: measured, hours: hours,
-                                                     trips: usable, overhead: overhead)
-                var model = Model(factors: candidate.factors, drive: candidate.drive, overhead: overhead,
-                                  hourMultipliers: multipliers, error: 0)
-                model.error = usable.reduce(0) { $0 + pow(log1p(model.estimate(trip: $1, hour: hours[$1])) - log1p(measured[$1]), 2) }
-                    / Double(max(usable.count, 1))
-                if model.error < best?.error ?? .infinity { best = model }
-            }
-        }
-        return best!
+    /// The speed factor (fraction of free-flow speed, as profiles store it)
+    /// of a time factor, rounded to 3 decimals within the profile's (0, 2].
+    static func speedFactor(timeFactor: Double) -> Float {
+        Float((min(max(1 / timeFactor, 0.01), 2) * 1000).rounded() / 1000)
     }
 
     /// One time multiplier per hour bucket: the value minimising the squared
@@ -152,47 +154,39 @@ public enum SpeedProfileCalibration {
     /// Golden-section search of the multiplier (0.5–20) on a log scale.
     static func minimise(drive: [Double], measured: [Double], weighted: [(Int, Double)], overhead: Double,
                          prior: (value: Double, weight: Double)?) -> Double {
-        func cost(_ logMultiplier: Double) -> Double {
+        let terms = weighted.map { (drive: drive[$0.0], target: log1p(measured[$0.0]), weight: $0.1) }
+        return exp(goldenSection(low: log(0.5), high: log(20.0)) { logMultiplier in
             let multiplier = exp(logMultiplier)
-            var total = weighted.reduce(0) { sum, entry in
-                sum + entry.1 * pow(log1p(overhead + drive[entry.0] * multiplier) - log1p(measured[entry.0]), 2)
+            var total = terms.reduce(0) { sum, term in
+                sum + term.weight * pow(log1p(overhead + term.drive * multiplier) - term.target, 2)
             }
             if let prior { total += prior.weight * pow(logMultiplier - log(prior.value), 2) }
             return total
-        }
-        var (low, high) = (log(0.5), log(20.0))
+        })
+    }
+
+    /// The minimum of a unimodal `cost` on `low...high` by golden-section search.
+    static func goldenSection(low: Double, high: Double, cost: (Double) -> Double) -> Double {
+        var (low, high) = (low, high)
         let ratio = (5.0.squareRoot() - 1) / 2
-        for _ in 0..<60 {
-            let a = high - ratio * (high - low), b = low + ratio * (high - low)
-            if cost(a) < cost(b) { high = b } else { low = a }
+        var a = high - ratio * (high - low), b = low + ratio * (high - low)
+        var (costA, costB) = (cost(a), cost(b))
+        for _ in 0..<50 {
+            if costA < costB {
+                (high, b, costB) = (b, a, costA)
+                a = high - ratio * (high - low)
+                costA = cost(a)
+            } else {
+                (low, a, costA) = (a, b, costB)
+                b = low + ratio * (high - low)
+                costB = cost(b)
+            }
         }
-        return exp((low + high) / 2)
+        return (low + high) / 2
     }
 
     /// Weekday hours are buckets 0–23, weekend hours 24–47.
     static func bucket(hourOfWeek: Int) -> Int {
         (hourOfWeek / 24 >= 5 ? 24 : 0) + hourOfWeek % 24
-    }
-
-    static func classProfile(_ factors: [ClassGroup: Float]) -> SpeedProfile {
-        var profile = SpeedProfile()
-        for roadClass in RoadClass.allCases {
-            for hour in 0..<SpeedProfile.hoursPerWeek { profile.setFactor(factors[ClassGroup(roadClass)]!, for: roadClass, hourOfWeek: hour) }
-        }
-        return profile
-    }
-
-    /// factor(class, hour) = class factor ÷ hour multiplier, kept within the profile's (0, 2].
-    static func makeProfile(classFactors: [ClassGroup: Float], hourMultipliers: [Double], overhead: Double) -> SpeedProfile {
-        var profile = SpeedProfile()
-        for roadClass in RoadClass.allCases {
-            for hour in 0..<SpeedProfile.hoursPerWeek {
-                let value = Double(classFactors[ClassGroup(roadClass)]!) / hourMultipliers[bucket(hourOfWeek: hour)]
-                let rounded = Float((min(max(value, 0.01), 2) * 1000).rounded() / 1000)
-                profile.setFactor(rounded, for: roadClass, hourOfWeek: hour)
-            }
-        }
-        profile.tripOverheadSeconds = overhead
-        return profile
     }
 }

@@ -51,20 +51,27 @@ extension GraphFile {
         let durations = try payload(Core.duration, as: UInt32.self)
         let lengths = try payload(Core.length, as: Float.self)
         let classBytes = try payload(Core.roadClass, as: UInt8.self)
+        let laneBytes = try payload(Core.laneClass, as: UInt8.self)
+        let signalBytes = try payload(Core.signalApproach, as: UInt8.self)
         try checkTopology(nodeCount: nodeCount, firstEdge: firstEdge, edgeHead: edgeHead)
         let edgeCount = edgeHead.count
         for (name, count) in [(Core.duration, durations.count), (Core.length, lengths.count),
-                              (Core.roadClass, classBytes.count)] where count != edgeCount {
+                              (Core.roadClass, classBytes.count), (Core.laneClass, laneBytes.count),
+                              (Core.signalApproach, signalBytes.count)] where count != edgeCount {
             throw .inconsistentSection(name, detail: "\(count) entries for \(edgeCount) edges")
         }
-        let roadClasses = try roadClasses(classBytes)
+        let roadClasses = try enumValues(RoadClass.self, from: classBytes, section: Core.roadClass, kind: "road class")
+        let laneClasses = try enumValues(LaneClass.self, from: laneBytes, section: Core.laneClass, kind: "lane class")
+        let signalApproaches = try enumValues(SignalApproach.self, from: signalBytes, section: Core.signalApproach,
+                                              kind: "signal approach")
 
         var extras: [String: [UInt8]] = [:]
         for (name, range) in sections where !Core.all.contains(name) {
             extras[name] = try copy(UnsafeRawBufferPointer(rebasing: raw[range]), as: UInt8.self, section: name)
         }
         let graph = RoadGraph(coordinates: coordinates, firstEdge: firstEdge, edgeHead: edgeHead,
-                              edgeDurationMs: durations, edgeLengthMetres: lengths, edgeRoadClass: roadClasses)
+                              edgeDurationMs: durations, edgeLengthMetres: lengths, edgeRoadClass: roadClasses,
+                              edgeLaneClass: laneClasses, edgeSignalApproach: signalApproaches)
         return Contents(graph: graph, profileName: profile, extraSections: extras)
     }
 
@@ -87,14 +94,16 @@ extension GraphFile {
         }
     }
 
-    /// Road classes from their raw bytes, refusing unknown values.
-    private static func roadClasses(_ bytes: [UInt8]) throws(GraphFileError) -> [RoadClass] {
-        let known = RoadClass.allCases
+    /// Road classes, lane classes or signal approaches from their raw bytes, refusing unknown values.
+    private static func enumValues<Value: CaseIterable & RawRepresentable<UInt8>>(
+        _ type: Value.Type, from bytes: [UInt8], section: String, kind: String
+    ) throws(GraphFileError) -> [Value] where Value.AllCases == [Value] {
+        let known = Value.allCases
         if let bad = bytes.withUnsafeBufferPointer({ $0.first { Int($0) >= known.count } }) {
-            throw .inconsistentSection(Core.roadClass, detail: "unknown road class \(bad)")
+            throw .inconsistentSection(section, detail: "unknown \(kind) \(bad)")
         }
         return bytes.withUnsafeBufferPointer { values in
-            [RoadClass](unsafeUninitializedCapacity: values.count) { buffer, count in
+            [Value](unsafeUninitializedCapacity: values.count) { buffer, count in
                 for index in 0..<values.count { (buffer.baseAddress! + index).initialize(to: known[Int(values[index])]) }
                 count = values.count
             }

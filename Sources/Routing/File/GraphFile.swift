@@ -23,27 +23,31 @@ import GeoKit
 /// read plus one copy per array. The graph's sections are `profile` (UTF-8
 /// name), `coords` (Float64 longitude, latitude per node), `firstedg`
 /// (UInt32, node count + 1), `edgehead` and `duration` (UInt32 per edge),
-/// `lengthm` (Float32 per edge) and `roadclas` (UInt8 ``RoadClass`` per
-/// edge). Other sections (the query engine's ordering, ``wayIDSection``)
+/// `lengthm` (Float32 per edge), `roadclas` (UInt8 ``RoadClass`` per
+/// edge), `lanecls` (UInt8 ``LaneClass`` per edge) and `signals` (UInt8
+/// ``SignalApproach`` per edge; both since version 2). Other sections (the query engine's ordering, ``wayIDSection``)
 /// travel through untouched, so later stages add data without a format change.
 public enum GraphFile {
     /// The first 8 bytes of every graph file.
     public static let magic = Array("MYTAXIRG".utf8)
     /// The layout version this build reads and writes.
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     /// The conventional extra section for each edge's OSM way id (Int64), see
     /// ``GraphBuildResult/edgeWayIDs``.
     public static let wayIDSection = "wayids"
 
     /// The names of the graph's own sections, in file order.
     public static var coreSectionNames: [String] {
-        [Core.profile, Core.coordinates, Core.firstEdge, Core.edgeHead, Core.duration, Core.length, Core.roadClass]
+        [Core.profile, Core.coordinates, Core.firstEdge, Core.edgeHead, Core.duration, Core.length, Core.roadClass,
+         Core.laneClass, Core.signalApproach]
     }
 
     enum Core {
         static let profile = "profile", coordinates = "coords", firstEdge = "firstedg", edgeHead = "edgehead"
-        static let duration = "duration", length = "lengthm", roadClass = "roadclas"
-        static let all: Set<String> = [profile, coordinates, firstEdge, edgeHead, duration, length, roadClass]
+        static let duration = "duration", length = "lengthm", roadClass = "roadclas", laneClass = "lanecls"
+        static let signalApproach = "signals"
+        static let all: Set<String> = [profile, coordinates, firstEdge, edgeHead, duration, length, roadClass, laneClass,
+                                       signalApproach]
     }
 
     /// What a graph file holds.
@@ -77,6 +81,8 @@ public enum GraphFile {
             (Core.duration, bytes(of: graph.edgeDurationMs)),
             (Core.length, bytes(of: graph.edgeLengthMetres)),
             (Core.roadClass, graph.edgeRoadClass.map(\.rawValue)),
+            (Core.laneClass, graph.edgeLaneClass.map(\.rawValue)),
+            (Core.signalApproach, graph.edgeSignalApproach.map(\.rawValue)),
         ]
         sections += extraSections.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
 

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A graph file ready to route on: the graph, its CCH topology, its city's
-/// time zone and speed profile, as `mytaxi graph build` stores them.
+/// time zone and speed profile, and the zone of each edge when built with
+/// zones (``EdgeZones``), as `mytaxi graph build` stores them.
 ///
 /// The topology is the slow part of preparing a router (seconds on a large
 /// city), so the build stores it in the ``topologySection``; a file without
@@ -39,8 +40,9 @@ public enum RoutingGraph {
             try SpeedProfile(parsing: String(decoding: $0, as: UTF8.self))
         }
         let profile = speedProfile ?? storedProfile ?? .denseCity
+        let zones = try EdgeZones(sections: contents.extraSections, edgeCount: graph.edgeCount)
         return Router(
-            graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile),
+            graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
             timeZone: timeZone ?? storedZone ?? TimeZone(identifier: "UTC")!,
             maxSnapDistanceMetres: maxSnapDistanceMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
     }

@@ -11,7 +11,11 @@
 ///   motorway links and `junction=roundabout`/`circular` are one-way.
 /// - Access: `access` < `vehicle` < `motor_vehicle` < `motorcar`, the most
 ///   specific tag present decides; `no`, `private` and the like close the way.
+/// - Lanes: each direction's ``LaneClass`` from `lanes:forward`/`:backward`,
+///   else `lanes` (all of them on a one-way road, half on a two-way road);
+///   untagged ways stay ``LaneClass/untagged``.
 /// - `area=yes` (squares drawn as polygons) and `service=emergency_access` are left out.
+/// - Traffic signals: nodes tagged `highway=traffic_signals` (``SignalApproach``).
 /// - Turn restrictions: `restriction:motorcar`, else `restriction:motor_vehicle`,
 ///   else `restriction`; `except=motorcar` exempts.
 public struct CarProfile: RoutingProfile {
@@ -36,6 +40,7 @@ public struct CarProfile: RoutingProfile {
     public let name = "car"
     public let restrictionKeys = ["restriction:motorcar", "restriction:motor_vehicle", "restriction"]
     public let restrictionExemptions: Set<String> = ["motorcar", "motor_vehicle"]
+    public let trafficSignalValues: Set<String> = ["traffic_signals"]
 
     /// Creates the car profile.
     public init() {}
@@ -62,8 +67,11 @@ public struct CarProfile: RoutingProfile {
             let limit = tags[directionKey].flatMap(MaxSpeed.kilometresPerHour) ?? general
             return limit.map { $0 * Self.maxspeedFactor } ?? defaultSpeed
         }
+        let oneWay = forward != backward
         return WayTraversal(roadClass: roadClass,
                             forwardSpeedKmh: forward ? speed("maxspeed:forward") : nil,
-                            backwardSpeedKmh: backward ? speed("maxspeed:backward") : nil)
+                            backwardSpeedKmh: backward ? speed("maxspeed:backward") : nil,
+                            forwardLanes: LaneClass(lanesPerDirection: LaneCount.perDirection(tags, forward: true, oneWay: oneWay)),
+                            backwardLanes: LaneClass(lanesPerDirection: LaneCount.perDirection(tags, forward: false, oneWay: oneWay)))
     }
 }

@@ -33,6 +33,7 @@ public struct FootProfile: RoutingProfile {
     public let name = "foot"
     public let restrictionKeys: [String] = []
     public let restrictionExemptions: Set<String> = []
+    public let trafficSignalValues: Set<String> = []
 
     /// Creates the foot profile.
     public init() {}

@@ -30,8 +30,10 @@ extension OSMExtract {
         let nodeIDs = Array(UnsafeBufferPointer(start: raw.node_ids, count: nodeCount))
         var coordinates: [Coordinate] = []
         coordinates.reserveCapacity(nodeCount)
+        var highwayTags: [Int: String] = [:]
         for index in 0..<nodeCount {
             coordinates.append(Coordinate(longitude: raw.node_longitudes[index], latitude: raw.node_latitudes[index]))
+            if let value = raw.node_highway[index] { highwayTags[index] = String(cString: value) }
         }
 
         var ways: [OSMWay] = []
@@ -73,7 +75,7 @@ extension OSMExtract {
             relations.append(OSMRelation(id: raw.relation_ids[index], members: members, tags: tags))
         }
 
-        return OSMExtract(nodeIDs: nodeIDs, nodeCoordinates: coordinates, ways: ways, restrictions: relations,
+        return OSMExtract(nodeIDs: nodeIDs, nodeCoordinates: coordinates, nodeHighwayTags: highwayTags, ways: ways, restrictions: relations,
                           missingNodeReferences: raw.missing_node_refs, waysWithMissingNodes: waysWithMissingNodes)
     }
 

@@ -13,6 +13,9 @@ public struct OSMExtract: Sendable {
     public var nodeIDs: [Int64]
     /// Position of each node, parallel to ``nodeIDs`` (WGS84 degrees).
     public var nodeCoordinates: [Coordinate]
+    /// The `highway` tag of the nodes that have one (`traffic_signals`,
+    /// `stop`, …), by index into ``nodeIDs``.
+    public var nodeHighwayTags: [Int: String]
     /// Every `highway=*` way, in file order; a way cut by missing nodes appears
     /// once per piece of two or more nodes, each with the way's id and tags.
     public var ways: [OSMWay]
@@ -24,10 +27,11 @@ public struct OSMExtract: Sendable {
     public var waysWithMissingNodes: Int
 
     /// Creates an extract from its parts; `nodeIDs` must be sorted.
-    public init(nodeIDs: [Int64], nodeCoordinates: [Coordinate], ways: [OSMWay], restrictions: [OSMRelation],
-                missingNodeReferences: Int = 0, waysWithMissingNodes: Int = 0) {
+    public init(nodeIDs: [Int64], nodeCoordinates: [Coordinate], nodeHighwayTags: [Int: String] = [:], ways: [OSMWay],
+                restrictions: [OSMRelation], missingNodeReferences: Int = 0, waysWithMissingNodes: Int = 0) {
         self.nodeIDs = nodeIDs
         self.nodeCoordinates = nodeCoordinates
+        self.nodeHighwayTags = nodeHighwayTags
         self.ways = ways
         self.restrictions = restrictions
         self.missingNodeReferences = missingNodeReferences

@@ -19,10 +19,15 @@ public protocol RoutingProfile: Sendable {
 
     /// Values of a restriction's `except` tag that exempt this profile.
     var restrictionExemptions: Set<String> { get }
+
+    /// Values of a node's `highway` tag that mark a traffic signal this
+    /// profile waits at (``SignalApproach``); empty when it ignores signals.
+    var trafficSignalValues: Set<String> { get }
 }
 
-/// How a way may be travelled: its road class and the speed in each
-/// direction along the way's node order, nil where that direction is closed.
+/// How a way may be travelled: its road class, and the speed and lane class
+/// in each direction along the way's node order (speed nil where that
+/// direction is closed).
 public struct WayTraversal: Sendable, Equatable {
     /// The class stored on the way's edges (time-of-day speed factors key on it).
     public var roadClass: RoadClass
@@ -30,12 +35,20 @@ public struct WayTraversal: Sendable, Equatable {
     public var forwardSpeedKmh: Double?
     /// Speed in km/h from the last node towards the first, or nil when not allowed.
     public var backwardSpeedKmh: Double?
+    /// Lane class from the first node towards the last (narrow-street factors key on it).
+    public var forwardLanes: LaneClass
+    /// Lane class from the last node towards the first.
+    public var backwardLanes: LaneClass
 
     /// Creates a traversal; at least one speed should be set for the way to matter.
-    public init(roadClass: RoadClass, forwardSpeedKmh: Double?, backwardSpeedKmh: Double?) {
+    /// Lane classes default to ``LaneClass/untagged`` (profiles that ignore widths).
+    public init(roadClass: RoadClass, forwardSpeedKmh: Double?, backwardSpeedKmh: Double?,
+                forwardLanes: LaneClass = .untagged, backwardLanes: LaneClass = .untagged) {
         self.roadClass = roadClass
         self.forwardSpeedKmh = forwardSpeedKmh
         self.backwardSpeedKmh = backwardSpeedKmh
+        self.forwardLanes = forwardLanes
+        self.backwardLanes = backwardLanes
     }
 }
 

@@ -47,6 +47,14 @@ extension Router {
     /// The cost of driving straight along one road when both points snapped onto it
     /// (same edge or its twin) and the target lies ahead in a drivable direction.
     func directCost(from source: Snapper.Snap, to target: Snapper.Snap, metric: CCHMetric) -> TableCell? {
+        directEdge(from: source, to: target, metric: metric).map { direct in
+            TableCell(durationMs: direct.durationMs, lengthMetres: graph.edgeLengthMetres[direct.edge] * Float(direct.share))
+        }
+    }
+
+    /// The edge, share of it and time of driving straight along one road, as ``directCost(from:to:metric:)``.
+    func directEdge(from source: Snapper.Snap, to target: Snapper.Snap,
+                    metric: CCHMetric) -> (edge: Int, share: Double, durationMs: UInt32)? {
         let twin = twin(of: source.edge, metric)
         let targetPosition: Double
         if target.edge == source.edge {
@@ -60,8 +68,7 @@ extension Router {
             ? (source.edge, targetPosition - source.fraction)
             : (twin, source.fraction - targetPosition)
         guard let edge, metric.edgeWeights[edge] != unreachableMs else { return nil }
-        return TableCell(durationMs: UInt32((Double(metric.edgeWeights[edge]) * share).rounded()),
-                         lengthMetres: graph.edgeLengthMetres[edge] * Float(share))
+        return (edge, share, UInt32((Double(metric.edgeWeights[edge]) * share).rounded()))
     }
 
     func estimate(_ cell: TableCell, direct: TableCell?) -> TravelEstimate? {

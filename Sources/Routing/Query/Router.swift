@@ -158,7 +158,7 @@ public final class Router: Sendable {
     // MARK: Query pool
 
     /// Runs `body` with a query object borrowed from the pool (or a new one).
-    private func withQuery<Result>(_ body: (CCHQuery) throws -> Result) rethrows -> Result {
+    func withQuery<Result>(_ body: (CCHQuery) throws -> Result) rethrows -> Result {
         let box = pool.withLock { $0.popLast() } ?? QueryBox(CCHQuery(topology: topology))
         defer { pool.withLock { $0.append(box) } }
         return try body(box.query)

@@ -20,36 +20,67 @@ extension EdgeSpeedSource {
     public func durationsKey(hourOfWeek: Int) -> Int { hourOfWeek }
 }
 
-/// Free-flow edge durations scaled by a ``SpeedProfile`` factor of each edge's road class.
+/// Free-flow edge durations scaled by a ``SpeedProfile``: the factor of each
+/// edge's road class, times that of its lane class, times that of its zone
+/// (when the graph knows its edges' zones), for the hour; minor approaches
+/// to a traffic signal first get the profile's minor-signal delay.
+///
+/// Routes follow these times (the router customizes its metric from them),
+/// so a slow zone or narrow streets are avoided, not only reported slower.
 public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
     /// Free-flow travel times (ms), from the graph.
     public let freeFlowMs: [UInt32]
     /// Road class of each edge, from the graph.
     public let roadClass: [RoadClass]
+    /// Lane class of each edge, from the graph.
+    public let laneClass: [LaneClass]
+    /// How each edge arrives at a signalled junction, from the graph.
+    public let signalApproach: [SignalApproach]
+    /// The zone of each edge, when the graph was built with zones.
+    public let zones: EdgeZones?
     /// The factors applied.
     public let profile: SpeedProfile
 
-    /// The graph's free-flow durations under `profile`.
-    public init(graph: RoadGraph, profile: SpeedProfile = .denseCity) {
+    /// The graph's free-flow durations under `profile`; `zones` (the graph's
+    /// ``EdgeZones``) lets the profile's zone factors apply.
+    public init(graph: RoadGraph, profile: SpeedProfile = .denseCity, zones: EdgeZones? = nil) {
+        precondition(zones.map { $0.edgeZone.count == graph.edgeCount } ?? true, "zones must cover the graph's edges")
         freeFlowMs = graph.edgeDurationMs
         roadClass = graph.edgeRoadClass
+        laneClass = graph.edgeLaneClass
+        signalApproach = graph.edgeSignalApproach
+        self.zones = zones
         self.profile = profile
     }
 
-    /// The first hour of the week whose factors equal those of `hourOfWeek` for every class.
+    /// Every factor the profile applies in `hourOfWeek`: per road class, per
+    /// lane class, and per zone of ``zones`` (in its order).
+    private func factors(hourOfWeek: Int) -> (classes: [Float], lanes: [Float], zones: [Float]) {
+        (RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) },
+         LaneClass.allCases.map { profile.laneFactor($0, hourOfWeek: hourOfWeek) },
+         (zones?.zoneIDs ?? []).map { profile.zoneFactor($0, hourOfWeek: hourOfWeek) })
+    }
+
+    /// The first hour of the week whose factors equal those of `hourOfWeek` for every class and zone.
     public func durationsKey(hourOfWeek: Int) -> Int {
-        let column = RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) }
+        let column = factors(hourOfWeek: hourOfWeek)
         return (0..<hourOfWeek).first { hour in
-            RoadClass.allCases.allSatisfy { profile.factor($0, hourOfWeek: hour) == column[Int($0.rawValue)] }
+            let other = factors(hourOfWeek: hour)
+            return other.classes == column.classes && other.lanes == column.lanes && other.zones == column.zones
         } ?? hourOfWeek
     }
 
-    /// Free-flow durations divided by the hour's factor of each edge's class.
+    /// Free-flow durations (plus the minor-signal delay on minor approaches)
+    /// divided by the hour's class × lane × zone factor of each edge.
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
-        let factors = RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) }
-        return zip(freeFlowMs, roadClass).map { duration, roadClass in
-            guard duration != unreachableMs else { return unreachableMs }
-            let scaled = (Double(duration) / Double(factors[Int(roadClass.rawValue)])).rounded()
+        let factors = factors(hourOfWeek: hourOfWeek)
+        let minorSignalDelayMs = profile.minorSignalDelaySeconds * 1000
+        return (0..<freeFlowMs.count).map { edge in
+            guard freeFlowMs[edge] != unreachableMs else { return unreachableMs }
+            let duration = Double(freeFlowMs[edge]) + (signalApproach[edge] == .minor ? minorSignalDelayMs : 0)
+            var factor = factors.classes[Int(roadClass[edge].rawValue)] * factors.lanes[Int(laneClass[edge].rawValue)]
+            if let zone = zones?.edgeZone[edge], zone != EdgeZones.noZone { factor *= factors.zones[Int(zone)] }
+            let scaled = (duration / Double(factor)).rounded()
             return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
         }
     }

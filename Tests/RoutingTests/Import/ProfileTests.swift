@@ -28,6 +28,24 @@ import Testing
         #expect((traversal.backwardSpeedKmh != nil) == backward)
     }
 
+    /// `lanes` counts both directions of a two-way road and one of a one-way
+    /// road; at most two lanes per direction is narrow; no tag is untagged.
+    @Test(arguments: [
+        (["highway": "residential", "oneway": "yes", "lanes": "2"], LaneClass.narrow, LaneClass.untagged),
+        (["highway": "primary", "oneway": "yes", "lanes": "3"], .wide, .untagged),
+        (["highway": "secondary", "lanes": "4"], .narrow, .narrow),
+        (["highway": "secondary", "lanes": "5"], .wide, .wide),
+        (["highway": "primary", "lanes": "5", "lanes:forward": "3", "lanes:backward": "2"], .wide, .narrow),
+        (["highway": "residential", "lanes": "2;3"], .narrow, .narrow),
+        (["highway": "residential", "lanes": "many"], .untagged, .untagged),
+        (["highway": "residential"], .untagged, .untagged),
+    ] as [([String: String], LaneClass, LaneClass)])
+    func carLaneClasses(tags: [String: String], forward: LaneClass, backward: LaneClass) throws {
+        let traversal = try #require(Self.car.traversal(of: tags))
+        #expect(traversal.forwardLanes == forward)
+        if traversal.backwardSpeedKmh != nil { #expect(traversal.backwardLanes == backward) }
+    }
+
     @Test(arguments: [
         ["highway": "footway"], ["highway": "cycleway"], ["highway": "track"], ["highway": "construction"],
         ["highway": "residential", "access": "private"], ["highway": "residential", "access": "no"],

@@ -16,6 +16,7 @@ struct TinyMap {
     private(set) var positions: [Character: Coordinate] = [:]
     private var wayXML: [String] = []
     private var relationXML: [String] = []
+    private var nodeTags: [Character: [String: String]] = [:]
     private var nextWayID: Int64 = 101
 
     init(_ grid: String, cellMetres: Double = 50) {
@@ -39,6 +40,11 @@ struct TinyMap {
         return id
     }
 
+    /// Tags node `letter` (say `highway=traffic_signals`).
+    mutating func tagNode(_ letter: Character, _ tags: [String: String]) {
+        nodeTags[letter] = tags
+    }
+
     /// Adds a turn restriction relation from one way to another via a node.
     mutating func restriction(_ value: String, from: Int64, via: Character, to: Int64, key: String = "restriction",
                               extraTags: [String: String] = [:]) {
@@ -53,7 +59,7 @@ struct TinyMap {
     var xml: String {
         let nodes = positions.sorted { nodeID($0.key) < nodeID($1.key) }.map { letter, position in
             "<node id=\"\(nodeID(letter))\" lat=\"\(String(format: "%.7f", position.latitude))\" "
-                + "lon=\"\(String(format: "%.7f", position.longitude))\"/>"
+                + "lon=\"\(String(format: "%.7f", position.longitude))\">\(tagXML(nodeTags[letter] ?? [:]))</node>"
         }
         return "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<osm version=\"0.6\" generator=\"TinyMap\">\n"
             + (nodes + wayXML + relationXML).joined(separator: "\n") + "\n</osm>\n"

@@ -1,14 +1,18 @@
 import ArgumentParser
 import Foundation
 import Routing
+import Zones
 
 extension Mytaxi.Graph {
-    /// `mytaxi graph build MAP -o CITY.graph [--profile car|foot]`.
+    /// `mytaxi graph build MAP -o CITY.graph [--profile car|foot] [--zones ZONES.geojson]`.
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Build a road graph file from an OpenStreetMap extract.",
             discussion: """
-                Progress goes to standard error; the summary (nodes, edges, dropped nodes, turn \
+                With --zones, each edge learns the zone its midpoint lies in, so that the speed \
+                profile's zone factors (`zone:<id>` lines, docs/speed-profile.md, fitted by `graph \
+                calibrate`) apply to it; without, zone factors are ignored. Progress goes to standard \
+                error; the summary (nodes, edges, dropped nodes, turn \
                 restrictions, build time, file size) to standard output, one "name: value" per line. \
                 Exit status: 0 on success, 1 when no road is routable or the file cannot be written, \
                 2 when the map cannot be read.
@@ -32,6 +36,13 @@ extension Mytaxi.Graph {
             "A weekly speed profile file (docs/speed-profile.md) stored as the city's. (default: none, the built-in dense-city profile)",
             valueName: "FILE"))
         var speedProfile: String?
+
+        @Option(help: ArgumentHelp(
+            "A zone file (GeoJSON) whose zone of each edge is stored, for per-zone speed factors. (default: none)",
+            valueName: "ZONES.geojson"))
+        var zones: String?
+
+        @OptionGroup var zoneFile: ZoneFileArguments
 
         func validate() throws {
             guard RoutingProfiles.named(profile) != nil else {
@@ -67,6 +78,7 @@ extension Mytaxi.Graph {
 
             printError("ordering and contracting for queries (CCH)")
             let topology = CCHTopology(graph: result.graph)
+            let edgeZones = try zones.map { try edgeZonesOrExit(path: $0, graph: result.graph) }
             printError("writing \(output)")
             let url = URL(fileURLWithPath: output)
             do {
@@ -76,7 +88,8 @@ extension Mytaxi.Graph {
                     speedProfileText: speedProfileText)
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
                                     extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
-                                                                    GraphSource.sectionName: source.sectionPayload]) { $1 },
+                                                                    GraphSource.sectionName: source.sectionPayload]) { $1 }
+                                        .merging(edgeZones?.sections ?? [:]) { $1 },
                                     to: url)
             } catch {
                 printError("\(error)")
@@ -84,11 +97,31 @@ extension Mytaxi.Graph {
             }
             let elapsed = clock.now - start
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            print(summary(result, elapsed: elapsed, fileSize: size))
+            print(summary(result, edgeZones: edgeZones, elapsed: elapsed, fileSize: size))
         }
 
-        private func summary(_ result: GraphBuildResult, elapsed: Duration, fileSize: Int) -> String {
+        /// The zone of each edge of `graph`, from the zone file at `path`; exits when the file cannot be used.
+        private func edgeZonesOrExit(path: String, graph: RoadGraph) throws -> EdgeZones {
+            printError("finding the zone of each edge in \(path)")
+            let loaded = try loadZonesOrExit(path: path, arguments: zoneFile)
+            let index: ZoneIndex
+            do {
+                index = try ZoneIndex(zoneSet: loaded.zoneSet)
+            } catch {
+                printError("\(path): \(error)")
+                throw ExitCode(2)
+            }
+            return EdgeZones(graph: graph, zoneIDs: loaded.zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
+        }
+
+        private func summary(_ result: GraphBuildResult, edgeZones: EdgeZones?, elapsed: Duration, fileSize: Int) -> String {
             let statistics = result.statistics
+            let narrow = result.graph.edgeLaneClass.filter { $0 == .narrow }.count
+            let wide = result.graph.edgeLaneClass.filter { $0 == .wide }.count
+            let zoneLine = edgeZones.map { zones in
+                let inside = zones.edgeZone.filter { $0 != EdgeZones.noZone }.count
+                return "\nzones: \(zones.zoneIDs.count) zones, \(inside) edges inside one, \(result.graph.edgeCount - inside) outside"
+            } ?? ""
             let skipped = statistics.restrictionsSkipped.sorted { $0.key < $1.key }
                 .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
             return """
@@ -98,6 +131,8 @@ extension Mytaxi.Graph {
                 restrictions: \(statistics.restrictionsApplied) applied, \(statistics.restrictionsSkippedTotal) skipped\
                 \(skipped.isEmpty ? "" : " (\(skipped))")
                 missing nodes: \(statistics.missingNodeReferences) references, \(statistics.waysWithMissingNodes) ways split
+                lanes: \(narrow) edges narrow (at most 2 lanes per direction), \(wide) wide, \
+                \(result.graph.edgeCount - narrow - wide) untagged\(zoneLine)
                 build time: \(seconds(elapsed))
                 file: \(output), \(fileSize) bytes
                 """

@@ -12,11 +12,14 @@ extension Mytaxi.Graph {
                 TRIPS.csv has the columns of the NYC TLC trip records: pickup_datetime (local time), \
                 pickup_longitude, pickup_latitude, dropoff_longitude, dropoff_latitude, trip_duration \
                 (seconds). Trips with both ends inside the graph's bounding box and a duration within \
-                the limits are routed; the fitted profile (road-class and hour-of-week factors plus a \
-                per-trip overhead, docs/speed-profile.md) is written to the output file, ready for \
-                `graph build --speed-profile` or `eta --speed-profile`. Prints the median absolute \
-                percentage error and RMSLE of free flow, of the graph's current profile, of the fitted \
-                profile, and of a fit on half the trips scored on the other half.
+                the limits are routed; the fitted profile (road-class and hour-of-week factors, a \
+                per-trip overhead, a time factor for narrow streets (at most 2 lanes per direction) \
+                and, when the graph was built with --zones, one factor per zone the routes cross, \
+                shrunk toward 1 by a penalty chosen by cross-validation; docs/speed-profile.md) is \
+                written to the output file, ready for `graph build --speed-profile` or `eta \
+                --speed-profile`. Prints the median absolute percentage error and RMSLE of free flow, \
+                of the graph's current profile, of the fitted profile, and of a fit on every other \
+                trip scored on the rest, each routed on its own times.
                 """)
 
         @OptionGroup var router: RouterArguments
@@ -59,8 +62,10 @@ extension Mytaxi.Graph {
             printError("\(read.trips.count) trips read (\(read.skippedRows) rows skipped), \(inside.count) inside the map "
                        + "and between \(Int(minDuration)) s and \(Int(maxDuration)) s")
             let baseline = (current.speeds as? ProfiledEdgeSpeeds)?.profile ?? .denseCity
+            let zones = (current.speeds as? ProfiledEdgeSpeeds)?.zones
+            if zones == nil { printError("\(router.graph): built without --zones, so no zone factors are fitted") }
             let result = SpeedProfileCalibration.fit(
-                graph: current.graph, topology: current.topology, trips: inside, timeZone: current.timeZone,
+                graph: current.graph, topology: current.topology, zones: zones, trips: inside, timeZone: current.timeZone,
                 baseline: baseline, maxSnapDistanceMetres: router.maxSnapMetres, progress: { printError($0) })
             do {
                 try result.profile.text.write(toFile: output, atomically: true, encoding: .utf8)
@@ -75,8 +80,18 @@ extension Mytaxi.Graph {
                 fitted profile: \(result.fitted)
                 held out (fit on every other trip, scored on the rest): \(result.heldOut)
                 trip overhead: \(Int(result.profile.tripOverheadSeconds)) s
+                narrow streets: \(String(format: "%.2f", result.narrowTimeFactor)) x the time of their class
+                zone factors: \(zoneSummary(result))
                 profile: \(output)
                 """)
         }
+
+    /// How many zone factors were fitted, their range and the penalty, or why none.
+    private func zoneSummary(_ result: SpeedProfileCalibration.Result) -> String {
+        guard let penalty = result.zonePenalty else { return "none (graph built without --zones)" }
+        let factors = result.profile.zoneFactors.values.map { $0[0] }
+        guard let slowest = factors.min(), let fastest = factors.max() else { return "none (no route crosses a zone)" }
+        return "\(factors.count) zones, speed x\(slowest) to x\(fastest), penalty \(penalty)"
+    }
     }
 }
