@@ -49,6 +49,15 @@ import Testing
         #expect(throws: SnapError.self) { try snapper.candidates(Self.pickup, maxDistanceMetres: 2, radiusMetres: 15) }
     }
 
+    /// Outside the corner every road's nearest point is the corner itself: one candidate, there.
+    @Test func roadsMeetingAtTheNearestJunctionGiveOneCandidate() throws {
+        let snapper = Snapper(graph: Self.corner)
+        let candidates = try snapper.candidates(Self.at(east: -4, north: -4), maxDistanceMetres: 250, radiusMetres: 15)
+        #expect(candidates.count == 1)
+        #expect(abs(candidates[0].distanceMetres - 32.squareRoot()) < 0.1)
+        #expect(candidates[0].point.haversineDistance(to: Self.at(east: 0, north: 0)) < 0.1)
+    }
+
     /// Without a radius the pickup snaps to the one-way street and goes round
     /// the block; with one it starts on the street it is 8 m from and drives
     /// straight up, and the route reports that street's snap distance.

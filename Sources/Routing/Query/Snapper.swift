@@ -139,8 +139,11 @@ public struct Snapper: Sendable {
     /// first, at most `limit` in all.
     ///
     /// An edge and its reverse twin are one road and give one candidate (the
-    /// router seeds both directions of a road itself), so a radius of 0 gives
-    /// the nearest snap alone.
+    /// router seeds both directions of a road itself), and roads whose
+    /// nearest point is the junction they share give one candidate there
+    /// (starting at a junction is the same whichever road names it), so the
+    /// limit goes to places that differ. A radius of 0 gives the nearest snap
+    /// alone.
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
     ///   the nearest road is more than `maxDistanceMetres` away.
     public func candidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
@@ -165,18 +168,31 @@ public struct Snapper: Sendable {
             }
         }
         nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
-        var roads: Set<UInt64> = [road(of: nearest.edge)]
         var found = [nearest]
-        for candidate in nearby where found.count < limit && roads.insert(road(of: candidate.edge)).inserted {
+        found.reserveCapacity(min(limit, nearby.count + 1))
+        for candidate in nearby where found.count < limit {
+            let place = place(edge: candidate.edge, fraction: candidate.fraction)
+            if found.contains(where: { self.place(edge: $0.edge, fraction: $0.fraction) == place }) { continue }
             found.append(makeSnap(edge: candidate.edge, fraction: candidate.fraction, distance: candidate.distance))
         }
         return found
     }
 
-    /// The road an edge belongs to: its two end nodes, in either order.
-    private func road(of edge: Int) -> UInt64 {
-        let a = UInt64(edgeTail[edge]), b = UInt64(edgeHead[edge])
-        return min(a, b) << 32 | max(a, b)
+    /// Where a snap puts a route's end, for telling candidates apart: the
+    /// node itself when the projection falls on an end of the edge (every
+    /// road meeting there gives the same start), else the road (the edge's
+    /// two end nodes in either order, so an edge and its twin are one).
+    private func place(edge: Int, fraction: Double) -> SnapPlace {
+        if fraction == 0 { return .node(edgeTail[edge]) }
+        if fraction == 1 { return .node(edgeHead[edge]) }
+        let a = edgeTail[edge], b = edgeHead[edge]
+        return .road(min(a, b), max(a, b))
+    }
+
+    /// See ``place(edge:fraction:)``.
+    private enum SnapPlace: Equatable {
+        case node(UInt32)
+        case road(UInt32, UInt32)
     }
 
     /// The snap at `fraction` along `edge`, `distance` metres from the coordinate.
