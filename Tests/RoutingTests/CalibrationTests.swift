@@ -101,7 +101,8 @@ import Zones
 
     /// The shipped Manhattan profile on the real trips, on a graph that knows
     /// the shipped Manhattan zones: far better than free flow (SPEC R4), and
-    /// better than the same profile without its zone factors. Skips when
+    /// better than the same profile without its zone factors, routed with the
+    /// default snap radius it was fitted with (RMSLE 0.446). Skips when
     /// ../shared/data is absent.
     @Test func theShippedManhattanProfileBeatsFreeFlowOnRealTrips() throws {
         guard let map = RealExtractTests.path("nyc/manhattan.osm.pbf"),
@@ -134,7 +135,7 @@ import Zones
         let fitted = accuracy(profile, zones: zones), freeFlow = accuracy(SpeedProfile(), zones: zones)
         let zonesIgnored = accuracy(profile, zones: nil)
         #expect(fitted.trips > 600)
-        #expect(fitted.rootMeanSquaredLogError < 0.46, "\(fitted)")
+        #expect(fitted.rootMeanSquaredLogError < 0.45, "\(fitted)")
         #expect(fitted.rootMeanSquaredLogError < zonesIgnored.rootMeanSquaredLogError, "with zones \(fitted), without \(zonesIgnored)")
         #expect(fitted.rootMeanSquaredLogError < 0.5 * freeFlow.rootMeanSquaredLogError, "fitted \(fitted), free flow \(freeFlow)")
         #expect(fitted.medianAbsolutePercentageError < 0.3)

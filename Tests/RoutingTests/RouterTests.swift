@@ -19,22 +19,22 @@ import Testing
         }
     }
 
-    /// From snapped point to snapped point the router equals Dijkstra run from the same seeds.
-    @Test func routesEqualDijkstraBetweenSnappedPoints() throws {
-        let router = Self.router
+    /// From snapped point to snapped point the router equals Dijkstra run from
+    /// the same seeds: those of the nearest road, or of every candidate within the radius.
+    @Test(arguments: [0.0, 15.0, 40.0])
+    func routesEqualDijkstraBetweenSnappedPoints(radius: Double) throws {
+        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
         let metric = router.metric(departing: Self.tuesdayRush)
         let dijkstra = Dijkstra(graph: Self.graph)
         let points = Self.randomPoints(400, seed: 3)
         for (source, target) in zip(points, points.dropFirst()) {
-            let from = try router.snapper.snap(source, maxDistanceMetres: 250)
-            let to = try router.snapper.snap(target, maxDistanceMetres: 250)
-            let reference = dijkstra.shortestPath(from: router.sourceSeeds(from, metric), to: router.targetSeeds(to, metric),
-                                                  weights: metric.edgeWeights)
-            let route = try? router.route(from: source, to: target, depart: Self.tuesdayRush)
-            let tails = router.snapper.edgeTail, heads = Self.graph.edgeHead
-            if from.edge == to.edge || (tails[from.edge] == heads[to.edge] && heads[from.edge] == tails[to.edge]) {
+            let from = try router.sourceEndpoint(source, metric)
+            let to = try router.targetEndpoint(target, metric)
+            if router.directDrive(from: from, to: to, metric: metric) != nil {
                 continue // same-road answers are checked in sourceAndTargetOnTheSameEdge
             }
+            let reference = dijkstra.shortestPath(from: from.seeds, to: to.seeds, weights: metric.edgeWeights)
+            let route = try? router.route(from: source, to: target, depart: Self.tuesdayRush)
             #expect(route.map { Int(($0.durationSeconds * 1000).rounded()) } == reference.map { Int($0.durationMs) })
         }
     }
@@ -56,9 +56,11 @@ import Testing
         #expect(forward.durationSeconds < 10)
     }
 
-    /// The many-to-one and one-to-many tables give the point-to-point answers.
-    @Test func tablesEqualRoutes() throws {
-        let router = Self.router
+    /// The many-to-one and one-to-many tables give the point-to-point answers,
+    /// with or without snap candidates.
+    @Test(arguments: [0.0, 15.0, 40.0])
+    func tablesEqualRoutes(radius: Double) throws {
+        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
         let taxis = Self.randomPoints(120, seed: 8)
         let pickup = Self.randomPoints(1, seed: 99)[0]
         let inward = try router.table(from: taxis, to: pickup, depart: Self.tuesdayRush)
@@ -70,6 +72,27 @@ import Testing
             #expect(outward[index]?.durationSeconds == fromPickup?.durationSeconds)
             if let a = inward[index], let b = toPickup { #expect(abs(a.distanceMetres - b.distanceMetres) < 0.01 * b.distanceMetres + 1) }
         }
+    }
+
+    /// Candidates never make a route slower, and the snap distance reported is
+    /// that of a road within the radius (the nearest's when the radius is 0).
+    @Test func candidatesNeverSlowARouteDown() throws {
+        let nearestOnly = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 0)
+        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 40)
+        let points = Self.randomPoints(200, seed: 5)
+        var faster = 0
+        for (source, target) in zip(points, points.dropFirst()) {
+            let before = try nearestOnly.route(from: source, to: target, depart: Self.tuesdayRush, includeGeometry: true)
+            let after = try router.route(from: source, to: target, depart: Self.tuesdayRush, includeGeometry: true)
+            #expect(after.durationSeconds <= before.durationSeconds)
+            if after.durationSeconds < before.durationSeconds { faster += 1 }
+            let nearest = try router.snapper.snap(source, maxDistanceMetres: 250)
+            #expect(after.sourceSnapMetres >= nearest.distanceMetres && after.sourceSnapMetres < max(40, nearest.distanceMetres + 1e-9))
+            #expect(abs(source.haversineDistance(to: after.geometry.first!) - after.sourceSnapMetres) < 0.5)
+            #expect(abs(target.haversineDistance(to: after.geometry.last!) - after.targetSnapMetres) < 0.5)
+            #expect(abs(before.sourceSnapMetres - nearest.distanceMetres) < 1e-9)
+        }
+        #expect(faster > 0)
     }
 
     /// The geometry runs from the snapped source to the snapped target, and its length is the route's distance.

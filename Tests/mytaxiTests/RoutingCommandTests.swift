@@ -77,6 +77,24 @@ import Testing
         #expect(missing.status == 2)
     }
 
+    /// A pickup 3 m from the one-way street and 5 m from the two-way one at
+    /// the block's corner: with the default snap radius it starts on the two-way
+    /// street and drives straight down; `--snap-radius 0` goes round the block.
+    @Test func etaStartsOnTheFastestRoadWithinTheSnapRadius() throws {
+        let graph = try Self.blockGraph()
+        let trip = "0.00005,-0.00003,0.0,-0.0008\n"
+        let candidates = try CommandRunner.run(["eta", "--graph", graph], input: trip)
+        let nearestOnly = try CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "0"], input: trip)
+        let straight = candidates.standardOutput.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        let round = nearestOnly.standardOutput.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        #expect(straight.count == 2 && round.count == 2)
+        #expect(abs(straight[1] - 85.6) < 2, "down the two-way street: \(candidates.standardOutput)")
+        #expect(abs(round[1] - 350) < 3, "along the one-way street and round the block: \(nearestOnly.standardOutput)")
+        let negative = try CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "-1"], input: trip)
+        #expect(negative.status == 64)
+        #expect(negative.standardError.contains("--snap-radius"))
+    }
+
     @Test func calibrateWritesAProfileThatEtaReads() throws {
         let graph = try Self.blockGraph()
         let folder = URL(fileURLWithPath: graph).deletingLastPathComponent()

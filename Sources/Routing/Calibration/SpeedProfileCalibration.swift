@@ -86,20 +86,25 @@ public enum SpeedProfileCalibration {
 
     /// Calibrates on `trips` over `graph` (with its CCH `topology` and, when
     /// built with zones, its ``EdgeZones``), local hours in `timeZone`;
-    /// `baseline` is scored for comparison. `progress` hears about each step.
+    /// `baseline` is scored for comparison. Trips are routed with the
+    /// router's snapping limit and radius, as the fitted profile will be
+    /// used. `progress` hears about each step.
     public static func fit(graph: RoadGraph, topology: CCHTopology, zones: EdgeZones? = nil, trips: [MeasuredTrip],
                            timeZone: TimeZone, baseline: SpeedProfile, maxSnapDistanceMetres: Double = 250,
+                           snapRadiusMetres: Double = Router.defaultSnapRadiusMetres,
                            progress: (String) -> Void = { _ in }) -> Result {
         func router(_ profile: SpeedProfile) -> Router {
             Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
-                   timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
+                   timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres,
+                   tripOverheadSeconds: profile.tripOverheadSeconds)
         }
         let freeRouter = router(SpeedProfile())
         let routable = trips.filter { (try? freeRouter.route(from: $0.from, to: $0.to, depart: $0.depart)) != nil }
         progress("\(routable.count) of \(trips.count) trips routable")
         var fitter = Fitter(trips: routable, timeZone: timeZone) { setting in
             TripDrives.route(routable, setting: setting, graph: graph, topology: topology, zones: zones,
-                             timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
+                             timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres,
+                             snapRadiusMetres: snapRadiusMetres)
         }
 
         let all = Array(routable.indices)

@@ -28,11 +28,13 @@ struct TripDrives {
 
     /// Routes `trips` on `graph` under `setting` and splits each drive by zone.
     static func route(_ trips: [MeasuredTrip], setting: CalibrationSetting, graph: RoadGraph, topology: CCHTopology,
-                      zones: EdgeZones?, timeZone: TimeZone, maxSnapDistanceMetres: Double) -> TripDrives {
+                      zones: EdgeZones?, timeZone: TimeZone, maxSnapDistanceMetres: Double,
+                      snapRadiusMetres: Double) -> TripDrives {
         let profile = setting.routingProfile(zoneIDs: zones?.zoneIDs ?? [])
         let router = Router(graph: graph, topology: topology,
                             speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
-                            timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres)
+                            timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres,
+                            snapRadiusMetres: snapRadiusMetres)
         let baseSeconds = (0..<graph.edgeCount).map { setting.baseSeconds(edge: $0, graph: graph) }
         let zoneCount = zones?.zoneIDs.count ?? 0
         let slices = trips.map { trip -> [(slot: Int, seconds: Double)]? in

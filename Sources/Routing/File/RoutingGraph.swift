@@ -27,11 +27,13 @@ public enum RoutingGraph {
 
     /// Loads the graph file at `url` into a router. Arguments override what
     /// the file holds; without either, the time zone is UTC and the profile
-    /// ``SpeedProfile/denseCity``.
+    /// ``SpeedProfile/denseCity``. `snapRadiusMetres` is the router's
+    /// ``Router/snapRadiusMetres``.
     /// - Throws: ``GraphFileError``, ``CCHTopologyError`` or
     ///   ``SpeedProfileError`` naming what is wrong with the file.
     public static func load(from url: URL, speedProfile: SpeedProfile? = nil, timeZone: TimeZone? = nil,
-                            maxSnapDistanceMetres: Double = 250) throws -> Router {
+                            maxSnapDistanceMetres: Double = 250,
+                            snapRadiusMetres: Double = Router.defaultSnapRadiusMetres) throws -> Router {
         let contents = try GraphFile.read(from: url)
         let graph = contents.graph
         let topology = try contents.extraSections[topologySection].map { try CCHTopology(serialized: $0, for: graph) }
@@ -44,6 +46,6 @@ public enum RoutingGraph {
         return Router(
             graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
             timeZone: timeZone ?? storedZone ?? TimeZone(identifier: "UTC")!,
-            maxSnapDistanceMetres: maxSnapDistanceMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
+            maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
     }
 }

@@ -7,12 +7,15 @@ public struct Route: Sendable, Equatable {
     public var durationSeconds: Double
     /// Driving distance in metres, from snapped point to snapped point.
     public var distanceMetres: Double
-    /// The snapped source, the road nodes driven through, the snapped target;
-    /// empty unless asked for.
+    /// The snapped source (on the road the route starts on), the road nodes
+    /// driven through, the snapped target (on the road it ends on); empty
+    /// unless asked for.
     public var geometry: [Coordinate]
-    /// How far the source coordinate was from the road it snapped to, in metres.
+    /// How far the source coordinate was from the road the route starts on
+    /// (the snap candidate it uses, not necessarily the nearest road), in metres.
     public var sourceSnapMetres: Double
-    /// How far the target coordinate was from the road it snapped to, in metres.
+    /// How far the target coordinate was from the road the route ends on
+    /// (the snap candidate it uses), in metres.
     public var targetSnapMetres: Double
 }
 

@@ -13,7 +13,8 @@ public struct DrivenEdge: Sendable, Equatable {
 
 extension Router {
     /// The edges the fastest route from `source` to `target`, leaving at
-    /// `depart`, drives, in order, with the share of each.
+    /// `depart`, drives, in order, with the share of each (from and to the
+    /// snap candidates that route uses).
     ///
     /// Calibration uses it to split a trip's time between the roads, lane
     /// classes and zones it crossed; ``route(from:to:depart:includeGeometry:)``
@@ -22,24 +23,22 @@ extension Router {
     ///   ``RouteError/noRoute`` when no path exists.
     public func drivenEdges(from source: Coordinate, to target: Coordinate, depart: Date) throws -> [DrivenEdge] {
         let metric = metric(departing: depart)
-        let from = try snapper.snap(source, maxDistanceMetres: maxSnapDistanceMetres)
-        let to = try snapper.snap(target, maxDistanceMetres: maxSnapDistanceMetres)
+        let from = try sourceEndpoint(source, metric)
+        let to = try targetEndpoint(target, metric)
         let found = withQuery { query in
-            query.shortestPath(from: sourceSeeds(from, metric), to: targetSeeds(to, metric), metric: metric, unpack: true)
+            query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: true)
         }
-        if let direct = directEdge(from: from, to: to, metric: metric),
+        if let direct = directDrive(from: from, to: to, metric: metric),
            direct.durationMs <= found?.durationMs ?? unreachableMs {
             return direct.share > 0 ? [DrivenEdge(edge: direct.edge, share: direct.share)] : []
         }
-        guard let found else { throw RouteError.noRoute }
+        guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {
+            throw RouteError.noRoute
+        }
         var driven: [DrivenEdge] = []
-        let (firstEdge, firstShare) = found.sourceNode == graph.edgeHead[from.edge]
-            ? (from.edge, 1 - from.fraction) : (twin(of: from.edge, metric), from.fraction)
-        if let firstEdge, firstShare > 0 { driven.append(DrivenEdge(edge: firstEdge, share: firstShare)) }
+        if first.share > 0 { driven.append(DrivenEdge(edge: first.edge, share: first.share)) }
         driven += found.edges.map { DrivenEdge(edge: $0, share: 1) }
-        let (lastEdge, lastShare) = found.targetNode == snapper.edgeTail[to.edge]
-            ? (to.edge, to.fraction) : (twin(of: to.edge, metric), 1 - to.fraction)
-        if let lastEdge, lastShare > 0 { driven.append(DrivenEdge(edge: lastEdge, share: lastShare)) }
+        if last.share > 0 { driven.append(DrivenEdge(edge: last.edge, share: last.share)) }
         return driven
     }
 }

@@ -1,27 +1,55 @@
-/// How the router turns snapped coordinates into search seeds: a route leaves
-/// a point in the middle of an edge by driving the rest of that edge (or,
-/// on a two-way road, the part behind it along the reverse twin), and
-/// arrives likewise; when both points lie on one road it may drive straight
+import GeoKit
+
+/// How the router turns coordinates into search seeds: each coordinate has
+/// one or more snap candidates (the nearest road, plus the other roads within
+/// ``Router/snapRadiusMetres``); a route leaves a candidate's point in the
+/// middle of an edge by driving the rest of that edge (or, on a two-way road,
+/// the part behind it along the reverse twin), and arrives likewise. The
+/// seeds of every candidate go into one search, which picks the best. When a
+/// source and a target candidate lie on one road the route may drive straight
 /// between them.
 extension Router {
-    /// Seeds for leaving a snapped point: ahead along its edge, and back along the reverse twin if any.
-    func sourceSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [SearchSeed] {
-        var seeds: [SearchSeed] = []
+    /// `coordinate` as the start of a search: its candidates, each leaving ahead and back.
+    /// - Throws: ``SnapError`` when it is too far from a road.
+    func sourceEndpoint(_ coordinate: Coordinate, _ metric: CCHMetric) throws -> SnappedEndpoint {
+        SnappedEndpoint(candidates: try candidates(coordinate)) { sourceSeeds($0, metric) }
+    }
+
+    /// `coordinate` as the end of a search: its candidates, each reached from behind or ahead.
+    /// - Throws: ``SnapError`` when it is too far from a road.
+    func targetEndpoint(_ coordinate: Coordinate, _ metric: CCHMetric) throws -> SnappedEndpoint {
+        SnappedEndpoint(candidates: try candidates(coordinate)) { targetSeeds($0, metric) }
+    }
+
+    private func candidates(_ coordinate: Coordinate) throws -> [Snapper.Snap] {
+        try snapper.candidates(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
+                               limit: Self.maxSnapCandidates)
+    }
+
+    /// Seeds for leaving a snapped point: ahead along its edge, and back along the reverse twin if any,
+    /// each with the edge and share driven to reach its node.
+    func sourceSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [(seed: SearchSeed, edge: Int, share: Double)] {
+        var seeds: [(seed: SearchSeed, edge: Int, share: Double)] = []
         let edge = snap.edge
-        if let seed = seed(node: graph.edgeHead[edge], edge: edge, share: 1 - snap.fraction, metric) { seeds.append(seed) }
+        if let seed = seed(node: graph.edgeHead[edge], edge: edge, share: 1 - snap.fraction, metric) {
+            seeds.append((seed, edge, 1 - snap.fraction))
+        }
         if let twin = twin(of: edge, metric), let seed = seed(node: snapper.edgeTail[edge], edge: twin, share: snap.fraction, metric) {
-            seeds.append(seed)
+            seeds.append((seed, twin, snap.fraction))
         }
         return seeds
     }
 
-    /// Seeds for arriving at a snapped point: from its edge's tail, or from its head along the reverse twin.
-    func targetSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [SearchSeed] {
-        var seeds: [SearchSeed] = []
+    /// Seeds for arriving at a snapped point: from its edge's tail, or from its head along the reverse twin,
+    /// each with the edge and share driven from its node.
+    func targetSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [(seed: SearchSeed, edge: Int, share: Double)] {
+        var seeds: [(seed: SearchSeed, edge: Int, share: Double)] = []
         let edge = snap.edge
-        if let seed = seed(node: snapper.edgeTail[edge], edge: edge, share: snap.fraction, metric) { seeds.append(seed) }
+        if let seed = seed(node: snapper.edgeTail[edge], edge: edge, share: snap.fraction, metric) {
+            seeds.append((seed, edge, snap.fraction))
+        }
         if let twin = twin(of: edge, metric), let seed = seed(node: graph.edgeHead[edge], edge: twin, share: 1 - snap.fraction, metric) {
-            seeds.append(seed)
+            seeds.append((seed, twin, 1 - snap.fraction))
         }
         return seeds
     }
@@ -44,20 +72,35 @@ extension Router {
         return best
     }
 
-    /// The cost of driving straight along one road when both points snapped onto it
-    /// (same edge or its twin) and the target lies ahead in a drivable direction.
-    func directCost(from source: Snapper.Snap, to target: Snapper.Snap, metric: CCHMetric) -> TableCell? {
-        directEdge(from: source, to: target, metric: metric).map { direct in
-            TableCell(durationMs: direct.durationMs, lengthMetres: graph.edgeLengthMetres[direct.edge] * Float(direct.share))
+    /// The fastest way of driving straight along one road from a source
+    /// candidate to a target candidate (first pair among equals), or `nil`
+    /// when no pair shares a road the right way round.
+    func directDrive(from source: SnappedEndpoint, to target: SnappedEndpoint, metric: CCHMetric) -> DirectDrive? {
+        var best: DirectDrive?
+        for (sourceIndex, from) in source.candidates.enumerated() {
+            for (targetIndex, to) in target.candidates.enumerated() {
+                guard let drive = directEdge(from: from, to: to, metric: metric),
+                      drive.durationMs < best?.durationMs ?? unreachableMs else { continue }
+                best = DirectDrive(sourceCandidate: sourceIndex, targetCandidate: targetIndex, edge: drive.edge,
+                                   share: drive.share, durationMs: drive.durationMs,
+                                   lengthMetres: graph.edgeLengthMetres[drive.edge] * Float(drive.share))
+            }
         }
+        return best
     }
 
-    /// The edge, share of it and time of driving straight along one road, as ``directCost(from:to:metric:)``.
+    /// The edge, share of it and time of driving straight along one road when both snaps lie on it
+    /// (same edge or its twin) and the target lies ahead in a drivable direction.
     func directEdge(from source: Snapper.Snap, to target: Snapper.Snap,
                     metric: CCHMetric) -> (edge: Int, share: Double, durationMs: UInt32)? {
+        let tails = snapper.edgeTail, heads = graph.edgeHead
+        let sameEdge = target.edge == source.edge
+        guard sameEdge || (tails[target.edge] == heads[source.edge] && heads[target.edge] == tails[source.edge]) else {
+            return nil
+        }
         let twin = twin(of: source.edge, metric)
         let targetPosition: Double
-        if target.edge == source.edge {
+        if sameEdge {
             targetPosition = target.fraction
         } else if target.edge == twin {
             targetPosition = 1 - target.fraction
@@ -71,8 +114,8 @@ extension Router {
         return (edge, share, UInt32((Double(metric.edgeWeights[edge]) * share).rounded()))
     }
 
-    func estimate(_ cell: TableCell, direct: TableCell?) -> TravelEstimate? {
-        let best = direct.map { $0.durationMs <= cell.durationMs ? $0 : cell } ?? cell
+    func estimate(_ cell: TableCell, direct: DirectDrive?) -> TravelEstimate? {
+        let best = direct.map { $0.durationMs <= cell.durationMs ? $0.cell : cell } ?? cell
         guard best.durationMs != unreachableMs else { return nil }
         return TravelEstimate(durationSeconds: Double(best.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(best.lengthMetres))
     }

@@ -22,6 +22,11 @@ public enum SnapError: Error, Equatable, CustomStringConvertible {
 /// rings of cells outward from the point's cell until no unscanned cell can
 /// hold anything closer. Both edges of a two-way road lie on the same line;
 /// the one found first wins, and routing adds its reverse twin itself.
+///
+/// ``candidates(_:maxDistanceMetres:radiusMetres:limit:)`` also lists the
+/// other roads near the point, for routers that let the path search choose
+/// among them rather than trust the nearest (GPS in street canyons is often
+/// closer to the wrong road).
 public struct Snapper: Sendable {
     /// A coordinate placed on the road graph.
     public struct Snap: Sendable, Equatable {
@@ -125,21 +130,94 @@ public struct Snapper: Sendable {
             throw SnapError.tooFarFromRoad(distanceMetres: nearest?.distance ?? .infinity,
                                            limitMetres: maxDistanceMetres)
         }
-        let a = Int(edgeTail[found.edge]), b = Int(edgeHead[found.edge])
-        let pointX = x[a] + (x[b] - x[a]) * found.fraction, pointY = y[a] + (y[b] - y[a]) * found.fraction
-        return Snap(edge: found.edge, fraction: found.fraction, distanceMetres: found.distance,
+        return makeSnap(edge: found.edge, fraction: found.fraction, distance: found.distance)
+    }
+
+    /// The ways onto the road graph near `coordinate`: the nearest snap (as
+    /// ``snap(_:maxDistanceMetres:)``), then the nearest point of every other
+    /// road whose projection lies strictly within `radiusMetres`, nearest
+    /// first, at most `limit` in all.
+    ///
+    /// An edge and its reverse twin are one road and give one candidate (the
+    /// router seeds both directions of a road itself), and roads whose
+    /// nearest point is the junction they share give one candidate there
+    /// (starting at a junction is the same whichever road names it), so the
+    /// limit goes to places that differ. A radius of 0 gives the nearest snap
+    /// alone.
+    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
+    ///   the nearest road is more than `maxDistanceMetres` away.
+    public func candidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                           limit: Int = 8) throws -> [Snap] {
+        let nearest = try snap(coordinate, maxDistanceMetres: maxDistanceMetres)
+        guard radiusMetres > 0, limit > 1 else { return [nearest] }
+        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+        let (column0, row0) = Self.cell(px - radiusMetres, py - radiusMetres, minX, minY, cellSize)
+        let (column1, row1) = Self.cell(px + radiusMetres, py + radiusMetres, minX, minY, cellSize)
+        let lowRow = max(row0, 0), highRow = min(row1, rows - 1)
+        let lowColumn = max(column0, 0), highColumn = min(column1, columns - 1)
+        guard lowRow <= highRow, lowColumn <= highColumn else { return [nearest] }
+        var nearby: [(edge: Int, fraction: Double, distance: Double)] = []
+        for row in lowRow...highRow {
+            for column in lowColumn...highColumn {
+                let cell = row * columns + column
+                for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    let edge = Int(cellEdges[slot])
+                    let (fraction, distance) = projection(of: px, py, onto: edge)
+                    if distance < radiusMetres { nearby.append((edge, fraction, distance)) }
+                }
+            }
+        }
+        nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
+        var found = [nearest]
+        found.reserveCapacity(min(limit, nearby.count + 1))
+        for candidate in nearby where found.count < limit {
+            let place = place(edge: candidate.edge, fraction: candidate.fraction)
+            if found.contains(where: { self.place(edge: $0.edge, fraction: $0.fraction) == place }) { continue }
+            found.append(makeSnap(edge: candidate.edge, fraction: candidate.fraction, distance: candidate.distance))
+        }
+        return found
+    }
+
+    /// Where a snap puts a route's end, for telling candidates apart: the
+    /// node itself when the projection falls on an end of the edge (every
+    /// road meeting there gives the same start), else the road (the edge's
+    /// two end nodes in either order, so an edge and its twin are one).
+    private func place(edge: Int, fraction: Double) -> SnapPlace {
+        if fraction == 0 { return .node(edgeTail[edge]) }
+        if fraction == 1 { return .node(edgeHead[edge]) }
+        let a = edgeTail[edge], b = edgeHead[edge]
+        return .road(min(a, b), max(a, b))
+    }
+
+    /// See ``place(edge:fraction:)``.
+    private enum SnapPlace: Equatable {
+        case node(UInt32)
+        case road(UInt32, UInt32)
+    }
+
+    /// The snap at `fraction` along `edge`, `distance` metres from the coordinate.
+    private func makeSnap(edge: Int, fraction: Double, distance: Double) -> Snap {
+        let a = Int(edgeTail[edge]), b = Int(edgeHead[edge])
+        let pointX = x[a] + (x[b] - x[a]) * fraction, pointY = y[a] + (y[b] - y[a]) * fraction
+        return Snap(edge: edge, fraction: fraction, distanceMetres: distance,
                     point: Coordinate(longitude: pointX / xScale, latitude: pointY / yScale))
     }
 
+    /// Where the projected point (`px`, `py`) falls on `edge` (fraction from its tail) and how far from it, in metres.
     @inline(__always)
-    private func consider(_ edge: Int, _ px: Double, _ py: Double,
-                          _ best: inout (edge: Int, fraction: Double, distance: Double)?) {
+    private func projection(of px: Double, _ py: Double, onto edge: Int) -> (fraction: Double, distance: Double) {
         let a = Int(edgeTail[edge]), b = Int(edgeHead[edge])
         let dx = x[b] - x[a], dy = y[b] - y[a]
         let squared = dx * dx + dy * dy
         let t = squared > 0 ? min(max(((px - x[a]) * dx + (py - y[a]) * dy) / squared, 0), 1) : 0
         let ex = x[a] + dx * t - px, ey = y[a] + dy * t - py
-        let distance = (ex * ex + ey * ey).squareRoot()
+        return (t, (ex * ex + ey * ey).squareRoot())
+    }
+
+    @inline(__always)
+    private func consider(_ edge: Int, _ px: Double, _ py: Double,
+                          _ best: inout (edge: Int, fraction: Double, distance: Double)?) {
+        let (t, distance) = projection(of: px, py, onto: edge)
         if distance < best?.distance ?? .infinity { best = (edge, t, distance) }
     }
 

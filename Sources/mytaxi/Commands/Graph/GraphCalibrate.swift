@@ -19,7 +19,8 @@ extension Mytaxi.Graph {
                 written to the output file, ready for `graph build --speed-profile` or `eta \
                 --speed-profile`. Prints the median absolute percentage error and RMSLE of free flow, \
                 of the graph's current profile, of the fitted profile, and of a fit on every other \
-                trip scored on the rest, each routed on its own times.
+                trip scored on the rest, each routed on its own times. Trips are routed with \
+                --snap-radius as `eta` routes them, so fit with the radius you will route with.
                 """)
 
         @OptionGroup var router: RouterArguments
@@ -66,7 +67,8 @@ extension Mytaxi.Graph {
             if zones == nil { printError("\(router.graph): built without --zones, so no zone factors are fitted") }
             let result = SpeedProfileCalibration.fit(
                 graph: current.graph, topology: current.topology, zones: zones, trips: inside, timeZone: current.timeZone,
-                baseline: baseline, maxSnapDistanceMetres: router.maxSnapMetres, progress: { printError($0) })
+                baseline: baseline, maxSnapDistanceMetres: router.maxSnapMetres,
+                snapRadiusMetres: router.snapRadiusMetres, progress: { printError($0) })
             do {
                 try result.profile.text.write(toFile: output, atomically: true, encoding: .utf8)
             } catch {

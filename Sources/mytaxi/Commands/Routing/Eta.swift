@@ -12,7 +12,8 @@ extension Mytaxi {
             discussion: """
                 One output line per input line, in order: the fastest drive (or walk, with a foot \
                 graph) at the speeds of the departure hour (ISO 8601, default now), or an empty line \
-                when either end is too far from a road or no path exists. Lines that are not trips \
+                when either end is too far from a road or no path exists. Each end may start on any \
+                road within --snap-radius of it, whichever is fastest. Lines that are not trips \
                 are reported on standard error with their number and also give an empty line. \
                 Streams: handles millions of lines.
                 """)

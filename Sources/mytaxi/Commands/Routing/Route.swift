@@ -11,8 +11,9 @@ extension Mytaxi {
             commandName: "route",
             abstract: "The fastest route between two points: duration, distance, snapping and, on request, its geometry.",
             discussion: """
-                Prints `duration_s`, `distance_m`, the snap distance of each end and the departure \
-                used, one "name: value" per line; with --geojson, a GeoJSON Feature (LineString \
+                Prints `duration_s`, `distance_m`, the snap distance of each end (to the road the \
+                route uses there: the nearest, or another within --snap-radius when that is faster) \
+                and the departure used, one "name: value" per line; with --geojson, a GeoJSON Feature (LineString \
                 from the first point to the last, properties as above) instead. With --arrive-by, \
                 also whether a taxi called at the departure time gets there in time (SPEC R6): \
                 expected wait for the taxi plus the drive, the arrival and the margin, and a warning \
