@@ -25,20 +25,17 @@ extension Router {
         let metric = metric(departing: depart)
         let from = try sourceEndpoint(source, metric)
         let to = try targetEndpoint(target, metric)
-        let found = withQuery { query in
-            query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: true)
-        }
-        if let direct = directDrive(from: from, to: to, metric: metric),
-           direct.durationMs <= found?.durationMs ?? unreachableMs {
-            return direct.share > 0 ? [DrivenEdge(edge: direct.edge, share: direct.share)] : []
-        }
-        guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {
+        switch fastestPath(from: from, to: to, metric: metric, unpack: true) {
+        case nil:
             throw RouteError.noRoute
+        case .direct(let direct):
+            return direct.share > 0 ? [DrivenEdge(edge: direct.edge, share: direct.share)] : []
+        case .searched(let found, let first, let last):
+            var driven: [DrivenEdge] = []
+            if first.share > 0 { driven.append(DrivenEdge(edge: first.edge, share: first.share)) }
+            driven += found.edges.map { DrivenEdge(edge: $0, share: 1) }
+            if last.share > 0 { driven.append(DrivenEdge(edge: last.edge, share: last.share)) }
+            return driven
         }
-        var driven: [DrivenEdge] = []
-        if first.share > 0 { driven.append(DrivenEdge(edge: first.edge, share: first.share)) }
-        driven += found.edges.map { DrivenEdge(edge: $0, share: 1) }
-        if last.share > 0 { driven.append(DrivenEdge(edge: last.edge, share: last.share)) }
-        return driven
     }
 }

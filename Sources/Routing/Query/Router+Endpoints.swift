@@ -114,6 +114,27 @@ extension Router {
         return (edge, share, UInt32((Double(metric.edgeWeights[edge]) * share).rounded()))
     }
 
+    /// The fastest way between two endpoints: straight along one road, or
+    /// a graph search between the candidates the search chose.
+    enum FastestPath {
+        case direct(DirectDrive)
+        case searched(CCHQuery.Result, first: SeedOrigin, last: SeedOrigin)
+    }
+
+    /// The fastest path from `from` to `to` under `metric` (the same-road
+    /// drive when it is no slower than the search), or nil when none exists.
+    /// `unpack` fills the searched path's edges.
+    func fastestPath(from: SnappedEndpoint, to: SnappedEndpoint, metric: CCHMetric, unpack: Bool) -> FastestPath? {
+        let found = withQuery { query in query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: unpack) }
+        if let direct = directDrive(from: from, to: to, metric: metric), direct.durationMs <= found?.durationMs ?? unreachableMs {
+            return .direct(direct)
+        }
+        guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {
+            return nil
+        }
+        return .searched(found, first: first, last: last)
+    }
+
     func estimate(_ cell: TableCell, direct: DirectDrive?) -> TravelEstimate? {
         let best = direct.map { $0.durationMs <= cell.durationMs ? $0.cell : cell } ?? cell
         guard best.durationMs != unreachableMs else { return nil }

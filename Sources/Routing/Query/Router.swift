@@ -96,30 +96,27 @@ public final class Router: Sendable {
         let metric = metric(departing: depart)
         let from = try sourceEndpoint(source, metric)
         let to = try targetEndpoint(target, metric)
-        let direct = directDrive(from: from, to: to, metric: metric)
-        let found = withQuery { query in
-            query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: includeGeometry)
-        }
-        if let direct, direct.durationMs <= found?.durationMs ?? unreachableMs {
+        switch fastestPath(from: from, to: to, metric: metric, unpack: includeGeometry) {
+        case nil:
+            throw RouteError.noRoute
+        case .direct(let direct):
             let start = from.candidates[direct.sourceCandidate], end = to.candidates[direct.targetCandidate]
             return Route(durationSeconds: Double(direct.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(direct.lengthMetres),
                          geometry: includeGeometry ? [start.point, end.point] : [],
                          sourceSnapMetres: start.distanceMetres, targetSnapMetres: end.distanceMetres)
+        case .searched(let found, let first, let last):
+            let start = from.candidates[first.candidate], end = to.candidates[last.candidate]
+            var geometry: [Coordinate] = []
+            if includeGeometry {
+                geometry.reserveCapacity(found.edges.count + 3)
+                geometry.append(start.point)
+                geometry.append(graph.coordinates[Int(found.sourceNode)])
+                for edge in found.edges { geometry.append(graph.coordinates[Int(graph.edgeHead[edge])]) }
+                geometry.append(end.point)
+            }
+            return Route(durationSeconds: Double(found.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(found.lengthMetres),
+                         geometry: geometry, sourceSnapMetres: start.distanceMetres, targetSnapMetres: end.distanceMetres)
         }
-        guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {
-            throw RouteError.noRoute
-        }
-        let start = from.candidates[first.candidate], end = to.candidates[last.candidate]
-        var geometry: [Coordinate] = []
-        if includeGeometry {
-            geometry.reserveCapacity(found.edges.count + 3)
-            geometry.append(start.point)
-            geometry.append(graph.coordinates[Int(found.sourceNode)])
-            for edge in found.edges { geometry.append(graph.coordinates[Int(graph.edgeHead[edge])]) }
-            geometry.append(end.point)
-        }
-        return Route(durationSeconds: Double(found.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(found.lengthMetres),
-                     geometry: geometry, sourceSnapMetres: start.distanceMetres, targetSnapMetres: end.distanceMetres)
     }
 
     /// Travel estimates from many places to one (say, every free taxi to a pickup), leaving at `depart`.

@@ -65,11 +65,7 @@ public struct Snapper: Sendable {
         minY = y.min() ?? 0
         columns = Int(((x.max() ?? 0) - minX) / cellSizeMetres) + 1
         rows = Int(((y.max() ?? 0) - minY) / cellSizeMetres) + 1
-        var tails = [UInt32](repeating: 0, count: graph.edgeCount)
-        for node in 0..<graph.nodeCount {
-            for edge in graph.edges(from: node) { tails[edge] = UInt32(node) }
-        }
-        edgeTail = tails
+        edgeTail = graph.edgeTail
         edgeHead = graph.edgeHead
 
         // Two passes over the edges' cell ranges: count, then fill.
@@ -79,7 +75,7 @@ public struct Snapper: Sendable {
         var cursor: [UInt32] = []
         for pass in 0..<2 {
             for edge in 0..<graph.edgeCount {
-                let a = Int(tails[edge]), b = Int(graph.edgeHead[edge])
+                let a = Int(edgeTail[edge]), b = Int(graph.edgeHead[edge])
                 let (column0, row0) = Self.cell(min(x[a], x[b]), min(y[a], y[b]), minX, minY, cellSizeMetres)
                 let (column1, row1) = Self.cell(max(x[a], x[b]), max(y[a], y[b]), minX, minY, cellSizeMetres)
                 for row in row0...row1 {
