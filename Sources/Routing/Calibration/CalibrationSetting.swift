@@ -1,7 +1,8 @@
 /// The speed factors calibration routes with: one relative factor per
 /// ``SpeedProfileCalibration/ClassGroup``, time factors for narrow and
-/// untagged streets, the minor-signal delay, and a time multiplier per area zone. Hours of the week are left out: they
-/// scale every road alike, so they never change a route.
+/// untagged streets, the minor-signal delay, and a time multiplier per area
+/// zone. Hours of the week are left out: they scale every road alike, so
+/// they never change a route.
 struct CalibrationSetting: Hashable {
     /// Relative speed of each class group (fast roads are 1).
     var classFactors: [SpeedProfileCalibration.ClassGroup: Float]
@@ -28,24 +29,10 @@ struct CalibrationSetting: Hashable {
         }
     }
 
-    /// This setting with another narrow-street time factor.
-    func with(narrowTimeFactor: Double) -> CalibrationSetting {
+    /// This setting with `value` at `keyPath`.
+    func with<Value>(_ keyPath: WritableKeyPath<CalibrationSetting, Value>, _ value: Value) -> CalibrationSetting {
         var setting = self
-        setting.narrowTimeFactor = narrowTimeFactor
-        return setting
-    }
-
-    /// This setting with another untagged-street time factor.
-    func with(untaggedTimeFactor: Double) -> CalibrationSetting {
-        var setting = self
-        setting.untaggedTimeFactor = untaggedTimeFactor
-        return setting
-    }
-
-    /// This setting with another minor-signal delay.
-    func with(minorSignalDelaySeconds: Double) -> CalibrationSetting {
-        var setting = self
-        setting.minorSignalDelaySeconds = minorSignalDelaySeconds
+        setting[keyPath: keyPath] = value
         return setting
     }
 
@@ -57,23 +44,27 @@ struct CalibrationSetting: Hashable {
             / (classFactor(graph.edgeRoadClass[edge]) * laneFactor(graph.edgeLaneClass[edge]))
     }
 
-    /// This setting with other relative speeds for arterials and local streets.
-    func with(arterial: Float, local: Float) -> CalibrationSetting {
-        var setting = self
-        setting.classFactors = [.fast: 1, .arterial: arterial, .local: local]
-        return setting
-    }
-
     /// A profile with these factors in every hour, zone slots named by `zoneIDs`.
     /// Class factors are divided by the largest one, which keeps them within
     /// a profile's (0, 2] and changes no route.
     func routingProfile(zoneIDs: [String]) -> SpeedProfile {
+        let largest = Double(classFactors.values.max()!)
+        return profile(zoneIDs: zoneIDs, zoneMultipliers: zoneMultipliers) { roadClass, _ in
+            Float(classFactor(roadClass) / largest)
+        }
+    }
+
+    /// A profile with this setting's lane factors and minor-signal delay,
+    /// `classFactor(class, hourOfWeek)` for the road classes, and a factor
+    /// for each zone slot whose time multiplier in `zoneMultipliers` is not
+    /// exactly 1 (zones no trip crossed), named by `zoneIDs`.
+    func profile(zoneIDs: [String], zoneMultipliers: [Double],
+                 classFactor: (RoadClass, Int) -> Float) -> SpeedProfile {
         var profile = SpeedProfile()
         profile.minorSignalDelaySeconds = minorSignalDelaySeconds
-        let largest = Double(classFactors.values.max()!)
         for roadClass in RoadClass.allCases {
             for hour in 0..<SpeedProfile.hoursPerWeek {
-                profile.setFactor(Float(classFactor(roadClass) / largest), for: roadClass, hourOfWeek: hour)
+                profile.setFactor(classFactor(roadClass, hour), for: roadClass, hourOfWeek: hour)
             }
         }
         for hour in 0..<SpeedProfile.hoursPerWeek {

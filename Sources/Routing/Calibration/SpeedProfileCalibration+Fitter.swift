@@ -33,24 +33,10 @@ extension SpeedProfileCalibration {
             /// and zone factors the inverse of their time factors; zones no trip
             /// crossed (multiplier exactly 1) left out.
             func profile(zoneIDs: [String]) -> SpeedProfile {
-                var profile = SpeedProfile()
-                for roadClass in RoadClass.allCases {
-                    for hour in 0..<SpeedProfile.hoursPerWeek {
-                        let value = setting.classFactor(roadClass) / model.hourMultipliers[bucket(hourOfWeek: hour)]
-                        let rounded = Float((min(max(value, 0.01), 2) * 1000).rounded() / 1000)
-                        profile.setFactor(rounded, for: roadClass, hourOfWeek: hour)
-                    }
-                }
-                for hour in 0..<SpeedProfile.hoursPerWeek {
-                    for laneClass in [LaneClass.narrow, .untagged] {
-                        profile.setLaneFactor(Float(setting.laneFactor(laneClass)), for: laneClass, hourOfWeek: hour)
-                    }
-                    for (slot, multiplier) in model.zoneMultipliers.enumerated() where multiplier != 1 {
-                        profile.setZoneFactor(speedFactor(timeFactor: multiplier), for: zoneIDs[slot], hourOfWeek: hour)
-                    }
+                var profile = setting.profile(zoneIDs: zoneIDs, zoneMultipliers: model.zoneMultipliers) { roadClass, hour in
+                    profileFactor(setting.classFactor(roadClass) / model.hourMultipliers[bucket(hourOfWeek: hour)])
                 }
                 profile.tripOverheadSeconds = model.overhead
-                profile.minorSignalDelaySeconds = setting.minorSignalDelaySeconds
                 return profile
             }
         }
@@ -80,13 +66,13 @@ extension SpeedProfileCalibration {
                 if model.error < best?.model.error ?? .infinity { best = Fit(setting: setting, model: model, zonePenalty: penalty) }
             }
             func searchStreetFactors() {
-                for narrow in laneTimeFactors { consider(best!.setting.with(narrowTimeFactor: narrow)) }
-                for untagged in laneTimeFactors { consider(best!.setting.with(untaggedTimeFactor: untagged)) }
-                for delay in minorSignalDelays { consider(best!.setting.with(minorSignalDelaySeconds: delay)) }
+                for narrow in laneTimeFactors { consider(best!.setting.with(\.narrowTimeFactor, narrow)) }
+                for untagged in laneTimeFactors { consider(best!.setting.with(\.untaggedTimeFactor, untagged)) }
+                for delay in minorSignalDelays { consider(best!.setting.with(\.minorSignalDelaySeconds, delay)) }
             }
             func searchClasses(_ arterials: [Float], _ locals: [Float]) {
                 for arterial in arterials {
-                    for local in locals { consider(best!.setting.with(arterial: arterial, local: local)) }
+                    for local in locals { consider(best!.setting.with(\.classFactors, [.fast: 1, .arterial: arterial, .local: local])) }
                 }
             }
             func report(_ step: String) {
@@ -153,9 +139,7 @@ extension SpeedProfileCalibration {
                     let testing = trips.enumerated().filter { $0.offset % folds == fold }.map(\.element)
                     let model = TripTimeModel.fit(drives: drives, measured: measured, hours: hours, trips: training,
                                                   overheads: [overhead], zonePenalty: penalty)
-                    error += testing.filter { drives.slices[$0] != nil }.reduce(0) { sum, trip in
-                        sum + pow(log1p(model.estimate(trip: trip, drives: drives, hours: hours)) - log1p(measured[trip]), 2)
-                    }
+                    error += model.squaredLogError(trips: testing, drives: drives, measured: measured, hours: hours)
                 }
                 if error < best?.error ?? .infinity { best = (penalty, error) }
             }

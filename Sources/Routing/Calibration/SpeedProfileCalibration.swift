@@ -133,9 +133,15 @@ public enum SpeedProfileCalibration {
     }
 
     /// The speed factor (fraction of free-flow speed, as profiles store it)
-    /// of a time factor, rounded to 3 decimals within the profile's (0, 2].
+    /// of a time factor, as ``profileFactor(_:)`` stores it.
     static func speedFactor(timeFactor: Double) -> Float {
-        Float((min(max(1 / timeFactor, 0.01), 2) * 1000).rounded() / 1000)
+        profileFactor(1 / timeFactor)
+    }
+
+    /// A speed factor as a profile file stores it: within the profile's
+    /// (0, 2] (at least 0.01) and rounded to 3 decimals.
+    static func profileFactor(_ value: Double) -> Float {
+        Float((min(max(value, 0.01), 2) * 1000).rounded() / 1000)
     }
 
     /// One time multiplier per hour bucket: the value minimising the squared

@@ -31,6 +31,13 @@ struct TripTimeModel {
             * drives.drive(trip: trip, zoneMultipliers: zoneMultipliers)
     }
 
+    /// The summed squared log error of the estimates of those of `trips` that have a route.
+    func squaredLogError(trips: [Int], drives: TripDrives, measured: [Double], hours: [Int]) -> Double {
+        trips.filter { drives.slices[$0] != nil }.reduce(0) { sum, trip in
+            sum + pow(log1p(estimate(trip: trip, drives: drives, hours: hours)) - log1p(measured[trip]), 2)
+        }
+    }
+
     /// The best model for `trips` among `overheads`, with zone factors
     /// under `zonePenalty` (nil: no zone factors, every multiplier 1).
     static func fit(drives: TripDrives, measured: [Double], hours: [Int], trips: [Int], overheads: [Double],
@@ -48,9 +55,8 @@ struct TripTimeModel {
                     model.fitZoneMultipliers(drives: drives, measured: measured, hours: hours, trips: usable, penalty: zonePenalty)
                 }
             }
-            model.error = usable.reduce(0) { sum, trip in
-                sum + pow(log1p(model.estimate(trip: trip, drives: drives, hours: hours)) - log1p(measured[trip]), 2)
-            } / Double(max(usable.count, 1))
+            model.error = model.squaredLogError(trips: usable, drives: drives, measured: measured, hours: hours)
+                / Double(max(usable.count, 1))
             if model.error < best?.error ?? .infinity { best = model }
         }
         return best!
