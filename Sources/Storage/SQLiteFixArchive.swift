@@ -15,8 +15,9 @@ import Zones
 ///   and `append` returns only once the fixes are on disk. It has two such
 ///   tables, `journal` and `journal_alt`; commits go to the active one.
 /// - `fixes.sqlite` is the queryable store (`FixStore`): segments keyed by
-///   (taxi, time, device), and the newest fix of every taxi. A background mover switches the active journal table, copies the
-///   other one into the store in one sorted batch, then empties it whole.
+///   (taxi, time, device), and the newest fix of every taxi. A background
+///   mover switches the active journal table, copies the other one into the
+///   store in one sorted batch, then empties it whole.
 ///   The store has its own writer lock, so moving never stalls a commit
 ///   (and so never delays an ACK) beyond the one quick emptying.
 ///

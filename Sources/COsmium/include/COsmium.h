@@ -6,9 +6,8 @@
  *
  * cosm_read() returns every way tagged `highway`, the locations (and `highway`
  * tag) of the nodes those ways reference, and every relation tagged
- * `type=restriction`. No
- * routing policy lives here: which ways are routable, and how, is decided in
- * Swift (Routing/Import). All arrays stay valid until cosm_free().
+ * `type=restriction`. No routing policy lives here: which ways are routable,
+ * and how, is decided in Swift (Routing/Import). All arrays stay valid until cosm_free().
  */
 
 #include <stddef.h>

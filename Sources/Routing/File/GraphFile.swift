@@ -25,8 +25,9 @@ import GeoKit
 /// (UInt32, node count + 1), `edgehead` and `duration` (UInt32 per edge),
 /// `lengthm` (Float32 per edge), `roadclas` (UInt8 ``RoadClass`` per
 /// edge), `lanecls` (UInt8 ``LaneClass`` per edge) and `signals` (UInt8
-/// ``SignalApproach`` per edge; both since version 2). Other sections (the query engine's ordering, ``wayIDSection``)
-/// travel through untouched, so later stages add data without a format change.
+/// ``SignalApproach`` per edge; both since version 2). Other sections (the
+/// query engine's ordering, ``wayIDSection``) travel through untouched, so
+/// later stages add data without a format change.
 public enum GraphFile {
     /// The first 8 bytes of every graph file.
     public static let magic = Array("MYTAXIRG".utf8)

@@ -88,12 +88,12 @@ extension Mytaxi.Graph {
                 """)
         }
 
-    /// How many zone factors were fitted, their range and the penalty, or why none.
-    private func zoneSummary(_ result: SpeedProfileCalibration.Result) -> String {
-        guard let penalty = result.zonePenalty else { return "none (graph built without --zones)" }
-        let factors = result.profile.zoneFactors.values.map { $0[0] }
-        guard let slowest = factors.min(), let fastest = factors.max() else { return "none (no route crosses a zone)" }
-        return "\(factors.count) zones, speed x\(slowest) to x\(fastest), penalty \(penalty)"
-    }
+        /// How many zone factors were fitted, their range and the penalty, or why none.
+        private func zoneSummary(_ result: SpeedProfileCalibration.Result) -> String {
+            guard let penalty = result.zonePenalty else { return "none (graph built without --zones)" }
+            let factors = result.profile.zoneFactors.values.map { $0[0] }
+            guard let slowest = factors.min(), let fastest = factors.max() else { return "none (no route crosses a zone)" }
+            return "\(factors.count) zones, speed x\(slowest) to x\(fastest), penalty \(penalty)"
+        }
     }
 }

@@ -13,8 +13,8 @@ extension Mytaxi {
             discussion: """
                 Prints `duration_s`, `distance_m`, the snap distance of each end (to the road the \
                 route uses there: the nearest, or another within --snap-radius when that is faster) \
-                and the departure used, one "name: value" per line; with --geojson, a GeoJSON Feature (LineString \
-                from the first point to the last, properties as above) instead. With --arrive-by, \
+                and the departure used, one "name: value" per line; with --geojson, a GeoJSON \
+                Feature (LineString from the first point to the last, properties as above) instead. With --arrive-by, \
                 also whether a taxi called at the departure time gets there in time (SPEC R6): \
                 expected wait for the taxi plus the drive, the arrival and the margin, and a warning \
                 on standard error when late. Exit status 1 when an end is too far from a road or no \
