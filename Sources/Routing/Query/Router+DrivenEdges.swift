@@ -22,12 +22,7 @@ extension Router {
     /// - Throws: ``SnapError`` when either end is too far from a road,
     ///   ``RouteError/noRoute`` when no path exists.
     public func drivenEdges(from source: Coordinate, to target: Coordinate, depart: Date) throws -> [DrivenEdge] {
-        let metric = metric(departing: depart)
-        let from = try sourceEndpoint(source, metric)
-        let to = try targetEndpoint(target, metric)
-        switch fastestPath(from: from, to: to, metric: metric, unpack: true) {
-        case nil:
-            throw RouteError.noRoute
+        switch try fastestPath(from: source, to: target, depart: depart, unpack: true).path {
         case .direct(let direct):
             return direct.share > 0 ? [DrivenEdge(edge: direct.edge, share: direct.share)] : []
         case .searched(let found, let first, let last):

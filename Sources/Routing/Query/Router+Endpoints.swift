@@ -1,3 +1,4 @@
+import Foundation
 import GeoKit
 
 /// How the router turns coordinates into search seeds: each coordinate has
@@ -121,18 +122,24 @@ extension Router {
         case searched(CCHQuery.Result, first: SeedOrigin, last: SeedOrigin)
     }
 
-    /// The fastest path from `from` to `to` under `metric` (the same-road
-    /// drive when it is no slower than the search), or nil when none exists.
-    /// `unpack` fills the searched path's edges.
-    func fastestPath(from: SnappedEndpoint, to: SnappedEndpoint, metric: CCHMetric, unpack: Bool) -> FastestPath? {
+    /// The fastest path from `source` to `target` leaving at `depart` (the
+    /// same-road drive when it is no slower than the search), with both ends'
+    /// candidates; `unpack` fills the searched path's edges.
+    /// - Throws: ``SnapError`` when either end is too far from a road,
+    ///   ``RouteError/noRoute`` when no path exists.
+    func fastestPath(from source: Coordinate, to target: Coordinate, depart: Date,
+                     unpack: Bool) throws -> (from: SnappedEndpoint, to: SnappedEndpoint, path: FastestPath) {
+        let metric = metric(departing: depart)
+        let from = try sourceEndpoint(source, metric)
+        let to = try targetEndpoint(target, metric)
         let found = withQuery { query in query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: unpack) }
         if let direct = directDrive(from: from, to: to, metric: metric), direct.durationMs <= found?.durationMs ?? unreachableMs {
-            return .direct(direct)
+            return (from, to, .direct(direct))
         }
         guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {
-            return nil
+            throw RouteError.noRoute
         }
-        return .searched(found, first: first, last: last)
+        return (from, to, .searched(found, first: first, last: last))
     }
 
     func estimate(_ cell: TableCell, direct: DirectDrive?) -> TravelEstimate? {

@@ -93,12 +93,8 @@ public final class Router: Sendable {
     ///   ``RouteError/noRoute`` when no path exists.
     public func route(from source: Coordinate, to target: Coordinate, depart: Date,
                       includeGeometry: Bool = false) throws -> Route {
-        let metric = metric(departing: depart)
-        let from = try sourceEndpoint(source, metric)
-        let to = try targetEndpoint(target, metric)
-        switch fastestPath(from: from, to: to, metric: metric, unpack: includeGeometry) {
-        case nil:
-            throw RouteError.noRoute
+        let (from, to, path) = try fastestPath(from: source, to: target, depart: depart, unpack: includeGeometry)
+        switch path {
         case .direct(let direct):
             let start = from.candidates[direct.sourceCandidate], end = to.candidates[direct.targetCandidate]
             return Route(durationSeconds: Double(direct.durationMs) / 1000 + tripOverheadSeconds, distanceMetres: Double(direct.lengthMetres),
