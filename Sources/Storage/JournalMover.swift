@@ -16,16 +16,29 @@ import Synchronization
 /// only means copying them again; a move first empties the inactive table
 /// if a crash left rows in it. The copy reads the journal as a WAL reader
 /// and never blocks a commit.
+///
+/// A failed move (disk full, I/O error) loses nothing: the rows stay in the
+/// journal and the next move tries again. It is reported, and ``failure``
+/// holds its reason until a move succeeds.
 final class JournalMover: Sendable {
     private let interval: Duration
     private let report: @Sendable (SQLiteFixArchive.MoveReport) -> Void
+    private let reportFailure: @Sendable (any Error, Int) -> Void
     private let stopping = Mutex(false)
     private let lock = Mutex(())
+    private let failures = Mutex<(count: Int, reason: String?)>((0, nil))
 
-    init(interval: Duration, report: @escaping @Sendable (SQLiteFixArchive.MoveReport) -> Void) {
+    init(
+        interval: Duration, report: @escaping @Sendable (SQLiteFixArchive.MoveReport) -> Void,
+        reportFailure: @escaping @Sendable (any Error, Int) -> Void
+    ) {
         self.interval = interval
         self.report = report
+        self.reportFailure = reportFailure
     }
+
+    /// Why moves fail, while they do.
+    var failure: String? { failures.withLock { $0.reason } }
 
     func start(archive: SQLiteFixArchive) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
@@ -34,7 +47,7 @@ final class JournalMover: Sendable {
             while !self.stopping.withLock({ $0 }) {
                 Thread.sleep(forTimeInterval: seconds)
                 guard let archive else { break }
-                try? self.moveNow(archive: archive)
+                self.moveReportingFailures(archive: archive)
             }
         }
         thread.name = "mytaxi-journal-mover"
@@ -51,6 +64,20 @@ final class JournalMover: Sendable {
         #endif
     }
 
+    /// One background move; a failure is counted and reported, never thrown away.
+    private func moveReportingFailures(archive: SQLiteFixArchive) {
+        do {
+            try moveNow(archive: archive)
+            failures.withLock { $0 = (0, nil) }
+        } catch {
+            let inARow = failures.withLock { failures in
+                failures = (failures.count + 1, "moving journaled fixes into the store failed: \(error)")
+                return failures.count
+            }
+            reportFailure(error, inARow)
+        }
+    }
+
     func stop() {
         stopping.withLock { $0 = true }
     }
@@ -63,8 +90,8 @@ final class JournalMover: Sendable {
             try archive.switchActiveJournal()
             try move(archive.inactiveJournal, of: archive)
             // The journal never checkpoints on commit (that would delay ACKs); do it here.
-            _ = try? archive.journalCheckpointer.inDatabase { db in
-                try db.execute(sql: "PRAGMA wal_checkpoint(PASSIVE)")
+            try archive.journalCheckpointer.inDatabase { db in
+                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
             }
         }
     }

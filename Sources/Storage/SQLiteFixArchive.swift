@@ -17,7 +17,10 @@ import Zones
 /// - `fixes.sqlite` is the queryable store (`FixStore`): segments keyed by
 ///   (taxi, time, device), and the newest fix of every taxi. A background
 ///   mover switches the active journal table, copies the other one into the
-///   store in one sorted batch, then empties it whole.
+///   store in one sorted batch, then empties it whole. The store also runs
+///   with `synchronous=FULL`: a move's copy is synced before the journal rows
+///   are deleted, so moved fixes survive a power loss, not only `kill -9`
+///   (one fsync per move, ten a second at most, off the ACK path).
 ///   The store has its own writer lock, so moving never stalls a commit
 ///   (and so never delays an ACK) beyond the one quick emptying.
 ///
@@ -38,6 +41,12 @@ public final class SQLiteFixArchive: FixArchive {
     static let journalTables = ["journal", "journal_alt"]
     private let activeJournalIndex = Mutex(0)
 
+    /// Why the background mover's last move failed, while moves keep
+    /// failing (nil once one succeeds): the journal keeps the fixes, but it
+    /// grows and queries miss nothing only as long as it can be read, so an
+    /// operator must hear of it (`/healthz`).
+    public var moveFailure: String? { mover.failure }
+
     /// What the background mover reports after each move, for metrics: a
     /// mover that falls behind shows as moves growing longer and larger.
     public struct MoveReport: Sendable {
@@ -51,10 +60,13 @@ public final class SQLiteFixArchive: FixArchive {
     /// Opens (creating when needed) the archive in `directory`, which must exist.
     /// `moveInterval` is how often journal rows move to the store;
     /// `segmentRows` how many rows a store segment takes; `onMove` hears
-    /// about every move.
+    /// about every move, `onMoveFailure` about every failed one (with how
+    /// many failed in a row, so that a caller can log the first and not
+    /// ten a second).
     public init(directory: String, moveInterval: Duration = .milliseconds(100),
                 segmentRows: Int = FixStore.defaultSegmentRows,
-                onMove: @escaping @Sendable (MoveReport) -> Void = { _ in }) throws {
+                onMove: @escaping @Sendable (MoveReport) -> Void = { _ in },
+                onMoveFailure: @escaping @Sendable (_ error: any Error, _ inARow: Int) -> Void = { _, _ in }) throws {
         self.directory = directory
         self.segmentRows = segmentRows
         do {
@@ -66,7 +78,7 @@ public final class SQLiteFixArchive: FixArchive {
             checkpointerConfiguration.busyMode = .timeout(10)
             journalCheckpointer = try DatabaseQueue(
                 path: directory + "/fixes-journal.sqlite", configuration: checkpointerConfiguration)
-            store = try Self.open(directory + "/fixes.sqlite", synchronous: "NORMAL", autoCheckpoint: true)
+            store = try Self.open(directory + "/fixes.sqlite", synchronous: "FULL", autoCheckpoint: true)
             try store.write { db in try FixStore.prepare(db) }
             // The store's writer reads the journal directly, so moving rows is one SQL statement.
             try store.writeWithoutTransaction { db in
@@ -76,7 +88,7 @@ public final class SQLiteFixArchive: FixArchive {
             throw ArchiveError(
                 "cannot open the fix archive in \(directory): \(error); check that the data directory exists and is writable")
         }
-        mover = JournalMover(interval: moveInterval, report: onMove)
+        mover = JournalMover(interval: moveInterval, report: onMove, reportFailure: onMoveFailure)
         mover.start(archive: self)
     }
 

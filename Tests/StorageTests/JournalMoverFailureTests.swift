@@ -1,0 +1,48 @@
+import Fleet
+import Foundation
+import GRDB
+import Synchronization
+import Testing
+@testable import Storage
+
+/// A background move that fails (here: a trigger refuses inserts into the
+/// store, as an I/O error or a full disk would) loses nothing and is never
+/// swallowed: it is reported, the archive says why while moves fail, and
+/// the next good move catches up.
+@Suite struct JournalMoverFailureTests {
+    @Test func aFailingMoveIsReportedAndNothingIsLost() async throws {
+        let directory = TemporaryDirectory()
+        let failures = Mutex<[Int]>([])
+        let archive = try SQLiteFixArchive(
+            directory: directory.path, moveInterval: .milliseconds(20),
+            onMoveFailure: { _, inARow in failures.withLock { $0.append(inARow) } })
+        let outside = try DatabaseQueue(path: directory.path + "/fixes.sqlite")
+        try await outside.write { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON fixes BEGIN SELECT RAISE(FAIL, 'simulated I/O error'); END")
+        }
+
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        try await poll { failures.withLock { $0.count } >= 3 }
+        #expect(failures.withLock { Array($0.prefix(3)) } == [1, 2, 3], "failures in a row are counted")
+        #expect(archive.moveFailure?.contains("simulated I/O error") == true, "\(archive.moveFailure ?? "no failure")")
+        // Still journaled, so still readable.
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 2)
+
+        try await outside.write { db in try db.execute(sql: "DROP TRIGGER refuse") }
+        try await poll { archive.moveFailure == nil }
+        #expect(try archive.count() == 2)
+    }
+
+    /// Waits up to 10 s for `condition`.
+    private func poll(_ condition: () -> Bool) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while !condition() {
+            guard ContinuousClock.now < deadline else {
+                Issue.record("timed out")
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+}
