@@ -77,7 +77,13 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "IngestTests", dependencies: ["Ingest", "GeoKit"],
+            name: "IngestTests",
+            dependencies: [
+                "Ingest", "GeoKit", "Fleet",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings),
 
         // OpenStreetMap reading with libosmium (Debian libosmium2-dev): a thin C++ shim

@@ -13,21 +13,22 @@ public struct APIServer: Sendable {
     public let archive: any FixArchive
     public let zoneSet: ZoneSet
     public let metricsRegistry: PrometheusCollectorRegistry
-    /// True when the ingest listeners are up (`/healthz`).
-    public let isHealthy: @Sendable () -> Bool
+    /// What is wrong with the service now (`/healthz`): a listener down, the
+    /// archive failing; empty when all is well.
+    public let healthProblems: @Sendable () -> [String]
     public let clock: @Sendable () -> Date
     /// Most fixes one `/fixes` request returns.
     public static let maxFixesPerRequest = 50_000
 
     public init(
         fleet: FleetIndex, archive: any FixArchive, zoneSet: ZoneSet, metricsRegistry: PrometheusCollectorRegistry,
-        isHealthy: @escaping @Sendable () -> Bool, clock: @escaping @Sendable () -> Date = { Date() }
+        healthProblems: @escaping @Sendable () -> [String], clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.fleet = fleet
         self.archive = archive
         self.zoneSet = zoneSet
         self.metricsRegistry = metricsRegistry
-        self.isHealthy = isHealthy
+        self.healthProblems = healthProblems
         self.clock = clock
     }
 
@@ -35,9 +36,9 @@ public struct APIServer: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/healthz") { _, _ -> Response in
-            isHealthy()
-                ? Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
-                : Problem.unavailable("the ingest listeners are not all up").response()
+            let problems = healthProblems()
+            guard problems.isEmpty else { return Problem.unavailable(problems.joined(separator: "; ")).response() }
+            return Response(status: .ok, headers: [.contentType: "text/plain"], body: .init(byteBuffer: ByteBuffer(string: "ok\n")))
         }
         router.get("/metrics") { _, _ -> Response in
             var text: [UInt8] = []

@@ -47,17 +47,23 @@ public final class MytaxiService: Sendable {
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        archive = try SQLiteFixArchive(directory: configuration.dataDirectory) { move in
-            metrics.moved(fixCount: move.storedFixes, duration: move.duration)
-        }
+        archive = try SQLiteFixArchive(
+            directory: configuration.dataDirectory,
+            onMove: { move in metrics.moved(fixCount: move.storedFixes, duration: move.duration) },
+            onMoveFailure: { error, inARow in
+                metrics.moveFailed()
+                // Ten tries a second: log the first failure and then one in a hundred.
+                if inARow % 100 == 1 {
+                    logger.error(
+                        "moving journaled fixes into the store failed (\(inARow) in a row); they stay in the journal: \(error)")
+                }
+            })
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
         let restored = try archive.latestFixPerTaxi()
-        for fix in restored {
-            fleet.update(fix.position, heardAt: fix.receivedAt)
-            validator.remember(deviceId: fix.deviceId, time: fix.time, coordinate: fix.coordinate)
-        }
+        for fix in restored { fleet.update(fix.position, heardAt: fix.receivedAt) }
+        validator.recordCommitted(restored)
         committer = GroupCommitter(archive: archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             metrics.committed(fixCount: report.fixCount, duration: report.duration)
@@ -96,7 +102,10 @@ public final class MytaxiService: Sendable {
         }
         let api = APIServer(
             fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
-            isHealthy: { [listeners] in listeners.allListening })
+            healthProblems: { [listeners, archive, pipeline] in
+                (listeners.allListening ? [] : ["the ingest listeners are not all up"])
+                    + [pipeline.commitFailure, archive.moveFailure].compactMap { $0 }
+            })
         let app = Application(
             router: api.router(),
             configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "mytaxi"),

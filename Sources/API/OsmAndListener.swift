@@ -4,8 +4,13 @@ import Ingest
 
 /// The OsmAnd listener (Traccar Client phone app) on its own HTTP port:
 /// GET or POST `/` with the fix in the query string, a form body or a JSON
-/// body; 200 once the fix is durably archived, 400 with the reason when it
-/// cannot be decoded, the device is unknown, or validation refuses it.
+/// body; 200 once the fix is durably archived, and 200 too (with the reason
+/// in the body) when validation refuses it (a duplicate, a jump, no GPS
+/// lock), as the other protocols acknowledge refused fixes: the app resends
+/// every non-2xx answer, and its upload queue would stick behind a fix that
+/// resending cannot make better. 400 with the reason when the request cannot
+/// be decoded or the device is unknown; 503 when the fix could not be stored
+/// or the archive is behind, so that the app sends it again.
 struct OsmAndListener: Sendable {
     let pipeline: IngestPipeline
     /// Largest request body read.
@@ -37,13 +42,19 @@ struct OsmAndListener: Sendable {
             pipeline.metrics.frameRejected(.osmand, error.reason)
             return Self.plain(.badRequest, error.message)
         }
+        guard !pipeline.isBacklogged else {
+            return Self.plain(.serviceUnavailable, "the archive is behind; send the fix again later")
+        }
         switch pipeline.accept(fix, via: .osmand) {
+        case .failure(.unknownDevice):
+            return Self.plain(.badRequest, "device \(fix.deviceId) refused: unknown_device (add it to the devices file)")
         case .failure(let reason):
-            return Self.plain(.badRequest, "fix of device \(fix.deviceId) refused: \(reason.rawValue)")
+            pipeline.metrics.ackSent(.osmand, latency: clock.now - arrived)
+            return Self.plain(.ok, "fix of device \(fix.deviceId) refused: \(reason.rawValue)")
         case .success(let accepted):
             do {
                 try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    pipeline.sink.submit([accepted]) { continuation.resume(with: $0) }
+                    pipeline.submit([accepted]) { continuation.resume(with: $0) }
                 }
             } catch {
                 pipeline.metrics.archiveFailed()

@@ -5,6 +5,12 @@ import NIOCore
 /// go to the pipeline, and the reply datagram leaves once they are durable.
 /// A bad datagram is counted and dropped; nothing else is affected.
 /// Replies that become due together leave in one flush (one `sendmmsg`).
+///
+/// Only a datagram from a registered device is answered: a source address
+/// can be forged, so an answer to anyone else (an unknown device, a bare
+/// `PING`) would let the service reflect traffic at a victim. While the
+/// archive is behind, datagrams are dropped unread and counted: the
+/// terminal, with no ACK, sends them again.
 final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
@@ -22,6 +28,7 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
     private var wireProtocol: WireProtocol { Decoder.wireProtocol }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol) }
         let envelope = unwrapInboundIn(data)
         let arrivedAt = clock.now
         let outcome: Result<DecodedFrame, FrameError> = envelope.data.withUnsafeReadableBytes { raw in
@@ -45,6 +52,7 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
             return
         }
         let accepted = pipeline.accept(frame.fixes, via: wireProtocol)
+        guard comesFromARegisteredDevice(frame, accepted: accepted) else { return }
         let remote = envelope.remoteAddress
         let reply = frame.reply
         guard !accepted.isEmpty else {
@@ -59,8 +67,16 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
         }
     }
 
+    /// True when the datagram names a device of the devices file: in its
+    /// header (Teltonika's IMEI) or in one of its fixes.
+    private func comesFromARegisteredDevice(_ frame: DecodedFrame, accepted: [AcceptedFix]) -> Bool {
+        if frame.announcedDeviceId != nil || !accepted.isEmpty { return true }
+        return frame.fixes.contains { pipeline.taxi(forDevice: $0.deviceId) != nil }
+    }
+
     private func send(_ reply: [UInt8], to remote: SocketAddress, arrivedAt: ContinuousClock.Instant, context: ChannelHandlerContext) {
-        guard !reply.isEmpty else { return }
+        // A full socket buffer means replies cannot leave; queueing them would grow without bound.
+        guard !reply.isEmpty, context.channel.isWritable else { return }
         let buffer = context.channel.allocator.buffer(bytes: reply)
         context.write(wrapOutboundOut(AddressedEnvelope(remoteAddress: remote, data: buffer)), promise: nil)
         pipeline.metrics.ackSent(wireProtocol, latency: clock.now - arrivedAt)

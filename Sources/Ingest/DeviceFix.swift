@@ -52,3 +52,15 @@ public struct DeviceFix: Sendable, Equatable {
         self.alarm = alarm
     }
 }
+
+extension DeviceFix {
+    /// True when every number of the fix is finite: its time, coordinates,
+    /// speed, heading, and altitude, accuracy and battery when sent. A NaN
+    /// compares false with everything, so it would slip through every range
+    /// check after it and trap where a time becomes an integer.
+    public var hasFiniteNumbers: Bool {
+        time.timeIntervalSince1970.isFinite && latitude.isFinite && longitude.isFinite && speedKmh.isFinite
+            && course.isFinite && (altitude?.isFinite ?? true) && (accuracy?.isFinite ?? true)
+            && (batteryPercent?.isFinite ?? true)
+    }
+}

@@ -3,7 +3,14 @@ import GeoKit
 import Synchronization
 
 /// Checks decoded fixes against ``ValidationRules`` and what each device sent
-/// before (SPEC I3): duplicates, out-of-order fixes, impossible jumps.
+/// before (SPEC I3): numbers that are not finite, duplicates, out-of-order
+/// fixes, impossible jumps.
+///
+/// A fix counts as sent (for duplicates and jumps) only once it is durable:
+/// ``check(_:now:)`` judges without remembering, and ``recordCommitted(_:)``
+/// remembers what the archive committed. A fix whose commit failed was never
+/// acknowledged, so the terminal resends it; remembering it at `check` would
+/// turn that resend into a "duplicate", acknowledged and never stored (SPEC I6).
 ///
 /// Thread-safe: connections of all event loops share one validator, since a
 /// device may reconnect on another loop. Out-of-order fixes are accepted (they
@@ -35,52 +42,65 @@ public final class FixValidator: Sendable {
         self.rules = rules
     }
 
-    /// Remembers a device's newest fix without checking it (rebuilding after a restart).
-    public func remember(deviceId: String, time: Date, coordinate: Coordinate) {
+    /// Remembers fixes the archive has made durable (and, after a restart,
+    /// each device's newest archived fix): from now on a resend of one is a
+    /// duplicate, and jumps are measured from the newest.
+    public func recordCommitted(_ fixes: [AcceptedFix]) {
         tracks.withLock { tracks in
-            tracks[deviceId] = Track(newestTime: time, newestCoordinate: coordinate, recentTimes: RecentTimes(time))
+            for fix in fixes {
+                guard let index = tracks.index(forKey: fix.deviceId) else {
+                    tracks[fix.deviceId] = Track(
+                        newestTime: fix.time, newestCoordinate: fix.coordinate, recentTimes: RecentTimes(fix.time))
+                    continue
+                }
+                Self.record(fix, in: &tracks.values[index])
+            }
         }
     }
 
-    /// Judges `fix` as received at `now` (server clock), and remembers it when accepted.
+    /// Judges `fix` as received at `now` (server clock). An accepted fix is
+    /// not remembered until ``recordCommitted(_:)``; a rejected jump is, so
+    /// that the next fix can confirm it.
     public func check(_ fix: DeviceFix, now: Date) -> Verdict {
         if let reason = staticReason(fix, now: now) { return .reject(reason) }
         let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
         return tracks.withLock { tracks in
-            guard let index = tracks.index(forKey: fix.deviceId) else {
-                tracks[fix.deviceId] = Track(
-                    newestTime: fix.time, newestCoordinate: coordinate, recentTimes: RecentTimes(fix.time))
-                return .accept(outOfOrder: false)
-            }
+            guard let index = tracks.index(forKey: fix.deviceId) else { return .accept(outOfOrder: false) }
             return judge(fix.time, coordinate, against: &tracks.values[index])
         }
     }
 
-    /// The verdict on a fix of a known device, updating its track in place
-    /// (no copy of the track per fix: this runs for every fix received).
+    /// The verdict on a fix of a known device, judged in place (no copy of
+    /// the track per fix: this runs for every fix received).
     private func judge(_ time: Date, _ coordinate: Coordinate, against track: inout Track) -> Verdict {
         if track.recentTimes.contains(time) { return .reject(.duplicate) }
         let outOfOrder = time < track.newestTime
-        if !outOfOrder {
-            if isImplausibleJump(from: track.newestTime, track.newestCoordinate, to: time, coordinate) {
-                let confirmsEarlierJump = track.rejectedJump.map {
-                    !isImplausibleJump(from: $0.time, $0.coordinate, to: time, coordinate)
-                } ?? false
-                if !confirmsEarlierJump {
-                    track.rejectedJump = (time, coordinate)
-                    return .reject(.implausibleJump)
-                }
+        if !outOfOrder, isImplausibleJump(from: track.newestTime, track.newestCoordinate, to: time, coordinate) {
+            let confirmsEarlierJump = track.rejectedJump.map {
+                !isImplausibleJump(from: $0.time, $0.coordinate, to: time, coordinate)
+            } ?? false
+            if !confirmsEarlierJump {
+                track.rejectedJump = (time, coordinate)
+                return .reject(.implausibleJump)
             }
-            track.newestTime = time
-            track.newestCoordinate = coordinate
+        }
+        return .accept(outOfOrder: outOfOrder)
+    }
+
+    /// Adds a committed fix to its device's track; a resend already there changes nothing.
+    private static func record(_ fix: AcceptedFix, in track: inout Track) {
+        guard !track.recentTimes.contains(fix.time) else { return }
+        if fix.time >= track.newestTime {
+            track.newestTime = fix.time
+            track.newestCoordinate = fix.coordinate
             track.rejectedJump = nil
         }
-        track.recentTimes.insert(time)
-        return .accept(outOfOrder: outOfOrder)
+        track.recentTimes.insert(fix.time)
     }
 
     /// Checks that need nothing but the fix and the clock.
     private func staticReason(_ fix: DeviceFix, now: Date) -> RejectReason? {
+        if !fix.hasFiniteNumbers { return .nonFinite }
         if !fix.valid && !rules.acceptInvalidGPS { return .gpsInvalid }
         let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
         if !coordinate.isInRange { return .outOfRange }

@@ -17,7 +17,7 @@ public final class IngestListeners: Sendable {
         self.pipeline = pipeline
         self.group = group
         self.idleTimeout = idleTimeout
-        batchers = LoopSubmissionBatchers(group: group, sink: pipeline.sink)
+        batchers = LoopSubmissionBatchers(group: group, pipeline: pipeline)
     }
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.

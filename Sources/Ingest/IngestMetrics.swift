@@ -24,6 +24,10 @@ public final class IngestMetrics: Sendable {
     private let moveDuration: CoreMetrics.Timer
     private let fixesArchived: Counter
     private let archiveFailures: Counter
+    private let archiveQueue: Gauge
+    private let readsPaused: [Counter]
+    private let datagramsDropped: [Counter]
+    private let moveFailures: Counter
 
     public init(factory: any MetricsFactory) {
         let protocols = WireProtocol.allCases
@@ -67,6 +71,14 @@ public final class IngestMetrics: Sendable {
         moveDuration = CoreMetrics.Timer(label: "mytaxi_archive_move_seconds", dimensions: [], factory: factory)
         fixesArchived = Counter(label: "mytaxi_fixes_archived_total", dimensions: [], factory: factory)
         archiveFailures = Counter(label: "mytaxi_archive_failures_total", dimensions: [], factory: factory)
+        archiveQueue = Gauge(label: "mytaxi_archive_queue_fixes", dimensions: [], factory: factory)
+        readsPaused = perProtocol {
+            Counter(label: "mytaxi_ingest_reads_paused_total", dimensions: [("protocol", $0)], factory: factory)
+        }
+        datagramsDropped = perProtocol {
+            Counter(label: "mytaxi_datagrams_dropped_total", dimensions: [("protocol", $0)], factory: factory)
+        }
+        moveFailures = Counter(label: "mytaxi_archive_move_failures_total", dimensions: [], factory: factory)
     }
 
     private static func index(_ wireProtocol: WireProtocol) -> Int {
@@ -130,6 +142,29 @@ public final class IngestMetrics: Sendable {
     /// A commit that failed: its fixes were not acknowledged.
     public func archiveFailed() {
         archiveFailures.increment()
+    }
+
+    /// Fixes handed to the archive and not yet durable: the queue depth of SPEC I7.
+    public func archiveQueue(fixes: Int) {
+        archiveQueue.record(fixes)
+    }
+
+    /// A TCP connection stopped reading: the archive is behind, its own
+    /// commits are queued, or the terminal does not read its ACKs.
+    public func readPaused(_ wireProtocol: WireProtocol) {
+        readsPaused[Self.index(wireProtocol)].increment()
+    }
+
+    /// A datagram dropped unread because the archive is behind; the
+    /// terminal, which got no ACK, sends it again.
+    public func datagramDropped(_ wireProtocol: WireProtocol) {
+        datagramsDropped[Self.index(wireProtocol)].increment()
+    }
+
+    /// A background move of journaled fixes into the store failed; the
+    /// fixes stay in the journal, durable, and the next move tries again.
+    public func moveFailed() {
+        moveFailures.increment()
     }
 
     private static func nanoseconds(_ duration: Duration) -> Int64 {

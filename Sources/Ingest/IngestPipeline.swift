@@ -7,24 +7,86 @@ import Zones
 /// Everything between a decoded frame and the archive (SPEC I3, I4, Z2):
 /// device registry, validation, zone assignment, counting, and handing the
 /// accepted fixes to the durable sink. Shared by every listener.
-public final class IngestPipeline: Sendable {
+///
+/// Listeners submit accepted fixes here, not to the sink: the pipeline tells
+/// the validator about them only once they are durable, and counts what is
+/// waiting for the archive, so that listeners stop taking more (TCP stops
+/// reading, UDP drops datagrams) while the archive is behind.
+public final class IngestPipeline: FixSink {
     private let devices: Mutex<DeviceRegistry>
     private let zones: Mutex<ZoneIndex?>
     public let validator: FixValidator
+    /// Where fixes are made durable (the group committer in `mytaxi serve`).
     public let sink: any FixSink
     public let metrics: IngestMetrics
+    /// Fixes handed to the sink and not yet durable (or failed) beyond which
+    /// ``isBacklogged`` is true.
+    public let maxQueuedFixes: Int
+    private let queuedFixes = Atomic<Int>(0)
+    private let commitFailing = Atomic<Bool>(false)
+    private let lastCommitError = Mutex<String?>(nil)
     private let clock: @Sendable () -> Date
+
+    /// Fixes queued for the archive unless told otherwise: about a second of
+    /// the design load (100,000 fixes/s), a few tens of megabytes.
+    public static let defaultMaxQueuedFixes = 100_000
 
     public init(
         devices: DeviceRegistry, zones: ZoneIndex?, validator: FixValidator, sink: any FixSink,
-        metrics: IngestMetrics, clock: @escaping @Sendable () -> Date = { Date() }
+        metrics: IngestMetrics, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes,
+        clock: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.devices = Mutex(devices)
         self.zones = Mutex(zones)
         self.validator = validator
         self.sink = sink
         self.metrics = metrics
+        self.maxQueuedFixes = maxQueuedFixes
         self.clock = clock
+    }
+
+    /// Hands accepted fixes to the sink. Once they are durable the validator
+    /// counts them as seen, and only then does `completion` hear of it, so
+    /// that a resend after the ACK is a duplicate and a resend after a
+    /// failed commit is stored.
+    public func submit(_ fixes: [AcceptedFix], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+        let queued = queuedFixes.add(fixes.count, ordering: .relaxed).newValue
+        metrics.archiveQueue(fixes: queued)
+        sink.submit(fixes) { [self] result in
+            switch result {
+            case .success:
+                validator.recordCommitted(fixes)
+                if commitFailing.load(ordering: .relaxed) { noteCommit(error: nil) }
+            case .failure(let error):
+                noteCommit(error: error)
+            }
+            let queued = queuedFixes.subtract(fixes.count, ordering: .relaxed).newValue
+            metrics.archiveQueue(fixes: queued)
+            completion(result)
+        }
+    }
+
+    /// Why the archive's last commit failed, while commits fail (nil once
+    /// one succeeds): nothing is acknowledged meanwhile, so `/healthz` says it.
+    public var commitFailure: String? {
+        lastCommitError.withLock { $0 }
+    }
+
+    private func noteCommit(error: (any Error)?) {
+        lastCommitError.withLock { $0 = error.map { "the archive cannot store fixes: \($0)" } }
+        commitFailing.store(error != nil, ordering: .relaxed)
+    }
+
+    /// True while more than ``maxQueuedFixes`` fixes wait for the archive
+    /// (a slow disk, a store that is down): listeners take no more until it
+    /// catches up.
+    public var isBacklogged: Bool {
+        queuedFixes.load(ordering: .relaxed) > maxQueuedFixes
+    }
+
+    /// Fixes handed to the archive and not yet durable.
+    public var queuedFixCount: Int {
+        queuedFixes.load(ordering: .relaxed)
     }
 
     /// Replaces the devices file (SIGHUP reload); connections keep running.

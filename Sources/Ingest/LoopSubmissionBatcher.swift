@@ -1,21 +1,30 @@
 import NIOCore
 
 /// Gathers the fixes every connection of one event loop submits during a
-/// loop tick and hands them to the sink as one submission.
+/// loop tick and hands them to the pipeline as one submission.
 ///
 /// Under load many connections have a fix each per tick; one submission per
 /// tick instead of one per connection saves a wake-up of the commit thread
 /// and a hop back to the loop for each. Used only on its own event loop.
+///
+/// It also wakes the loop's connections that stopped reading because the
+/// archive was behind, once it has room again: one timer per loop, not one
+/// per waiting connection.
 final class LoopSubmissionBatcher {
     private let eventLoop: any EventLoop
-    private let sink: any FixSink
+    private let pipeline: IngestPipeline
     private var fixes: [AcceptedFix] = []
     private var completions: [(Result<Void, any Error>) -> Void] = []
     private var flushScheduled = false
+    private var waitingForRoom: [() -> Void] = []
+    private var roomCheckScheduled = false
 
-    init(eventLoop: any EventLoop, sink: any FixSink) {
+    /// How often a backlogged archive is looked at again for waiting connections.
+    static var roomCheckInterval: TimeAmount { .milliseconds(5) }
+
+    init(eventLoop: any EventLoop, pipeline: IngestPipeline) {
         self.eventLoop = eventLoop
-        self.sink = sink
+        self.pipeline = pipeline
     }
 
     /// Queues `fixes`; `completion` runs on this event loop once they are durable (or failed).
@@ -29,6 +38,34 @@ final class LoopSubmissionBatcher {
         eventLoop.execute { loopBound.value.flush() }
     }
 
+    /// True while the fixes waiting for the archive, this loop's not yet
+    /// handed over included, exceed the pipeline's limit.
+    var archiveIsBacklogged: Bool {
+        pipeline.queuedFixCount + fixes.count > pipeline.maxQueuedFixes
+    }
+
+    /// Runs `resume` on this event loop once the archive is no longer backlogged.
+    func whenArchiveHasRoom(_ resume: @escaping () -> Void) {
+        eventLoop.preconditionInEventLoop()
+        waitingForRoom.append(resume)
+        scheduleRoomCheck()
+    }
+
+    private func scheduleRoomCheck() {
+        guard !roomCheckScheduled else { return }
+        roomCheckScheduled = true
+        let loopBound = NIOLoopBound(self, eventLoop: eventLoop)
+        eventLoop.scheduleTask(in: Self.roomCheckInterval) { loopBound.value.checkRoom() }
+    }
+
+    private func checkRoom() {
+        roomCheckScheduled = false
+        guard !archiveIsBacklogged else { return scheduleRoomCheck() }
+        let waiting = waitingForRoom
+        waitingForRoom = []
+        for resume in waiting { resume() }
+    }
+
     private func flush() {
         flushScheduled = false
         let batch = fixes
@@ -36,7 +73,7 @@ final class LoopSubmissionBatcher {
         fixes = []
         completions = []
         let eventLoop = self.eventLoop
-        sink.submit(batch) { result in
+        pipeline.submit(batch) { result in
             eventLoop.execute {
                 for completion in waiting.value { completion(result) }
             }
@@ -48,11 +85,11 @@ final class LoopSubmissionBatcher {
 final class LoopSubmissionBatchers: Sendable {
     private let batchers: [ObjectIdentifier: NIOLoopBoundBox<LoopSubmissionBatcher>]
 
-    init(group: any EventLoopGroup, sink: any FixSink) {
+    init(group: any EventLoopGroup, pipeline: IngestPipeline) {
         var batchers: [ObjectIdentifier: NIOLoopBoundBox<LoopSubmissionBatcher>] = [:]
         for eventLoop in group.makeIterator() {
             batchers[ObjectIdentifier(eventLoop)] = .makeBoxSendingValue(
-                LoopSubmissionBatcher(eventLoop: eventLoop, sink: sink), eventLoop: eventLoop)
+                LoopSubmissionBatcher(eventLoop: eventLoop, pipeline: pipeline), eventLoop: eventLoop)
         }
         self.batchers = batchers
     }

@@ -2,9 +2,13 @@
 /// the rejected-fixes metric. A rejected fix is still acknowledged to the
 /// device (resending it would not make it better) but never archived.
 public enum RejectReason: String, CaseIterable, Sendable, Error {
+    /// A number of the fix (time, coordinates, speed, heading, altitude,
+    /// accuracy, battery) is NaN or infinite: no decoder should let one
+    /// through, and none may reach the archive or the live index.
+    case nonFinite = "non_finite"
     /// The terminal itself flagged the fix as not from a GPS lock.
     case gpsInvalid = "gps_invalid"
-    /// Latitude or longitude outside WGS84 ranges, or not a number.
+    /// Latitude or longitude outside WGS84 ranges.
     case outOfRange = "out_of_range"
     /// Exactly (0, 0): a receiver with no fix that reports zeros.
     case nullIsland = "null_island"

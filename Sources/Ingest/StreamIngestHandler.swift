@@ -7,8 +7,16 @@ import NIOCore
 /// All frames that arrive in one read go to the archive as one submission;
 /// replies leave in frame order. A bad frame is skipped or closes this
 /// connection only (SPEC I1): it never reaches the listener or other devices.
-final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHandler {
+///
+/// Backpressure: the connection stops reading (and so the kernel's window
+/// closes on the terminal) while ``maxPendingReads`` of its reads wait for
+/// the archive, while the terminal does not read its ACKs (the channel is
+/// not writable), or while the archive as a whole is behind; it reads again
+/// when the cause is gone. So neither a slow disk nor a client that never
+/// reads can grow the server's memory without bound.
+final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
+    typealias OutboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
     /// Replies of one read, waiting for their fixes to be durable.
@@ -21,6 +29,8 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
 
     /// Bytes buffered without a complete frame before the connection is dropped.
     static var maxBufferedBytes: Int { 256 * 1024 }
+    /// Reads whose fixes may wait for the archive before the connection stops reading.
+    static var maxPendingReads: Int { 4 }
 
     private let pipeline: IngestPipeline
     private let batcher: LoopSubmissionBatcher
@@ -29,6 +39,9 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
     private var pending: [PendingReplies] = []
     private var nextBatchId: UInt64 = 0
     private var closing = false
+    /// A read the channel asked for and this handler holds back (backpressure).
+    private var readHeld = false
+    private var waitingForArchiveRoom = false
     private let clock = ContinuousClock()
 
     init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
@@ -70,6 +83,41 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         close(context: context)
+    }
+
+    func read(context: ChannelHandlerContext) {
+        guard mustHoldReads(context: context) else { return context.read() }
+        if !readHeld { pipeline.metrics.readPaused(wireProtocol) }
+        readHeld = true
+        waitForArchiveRoomIfBacklogged(context: context)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        resumeReadingIfAllowed(context: context)
+        context.fireChannelWritabilityChanged()
+    }
+
+    /// True while reading more would only queue more in memory.
+    private func mustHoldReads(context: ChannelHandlerContext) -> Bool {
+        pending.count >= Self.maxPendingReads || !context.channel.isWritable || batcher.archiveIsBacklogged
+    }
+
+    private func resumeReadingIfAllowed(context: ChannelHandlerContext) {
+        guard readHeld, !closing else { return }
+        if mustHoldReads(context: context) { return waitForArchiveRoomIfBacklogged(context: context) }
+        readHeld = false
+        context.read()
+    }
+
+    /// A connection held back by the archive alone may have nothing of its
+    /// own in flight to wake it; the loop's batcher does once there is room.
+    private func waitForArchiveRoomIfBacklogged(context: ChannelHandlerContext) {
+        guard batcher.archiveIsBacklogged, !waitingForArchiveRoom else { return }
+        waitingForArchiveRoom = true
+        batcher.whenArchiveHasRoom {
+            self.waitingForArchiveRoom = false
+            self.resumeReadingIfAllowed(context: context)
+        }
     }
 
     private func decodeAvailableFrames(context: ChannelHandlerContext) {
@@ -165,6 +213,7 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelInboundHand
         }
         if wrote { context.flush() }
         if closing && pending.isEmpty { close(context: context) }
+        resumeReadingIfAllowed(context: context)
     }
 
     private func closeAfterPendingReplies(context: ChannelHandlerContext) {

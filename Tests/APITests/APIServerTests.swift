@@ -34,7 +34,7 @@ import Zones
         let registry = PrometheusCollectorRegistry()
         let server = APIServer(
             fleet: fleet, archive: archive, zoneSet: Self.zoneSet, metricsRegistry: registry,
-            isHealthy: { healthy }, clock: { Self.now })
+            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: { Self.now })
         return (server, fleet, archive, registry)
     }
 

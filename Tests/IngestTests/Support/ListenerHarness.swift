@@ -1,0 +1,52 @@
+import Fleet
+import Foundation
+import Metrics
+import NIOCore
+import NIOPosix
+@testable import Ingest
+
+/// The ingest listeners on loopback with ports picked by the OS, feeding a
+/// pipeline with devices D1 (TX1) and D2 (TX2) and the given sink: the
+/// server side of a listener test, without a process or an archive.
+struct ListenerHarness {
+    let pipeline: IngestPipeline
+    let listeners: IngestListeners
+    let group: MultiThreadedEventLoopGroup
+
+    init(sink: any FixSink, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes, threads: Int = 1) throws {
+        pipeline = IngestPipeline(
+            devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\nD2,TX2\n"), zones: nil, validator: FixValidator(),
+            sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance), maxQueuedFixes: maxQueuedFixes)
+        group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
+        listeners = IngestListeners(pipeline: pipeline, group: group)
+    }
+
+    /// The line protocol over TCP; its port.
+    func lineTCP() async throws -> Int {
+        try await listeners.listenTCP(LineProtocolDecoder.self, host: "127.0.0.1", port: 0)
+    }
+
+    /// The line protocol over UDP; its port.
+    func lineUDP() async throws -> Int {
+        try await listeners.listenUDP(LineProtocolDecoder.self, host: "127.0.0.1", port: 0)
+    }
+
+    /// Closes the listeners and the event loops.
+    func stop() async throws {
+        await listeners.close()
+        try await group.shutdownGracefully()
+    }
+
+    /// Six days ago: fix times count up from here, one second per sequence
+    /// number, so that every line of a flood is a distinct fix within the
+    /// validator's seven days.
+    static let firstFixTime = Int(Date().timeIntervalSince1970) - 6 * 24 * 3600
+
+    /// A line-protocol fix line of `device` with sequence number `seq`, at a
+    /// point in Monaco moved a metre per sequence number.
+    static func line(device: String = "D1", seq: Int) -> String {
+        let time = firstFixTime + seq % 400_000
+        let latitude = 43.73 + Double(seq % 1000) * 0.00001
+        return "MT1,\(device),\(seq),\(time),\(latitude),7.42,20,90,A\n"
+    }
+}

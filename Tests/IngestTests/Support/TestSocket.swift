@@ -1,0 +1,100 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A blocking loopback socket for listener tests: what a terminal does, with
+/// a receive timeout so that "no answer" is a test outcome, not a hang.
+final class TestSocket {
+    let descriptor: Int32
+
+    /// Connects over TCP to 127.0.0.1:`port`.
+    static func tcp(port: Int, receiveBuffer: Int? = nil) throws -> TestSocket {
+        let socket = try TestSocket(type: Int32(SOCK_STREAM.rawValue), receiveBuffer: receiveBuffer)
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestSocketError("connect to port \(port): errno \(errno)") }
+        return socket
+    }
+
+    /// A UDP socket whose datagrams go to 127.0.0.1:`port`.
+    static func udp(port: Int) throws -> TestSocket {
+        let socket = try TestSocket(type: Int32(SOCK_DGRAM.rawValue), receiveBuffer: nil)
+        var address = loopback(port: port)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { throw TestSocketError("connect UDP to port \(port): errno \(errno)") }
+        return socket
+    }
+
+    private init(type: Int32, receiveBuffer: Int?) throws {
+        descriptor = socket(AF_INET, type, 0)
+        guard descriptor >= 0 else { throw TestSocketError("socket: errno \(errno)") }
+        if var size = receiveBuffer.map(Int32.init) {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
+        }
+    }
+
+    deinit { close(descriptor) }
+
+    private static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return address
+    }
+
+    /// Sends all of `text` (blocking).
+    func send(_ text: String) throws {
+        let bytes = Array(text.utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard n > 0 else { throw TestSocketError("send: errno \(errno)") }
+            sent += n
+        }
+    }
+
+    /// Sends what the kernel takes now without blocking; the bytes sent
+    /// (0 when its buffers are full).
+    func sendWithoutBlocking(_ bytes: [UInt8]) -> Int {
+        max(0, bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) })
+    }
+
+    /// What arrives within `timeout` seconds: nil on timeout, "" when the
+    /// peer closed the connection.
+    func receive(timeout: Double) -> String? {
+        var poll = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        guard Glibc.poll(&poll, 1, Int32(timeout * 1000)) > 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        let n = recv(descriptor, &buffer, buffer.count, 0)
+        return n <= 0 ? "" : String(decoding: buffer[..<n], as: UTF8.self)
+    }
+
+    /// Reads and drops whatever has arrived, without waiting.
+    func drain() {
+        var buffer = [UInt8](repeating: 0, count: 65_536)
+        while recv(descriptor, &buffer, buffer.count, Int32(MSG_DONTWAIT)) > 0 {}
+    }
+
+    /// Reads until `text` has arrived in all, or `timeout` seconds passed;
+    /// everything read.
+    func receive(until text: String, timeout: Double) -> String {
+        var received = ""
+        let deadline = Date().addingTimeInterval(timeout)
+        while !received.contains(text), Date() < deadline {
+            guard let chunk = receive(timeout: deadline.timeIntervalSinceNow), !chunk.isEmpty else { break }
+            received += chunk
+        }
+        return received
+    }
+}
+
+struct TestSocketError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
