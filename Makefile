@@ -42,11 +42,13 @@ test: deps
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;
-## then the end-to-end ingest benchmark over loopback (10,000 devices) and the
+## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
+## under a flood against a stalled archive, and the
 ## router on the real NYC extracts against RoutingKit's CCH (same run).
 bench: deps release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 clean:

@@ -52,7 +52,7 @@ for i in $(seq 0 $(( seconds * 2 + 20 ))); do
   kill -0 "$load" 2>/dev/null || break
   rss=$(( $(ps -o rss= -p "$serve_pid") / 1024 ))
   (( rss > peak )) && peak=$rss
-  printf '%6.1f %8d %12s %14s %12s\n' "$(echo "$i / 2" | bc -l)" "$rss" "$(metric mytaxi_archive_queue_fixes)" \
+  printf '%6s %8d %12s %14s %12s\n' "$(awk -v i="$i" 'BEGIN { printf "%.1f", i / 2 }')" "$rss" "$(metric mytaxi_archive_queue_fixes)" \
     "$(curl -s "$metrics" | awk '$1 ~ /^mytaxi_ingest_reads_paused_total/ { s += $2 } END { printf "%d", s }')" \
     "$(metric mytaxi_fixes_archived_total)"
   sleep 0.5

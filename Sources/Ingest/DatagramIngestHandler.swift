@@ -31,12 +31,8 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
         guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol) }
         let envelope = unwrapInboundIn(data)
         let arrivedAt = clock.now
-        let outcome: Result<DecodedFrame, FrameError> = envelope.data.withUnsafeReadableBytes { raw in
-            do throws(FrameError) {
-                return .success(try Decoder.decodeDatagram(raw))
-            } catch {
-                return .failure(error)
-            }
+        let outcome = envelope.data.withUnsafeReadableBytes { raw in
+            Result { () throws(FrameError) in try Decoder.decodeDatagram(raw) }
         }
         let frame: DecodedFrame
         switch outcome {

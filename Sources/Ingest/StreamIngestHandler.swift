@@ -127,12 +127,8 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
         var accepted: [AcceptedFix] = []
         var shouldClose = false
         decoding: while bytes.readableBytes > 0 {
-            let outcome: Result<DecodedFrame?, FrameError> = bytes.withUnsafeReadableBytes { raw in
-                do throws(FrameError) {
-                    return .success(try decoder.decodeFrame(raw))
-                } catch {
-                    return .failure(error)
-                }
+            let outcome = bytes.withUnsafeReadableBytes { raw in
+                Result { () throws(FrameError) in try decoder.decodeFrame(raw) }
             }
             switch outcome {
             case .success(nil):
