@@ -44,9 +44,10 @@ public enum OsmAndDecoder {
         let longitude = try number(longitudeText, name: "lon", required: true)!
         let time = try parameters["timestamp"].map { text throws(FrameError) in try timestamp(text) } ?? now
         let valid = parameters["valid"].map { ["true", "1"].contains($0.lowercased()) } ?? true
+        let speedKnots = try number(parameters["speed"], name: "speed") ?? 0
         return DeviceFix(
             deviceId: deviceId, time: time, latitude: latitude, longitude: longitude,
-            speedKmh: (try number(parameters["speed"], name: "speed") ?? 0) * RMCSentence.knotsToKmh,
+            speedKmh: try finite(speedKnots * RMCSentence.knotsToKmh, name: "speed", text: "\(speedKnots) knots"),
             course: try number(parameters["bearing"] ?? parameters["heading"], name: "bearing") ?? 0,
             valid: valid,
             altitude: try number(parameters["altitude"], name: "altitude"),
@@ -71,24 +72,40 @@ public enum OsmAndDecoder {
         guard case .number(let latitude)? = coords["latitude"], case .number(let longitude)? = coords["longitude"] else {
             throw reject("'location.coords' needs numeric 'latitude' and 'longitude'")
         }
+        for name in ["latitude", "longitude", "speed", "heading", "altitude", "accuracy"] {
+            if case .number(let value)? = coords[name], !value.isFinite {
+                throw reject("location.coords.\(name) \(value) is not a finite number")
+            }
+        }
+        if case .number(let level)? = location["battery"]?["level"], !level.isFinite {
+            throw reject("location.battery.level \(level) is not a finite number")
+        }
         let time = try location["timestamp"]?.scalarText.map { text throws(FrameError) in try timestamp(text) } ?? now
         func positive(_ value: JSONValue?) -> Double? {
             if case .number(let number)? = value, number >= 0 { return number }
             return nil
         }
         let battery = positive(location["battery"]?["level"]).map { $0 <= 1 ? $0 * 100 : $0 }
+        let speed = positive(coords["speed"]) ?? 0
         return DeviceFix(
             deviceId: deviceId, time: time, latitude: latitude, longitude: longitude,
-            speedKmh: (positive(coords["speed"]) ?? 0) * 3.6, course: positive(coords["heading"]) ?? 0, valid: true,
+            speedKmh: try finite(speed * 3.6, name: "location.coords.speed", text: "\(speed) m/s"),
+            course: positive(coords["heading"]) ?? 0, valid: true,
             altitude: { if case .number(let value)? = coords["altitude"] { return value } else { return nil } }(),
             accuracy: positive(coords["accuracy"]), batteryPercent: battery)
     }
 
     /// Unix seconds, Unix milliseconds (too large to be seconds), ISO 8601,
-    /// or `yyyy-MM-dd HH:mm:ss` (read as UTC).
+    /// or `yyyy-MM-dd HH:mm:ss` (read as UTC). A number must be a time
+    /// between 1970 and 9999: NaN, infinity or 1e300 would make a date that
+    /// passes every check and traps where it becomes an integer.
     static func timestamp(_ text: String) throws(FrameError) -> Date {
         if let number = Double(text) {
-            return Date(timeIntervalSince1970: number > 100_000_000_000 ? number / 1000 : number)
+            let seconds = number > 100_000_000_000 ? number / 1000 : number
+            guard seconds.isFinite, (0...Self.latestUnixSeconds).contains(seconds) else {
+                throw reject("timestamp '\(text)' is not a Unix time between 1970 and 9999")
+            }
+            return Date(timeIntervalSince1970: seconds)
         }
         let normalized = text.replacingOccurrences(of: " ", with: "T")
         let withZone = normalized.hasSuffix("Z") || normalized.contains("+") ? normalized : normalized + "Z"
@@ -103,6 +120,15 @@ public enum OsmAndDecoder {
             return nil
         }
         guard let value = Double(text), value.isFinite else { throw reject("\(name) '\(text)' is not a number") }
+        return value
+    }
+
+    /// 9999-12-31T23:59:59Z, the last second an ISO 8601 date can write.
+    static let latestUnixSeconds = 253_402_300_799.0
+
+    /// `value`, or an error naming the field when a unit conversion made it infinite.
+    private static func finite(_ value: Double, name: String, text: String) throws(FrameError) -> Double {
+        guard value.isFinite else { throw reject("\(name) \(text) is out of range") }
         return value
     }
 

@@ -77,4 +77,42 @@ import Testing
         #expect(fix.batteryPercent == 80)
         #expect(!fix.valid)
     }
+
+    /// NaN, infinity and numbers that become infinite in a unit conversion
+    /// are malformed in every numeric query parameter: once a NaN time got
+    /// through and trapped the server where it became an integer.
+    @Test(arguments: [
+        "timestamp=nan", "timestamp=inf", "timestamp=-inf", "timestamp=1e400", "timestamp=1e300", "timestamp=-1e300",
+        "lat=nan", "lon=inf", "lat=1e400", "speed=nan", "speed=1e308", "speed=inf", "bearing=nan", "heading=-inf",
+        "altitude=nan", "altitude=1e400", "accuracy=inf", "batt=nan",
+    ])
+    func aNonFiniteQueryNumberIsMalformed(parameter: String) {
+        let name = String(parameter.prefix { $0 != "=" })
+        let base = ["id=T1", "lat=43.7", "lon=7.4", "timestamp=1795420790"].filter { !$0.hasPrefix(name + "=") }
+        #expect(throws: FrameError.self, "\(parameter)") {
+            try OsmAndDecoder.decode(query: (base + [parameter]).joined(separator: "&"), now: Self.now)
+        }
+    }
+
+    /// The same in the JSON body of the newer app: numbers beyond a double
+    /// (1e400 reads as infinity) and "nan" strings for the timestamp.
+    @Test(arguments: [
+        #""timestamp":"nan","coords":{"latitude":43.7,"longitude":7.4}"#,
+        #""timestamp":1e400,"coords":{"latitude":43.7,"longitude":7.4}"#,
+        #""timestamp":"-inf","coords":{"latitude":43.7,"longitude":7.4}"#,
+        #""coords":{"latitude":1e400,"longitude":7.4}"#,
+        #""coords":{"latitude":43.7,"longitude":-1e400}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4,"speed":1e400}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4,"speed":1e308}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4,"heading":1e400}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4,"altitude":-1e400}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4,"accuracy":1e400}"#,
+        #""coords":{"latitude":43.7,"longitude":7.4},"battery":{"level":1e400}"#,
+    ])
+    func aNonFiniteJSONNumberIsMalformed(location: String) {
+        let body = #"{"device_id":"T1","location":{"# + location + "}}"
+        #expect(throws: FrameError.self, "\(location)") {
+            try OsmAndDecoder.decode(jsonBody: Array(body.utf8), now: Self.now)
+        }
+    }
 }
