@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Ingest
 import Logging
 import Metrics
@@ -31,6 +32,8 @@ public final class MytaxiService: Sendable {
     private let onListening: @Sendable (String, Int) -> Void
     /// The OsmAnd HTTP listener, running beside the API.
     private let osmandTask = Mutex<Task<Void, any Error>?>(nil)
+    /// The OsmAnd listener's channel while it serves (nil when off or down).
+    private let osmandChannel = Mutex<(any Channel)?>(nil)
 
     /// Loads everything and rebuilds the live state; nothing listens yet.
     public init(
@@ -70,15 +73,14 @@ public final class MytaxiService: Sendable {
         }
         pipeline = IngestPipeline(devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        listeners = IngestListeners(
-            pipeline: pipeline, group: group, idleTimeout: .milliseconds(Int64(configuration.idleTimeoutSeconds * 1000)))
+        listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits)
         logger.info(
             "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive")
     }
 
     /// Binds every listener, then serves HTTP until the task is cancelled.
     public func run() async throws {
-        let host = configuration.bindHost
+        let host = configuration.effectiveIngestBindHost
         for (wireProtocol, port) in configuration.tcpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
             guard let bound = try await IngestProtocols.listenTCP(wireProtocol, listeners: listeners, host: host, port: port)
             else { continue }
@@ -92,8 +94,10 @@ public final class MytaxiService: Sendable {
         if let port = configuration.tcpPorts[.osmand] {
             let osmand = Application(
                 router: OsmAndListener(pipeline: pipeline).router(),
-                configuration: .init(address: .hostname(host, port: port), serverName: "mytaxi-osmand"),
+                server: httpServer(),
+                configuration: httpConfiguration(host: host, port: port, serverName: "mytaxi-osmand"),
                 onServerRunning: { [self] channel in
+                    osmandChannel.withLock { $0 = channel }
                     self.report(listener: "osmand/http", port: channel.localAddress?.port ?? port)
                 },
                 eventLoopGroupProvider: .shared(group),
@@ -102,13 +106,11 @@ public final class MytaxiService: Sendable {
         }
         let api = APIServer(
             fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
-            healthProblems: { [listeners, archive, pipeline] in
-                (listeners.allListening ? [] : ["the ingest listeners are not all up"])
-                    + [pipeline.commitFailure, archive.moveFailure].compactMap { $0 }
-            })
+            healthProblems: { [self] in healthProblems() })
         let app = Application(
             router: api.router(),
-            configuration: .init(address: .hostname(host, port: configuration.httpPort), serverName: "mytaxi"),
+            server: httpServer(),
+            configuration: httpConfiguration(host: configuration.bindHost, port: configuration.httpPort, serverName: "mytaxi"),
             onServerRunning: { [self] channel in
                 self.report(listener: "http", port: channel.localAddress?.port ?? configuration.httpPort)
             },
@@ -119,7 +121,38 @@ public final class MytaxiService: Sendable {
 
     private func report(listener: String, port: Int) {
         onListening(listener, port)
-        logger.info("listening", metadata: ["listener": "\(listener)", "address": "\(configuration.bindHost):\(port)"])
+        let host = listener == "http" ? configuration.bindHost : configuration.effectiveIngestBindHost
+        logger.info("listening", metadata: ["listener": "\(listener)", "address": "\(host):\(port)"])
+    }
+
+    /// What is wrong now, for `/healthz`: a listener turned on but not
+    /// listening (one turned off on purpose does not count), commits or
+    /// background moves failing.
+    private func healthProblems() -> [String] {
+        var problems: [String] = []
+        if !listeners.allListening { problems.append("the ingest listeners are not all up") }
+        if configuration.tcpPorts[.osmand] != nil, osmandChannel.withLock({ $0?.isActive }) != true {
+            problems.append("the OsmAnd listener is not up")
+        }
+        return problems + [pipeline.commitFailure, archive.moveFailure].compactMap { $0 }
+    }
+
+    /// An HTTP server's address and its connection limit: beyond
+    /// ``ServiceConfiguration/maxHTTPConnections`` new connections wait in
+    /// the listen queue.
+    private func httpConfiguration(host: String, port: Int, serverName: String) -> ApplicationConfiguration {
+        ApplicationConfiguration(
+            address: .hostname(host, port: port), serverName: serverName,
+            availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxHTTPConnections, logger: logger))
+    }
+
+    /// HTTP/1.1 whose clients must send each request whole within the
+    /// timeout (a slow header cannot hold the connection) and whose idle
+    /// connections close after it.
+    private func httpServer() -> HTTPServerBuilder {
+        let timeout = TimeAmount.milliseconds(Int64(configuration.httpTimeoutSeconds * 1000))
+        return .http1(
+            configuration: .init(additionalChannelHandlers: [HTTPRequestDeadlineHandler(timeout: timeout)], idleTimeout: timeout))
     }
 
     /// Re-reads the devices file (SIGHUP); a bad file keeps the current registry.

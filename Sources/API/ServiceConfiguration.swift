@@ -1,5 +1,6 @@
 import Foundation
 import Ingest
+import NIOCore
 
 /// Everything `mytaxi serve` needs, from flags, a config file, or defaults
 /// (in that order of precedence).
@@ -12,8 +13,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var devicesPath: String
     /// Where the archive lives.
     public var dataDirectory: String
-    /// Address every listener binds to.
+    /// Address the HTTP API (and so `/metrics` and the fleet's positions) binds to.
     public var bindHost: String = "127.0.0.1"
+    /// Address the terminals' listeners (TCP, UDP, OsmAnd) bind to; nil: ``bindHost``.
+    /// Exposing ingest to the terminals' network need not expose the API.
+    public var ingestBindHost: String?
     /// HTTP API port.
     public var httpPort: Int = 8080
     /// TCP listener port per protocol; 0 picks a free port, absent means off.
@@ -22,8 +26,19 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var udpPorts: [WireProtocol: Int] = Self.defaultUDPPorts
     /// Silence after which a taxi is stale, seconds.
     public var staleAfterSeconds: Double = 90
-    /// Silence after which a terminal's connection is closed, seconds.
-    public var idleTimeoutSeconds: Double = 300
+    /// Silence after which an identified terminal's connection is closed,
+    /// seconds: longer than the 10-minute reporting period SPEC I1 allows.
+    public var idleTimeoutSeconds: Double = 900
+    /// Time a new terminal connection has to name a registered device, seconds.
+    public var loginTimeoutSeconds: Double = 30
+    /// Open TCP connections of all ingest listeners together.
+    public var maxIngestConnections = 20_000
+    /// Time an HTTP client (API or OsmAnd) has to send a whole request, and
+    /// after which an idle keep-alive connection closes, seconds.
+    public var httpTimeoutSeconds: Double = 30
+    /// Open connections per HTTP server (API, OsmAnd); beyond it new ones
+    /// wait in the listen queue.
+    public var maxHTTPConnections = 10_000
     /// Fix validation limits.
     public var validation = ValidationRules()
 
@@ -35,6 +50,18 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public static let defaultUDPPorts: [WireProtocol: Int] = [
         .line: WireProtocol.line.defaultPort, .teltonikaUDP: WireProtocol.teltonikaUDP.defaultPort,
     ]
+
+    /// The address the terminals' listeners bind to.
+    public var effectiveIngestBindHost: String { ingestBindHost ?? bindHost }
+
+    /// The ingest listeners' deadlines and connection limit.
+    public var ingestLimits: IngestConnectionLimits {
+        var limits = IngestConnectionLimits()
+        limits.idleTimeout = .milliseconds(Int64(idleTimeoutSeconds * 1000))
+        limits.identificationTimeout = .milliseconds(Int64(loginTimeoutSeconds * 1000))
+        limits.maxConnections = maxIngestConnections
+        return limits
+    }
 
     public init(zonesPath: String, devicesPath: String, dataDirectory: String) {
         self.zonesPath = zonesPath

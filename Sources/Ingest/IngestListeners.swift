@@ -8,35 +8,48 @@ import Synchronization
 public final class IngestListeners: Sendable {
     private let pipeline: IngestPipeline
     private let group: any EventLoopGroup
-    /// A connection silent for this long is closed (terminals report every 30 s).
-    public let idleTimeout: TimeAmount
+    /// Deadlines and the connection limit of the TCP listeners.
+    public let limits: IngestConnectionLimits
     private let channels = Mutex<[any Channel]>([])
     private let batchers: LoopSubmissionBatchers
+    private let budget: ConnectionBudget
 
-    public init(pipeline: IngestPipeline, group: any EventLoopGroup, idleTimeout: TimeAmount = .seconds(300)) {
+    public init(pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits()) {
         self.pipeline = pipeline
         self.group = group
-        self.idleTimeout = idleTimeout
+        self.limits = limits
         batchers = LoopSubmissionBatchers(group: group, pipeline: pipeline)
+        budget = ConnectionBudget(limit: limits.maxConnections)
     }
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
+    ///
+    /// A connection beyond ``IngestConnectionLimits/maxConnections`` is
+    /// closed as soon as it is accepted, and counted.
     @discardableResult
     public func listenTCP<D: StreamFrameDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
         let pipeline = self.pipeline
         let batchers = self.batchers
-        let idleTimeout = self.idleTimeout
+        let limits = self.limits
+        let budget = self.budget
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(IdleStateHandler(readTimeout: idleTimeout))
+                    guard budget.take() else {
+                        pipeline.metrics.connectionRefused(D.wireProtocol)
+                        channel.close(promise: nil)
+                        return
+                    }
+                    channel.closeFuture.whenComplete { _ in budget.giveBack() }
                     guard let batcher = batchers.batcher(for: channel.eventLoop) else {
                         throw ChannelError.inappropriateOperationForState
                     }
-                    try channel.pipeline.syncOperations.addHandler(StreamIngestHandler<D>(pipeline: pipeline, batcher: batcher))
+                    try channel.pipeline.syncOperations.addHandlers(
+                        TerminalDeadlineHandler(limits: limits, metrics: pipeline.metrics, wireProtocol: D.wireProtocol),
+                        StreamIngestHandler<D>(pipeline: pipeline, batcher: batcher))
                 }
             }
             .bind(host: host, port: port).get()
@@ -88,9 +101,10 @@ public final class IngestListeners: Sendable {
             .bind(host: host, port: port).get()
     }
 
-    /// True while every listener is bound and open (the health check).
+    /// True while every listener that was bound is still open (the health
+    /// check); true with none, when every TCP and UDP listener is off on purpose.
     public var allListening: Bool {
-        channels.withLock { channels in !channels.isEmpty && channels.allSatisfy { $0.isActive } }
+        channels.withLock { channels in channels.allSatisfy { $0.isActive } }
     }
 
     /// Stops accepting; open connections are closed by the event loop group's shutdown.

@@ -28,6 +28,8 @@ public final class IngestMetrics: Sendable {
     private let readsPaused: [Counter]
     private let datagramsDropped: [Counter]
     private let moveFailures: Counter
+    private let connectionsRefused: [Counter]
+    private let connectionsTimedOut: [[Counter]]
 
     public init(factory: any MetricsFactory) {
         let protocols = WireProtocol.allCases
@@ -79,6 +81,15 @@ public final class IngestMetrics: Sendable {
             Counter(label: "mytaxi_datagrams_dropped_total", dimensions: [("protocol", $0)], factory: factory)
         }
         moveFailures = Counter(label: "mytaxi_archive_move_failures_total", dimensions: [], factory: factory)
+        connectionsRefused = perProtocol {
+            Counter(label: "mytaxi_connections_refused_total", dimensions: [("protocol", $0)], factory: factory)
+        }
+        connectionsTimedOut = perProtocol { name in
+            ["identification", "idle"].map {
+                Counter(label: "mytaxi_connections_timed_out_total", dimensions: [("protocol", name), ("phase", $0)],
+                        factory: factory)
+            }
+        }
     }
 
     private static func index(_ wireProtocol: WireProtocol) -> Int {
@@ -159,6 +170,17 @@ public final class IngestMetrics: Sendable {
     /// terminal, which got no ACK, sends it again.
     public func datagramDropped(_ wireProtocol: WireProtocol) {
         datagramsDropped[Self.index(wireProtocol)].increment()
+    }
+
+    /// A connection closed on accepting it: the ingest listeners hold their maximum.
+    public func connectionRefused(_ wireProtocol: WireProtocol) {
+        connectionsRefused[Self.index(wireProtocol)].increment()
+    }
+
+    /// A connection closed because it did not identify itself in time, or
+    /// (`identified`) fell silent for the idle timeout.
+    public func connectionTimedOut(_ wireProtocol: WireProtocol, identified: Bool) {
+        connectionsTimedOut[Self.index(wireProtocol)][identified ? 1 : 0].increment()
     }
 
     /// A background move of journaled fixes into the store failed; the

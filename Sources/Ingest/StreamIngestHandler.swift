@@ -39,6 +39,8 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
     private var pending: [PendingReplies] = []
     private var nextBatchId: UInt64 = 0
     private var closing = false
+    /// True once a frame named a registered device (see ``TerminalIdentified``).
+    private var identified = false
     /// A read the channel asked for and this handler holds back (backpressure).
     private var readHeld = false
     private var waitingForArchiveRoom = false
@@ -71,14 +73,6 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
             buffer!.writeBuffer(&incoming)
         }
         decodeAvailableFrames(context: context)
-    }
-
-    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if event is IdleStateHandler.IdleStateEvent {
-            close(context: context)
-        } else {
-            context.fireUserInboundEventTriggered(event)
-        }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -142,7 +136,9 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
                     shouldClose = true
                     break decoding
                 }
-                accepted += pipeline.accept(frame.fixes, via: wireProtocol)
+                let acceptedNow = pipeline.accept(frame.fixes, via: wireProtocol)
+                if !identified { noteIdentification(frame, accepted: acceptedNow, context: context) }
+                accepted += acceptedNow
                 replies += frame.reply
             case .failure(let error):
                 pipeline.metrics.frameRejected(wireProtocol, error.reason)
@@ -167,6 +163,16 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
         if shouldClose {
             closeAfterPendingReplies(context: context)
         }
+    }
+
+    /// Tells the deadline handler once a frame names a registered device:
+    /// in its login (GT06, Teltonika, NMEA) or in one of its fixes.
+    private func noteIdentification(_ frame: DecodedFrame, accepted: [AcceptedFix], context: ChannelHandlerContext) {
+        let named = frame.announcedDeviceId.map { pipeline.taxi(forDevice: $0) != nil }
+            ?? (!accepted.isEmpty || frame.fixes.contains { pipeline.taxi(forDevice: $0.deviceId) != nil })
+        guard named else { return }
+        identified = true
+        context.triggerUserOutboundEvent(TerminalIdentified(), promise: nil)
     }
 
     /// Queues replies behind earlier ones; they leave once `fixes` are durable.

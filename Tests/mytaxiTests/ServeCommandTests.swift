@@ -42,6 +42,11 @@ import Testing
 
         deinit { close(socket) }
 
+        /// Hangs up now (the socket stays allocated until deinit).
+        func hangUp() {
+            shutdown(socket, Int32(SHUT_RDWR))
+        }
+
         func send(_ bytes: [UInt8]) {
             _ = bytes.withUnsafeBytes { Foundation.send(socket, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
         }
@@ -183,6 +188,26 @@ import Testing
         #expect(badPort.standardError.contains("--gt06-port must be a port number"))
     }
 
+    /// Every number a flag or the config file gives must be finite and in
+    /// range: `--idle-timeout nan` used to trap at start.
+    @Test(arguments: [
+        ("--idle-timeout", "nan"), ("--idle-timeout", "inf"), ("--stale-after", "nan"), ("--login-timeout", "1e400"),
+        ("--http-timeout", "0"), ("--max-connections", "0"), ("--http-max-connections", "0"), ("--http-port", "70000"),
+    ])
+    func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
+        let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", flag, value])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("\(flag) must be"), "\(result.standardError)")
+    }
+
+    @Test func aBadNumberInTheConfigFileIsNamed() throws {
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "idle-timeout": "nan"}"#
+            .write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("bad.json").path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("idle-timeout"), "\(result.standardError)")
+    }
+
     @Test func aConfigFileSuppliesWhatFlagsDoNot() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = """
@@ -200,10 +225,11 @@ import Testing
     @Test func helpDocumentsEveryFlagAndDefault() throws {
         let help = try CommandRunner.run(["serve", "--help"]).standardOutput
         for flag in ["--zones", "--devices", "--data-dir", "--http-port", "--bind", "--config", "--line-port", "--nmea-port",
-                     "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout"] {
+                     "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
+                     "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
-        for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90"] {
+        for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {
             #expect(help.contains(defaultValue))
         }
     }

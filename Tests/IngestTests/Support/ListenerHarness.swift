@@ -13,17 +13,25 @@ struct ListenerHarness {
     let listeners: IngestListeners
     let group: MultiThreadedEventLoopGroup
 
-    init(sink: any FixSink, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes, threads: Int = 1) throws {
+    init(
+        sink: any FixSink, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes, threads: Int = 1,
+        limits: IngestConnectionLimits = IngestConnectionLimits()
+    ) throws {
         pipeline = IngestPipeline(
             devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\nD2,TX2\n"), zones: nil, validator: FixValidator(),
             sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance), maxQueuedFixes: maxQueuedFixes)
         group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        listeners = IngestListeners(pipeline: pipeline, group: group)
+        listeners = IngestListeners(pipeline: pipeline, group: group, limits: limits)
     }
 
     /// The line protocol over TCP; its port.
     func lineTCP() async throws -> Int {
         try await listeners.listenTCP(LineProtocolDecoder.self, host: "127.0.0.1", port: 0)
+    }
+
+    /// GT06 over TCP; its port.
+    func gt06TCP() async throws -> Int {
+        try await listeners.listenTCP(GT06Decoder.self, host: "127.0.0.1", port: 0)
     }
 
     /// The line protocol over UDP; its port.

@@ -40,6 +40,11 @@ final class TestSocket {
 
     deinit { close(descriptor) }
 
+    /// Closes the connection now, as a terminal hanging up.
+    func closeNow() {
+        shutdown(descriptor, Int32(SHUT_RDWR))
+    }
+
     private static func loopback(port: Int) -> sockaddr_in {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

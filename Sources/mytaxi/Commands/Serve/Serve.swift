@@ -37,8 +37,15 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("http-port"), help: ArgumentHelp("HTTP API port. (default: 8080)", valueName: "PORT"))
     var httpPort: Int?
 
-    @Option(help: ArgumentHelp("Address to listen on. (default: 127.0.0.1)", valueName: "ADDRESS"))
+    @Option(help: ArgumentHelp(
+        "Address the HTTP API (with /metrics and the fleet's positions) listens on. (default: 127.0.0.1)",
+        valueName: "ADDRESS"))
     var bind: String?
+
+    @Option(name: .customLong("ingest-bind"), help: ArgumentHelp(
+        "Address the terminals' listeners (TCP, UDP, OsmAnd) listen on, so that ingest can face the terminals' network without the API. (default: the --bind address)",
+        valueName: "ADDRESS"))
+    var ingestBind: String?
 
     @Option(help: ArgumentHelp("JSON config file; flags override it.", valueName: "FILE"))
     var config: String?
@@ -64,8 +71,29 @@ struct Serve: AsyncParsableCommand {
     var staleAfter: Double?
 
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
-        "Seconds of silence after which a terminal's connection is closed. (default: 300)", valueName: "SECONDS"))
+        "Seconds of silence after which a terminal's connection is closed; longer than the 10-minute reporting period terminals may use. (default: 900)",
+        valueName: "SECONDS"))
     var idleTimeout: Double?
+
+    @Option(name: .customLong("login-timeout"), help: ArgumentHelp(
+        "Seconds a new terminal connection has to name a registered device (login, IMEI or a fix) before it is closed. (default: 30)",
+        valueName: "SECONDS"))
+    var loginTimeout: Double?
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "Open TCP connections of all ingest listeners together; more are closed at once and counted in mytaxi_connections_refused_total. (default: 20000)",
+        valueName: "N"))
+    var maxConnections: Int?
+
+    @Option(name: .customLong("http-timeout"), help: ArgumentHelp(
+        "Seconds an HTTP client (API, OsmAnd) has to send a whole request; idle keep-alive connections close after it too. (default: 30)",
+        valueName: "SECONDS"))
+    var httpTimeout: Double?
+
+    @Option(name: .customLong("http-max-connections"), help: ArgumentHelp(
+        "Open connections per HTTP server (API, OsmAnd); more wait in the listen queue. (default: 10000)",
+        valueName: "N"))
+    var httpMaxConnections: Int?
 
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
@@ -87,9 +115,10 @@ struct Serve: AsyncParsableCommand {
         let service: MytaxiService
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
-            let host = configuration.bindHost
+            let (apiHost, ingestHost) = (configuration.bindHost, configuration.effectiveIngestBindHost)
             service = try MytaxiService(configuration: configuration, logger: logger) { listener, port in
                 // One stable line per listener on stdout, for scripts and tests (ports may be chosen by the OS).
+                let host = listener == "http" ? apiHost : ingestHost
                 FileHandle.standardOutput.write(Data("listening \(listener) \(host):\(port)\n".utf8))
             }
         } catch {
@@ -125,9 +154,21 @@ struct Serve: AsyncParsableCommand {
         var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
         configuration.zoneIdProperty = idProperty ?? file.string("id-property")
         configuration.bindHost = bind ?? file.string("bind") ?? configuration.bindHost
-        configuration.httpPort = try httpPort ?? file.int("http-port") ?? configuration.httpPort
-        configuration.staleAfterSeconds = try staleAfter ?? file.double("stale-after") ?? configuration.staleAfterSeconds
-        configuration.idleTimeoutSeconds = try idleTimeout ?? file.double("idle-timeout") ?? configuration.idleTimeoutSeconds
+        configuration.ingestBindHost = ingestBind ?? file.string("ingest-bind")
+        configuration.httpPort = try Self.port(httpPort ?? file.int("http-port") ?? configuration.httpPort, flag: "http-port")
+        configuration.staleAfterSeconds = try Self.seconds(
+            staleAfter ?? file.double("stale-after") ?? configuration.staleAfterSeconds, flag: "stale-after")
+        configuration.idleTimeoutSeconds = try Self.seconds(
+            idleTimeout ?? file.double("idle-timeout") ?? configuration.idleTimeoutSeconds, flag: "idle-timeout")
+        configuration.loginTimeoutSeconds = try Self.seconds(
+            loginTimeout ?? file.double("login-timeout") ?? configuration.loginTimeoutSeconds, flag: "login-timeout")
+        configuration.httpTimeoutSeconds = try Self.seconds(
+            httpTimeout ?? file.double("http-timeout") ?? configuration.httpTimeoutSeconds, flag: "http-timeout")
+        configuration.maxIngestConnections = try Self.count(
+            maxConnections ?? file.int("max-connections") ?? configuration.maxIngestConnections, flag: "max-connections")
+        configuration.maxHTTPConnections = try Self.count(
+            httpMaxConnections ?? file.int("http-max-connections") ?? configuration.maxHTTPConnections,
+            flag: "http-max-connections")
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
             ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),
@@ -147,5 +188,31 @@ struct Serve: AsyncParsableCommand {
             if let udp = port.udp { configuration.udpPorts[udp] = number }
         }
         return configuration
+    }
+
+    /// A duration in seconds from a flag or the config file: finite, above
+    /// zero and at most a week (a NaN would pass every comparison and trap
+    /// where it becomes a timer).
+    static func seconds(_ value: Double, flag: String) throws -> Double {
+        guard value.isFinite, value > 0, value <= 7 * 24 * 3600 else {
+            throw ValidationError("--\(flag) must be a number of seconds above 0 and at most 604800 (a week), not '\(value)'")
+        }
+        return value
+    }
+
+    /// A connection count from a flag or the config file: 1 or more.
+    static func count(_ value: Int, flag: String) throws -> Int {
+        guard value >= 1, value <= 10_000_000 else {
+            throw ValidationError("--\(flag) must be a whole number from 1 to 10000000, not '\(value)'")
+        }
+        return value
+    }
+
+    /// A TCP port from a flag or the config file (0: the OS picks one).
+    static func port(_ value: Int, flag: String) throws -> Int {
+        guard (0...65535).contains(value) else {
+            throw ValidationError("--\(flag) must be a port number 0...65535, not '\(value)'")
+        }
+        return value
     }
 }

@@ -1,0 +1,84 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Testing
+
+/// What a slow or greedy HTTP client can hold of `mytaxi serve` (the API and
+/// the OsmAnd listener), and which address each side listens on.
+@Suite(.serialized) struct HTTPLimitTests {
+    let directory: URL
+
+    init() throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try "device_id,taxi_id\nphone1,TX1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+    }
+
+    func serve(_ extra: [String], listeners: Set<String> = ["http", "osmand/http"]) throws -> ServiceProcess {
+        try ServiceProcess(
+            arguments: [
+                "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
+                "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
+                "--nmea-port", "off", "--osmand-port", "0", "--teltonika-port", "off", "--gt06-port", "off",
+            ] + extra,
+            directory: directory, expectedListeners: listeners)
+    }
+
+    /// A slowloris client drips a request header a byte at a time, each
+    /// byte well inside any idle timeout: the request deadline cuts it off.
+    @Test(arguments: ["http", "osmand/http"])
+    func aSlowHeaderIsCutOff(listener: String) throws {
+        let service = try serve(["--http-timeout", "1"])
+        defer { service.stop() }
+        let client = try ServeCommandTests.TCPClient(port: try #require(service.ports[listener]))
+        let started = Date()
+        var closed = false
+        for byte in "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
+            client.send([byte])
+            Thread.sleep(forTimeInterval: 0.2)
+            if Date().timeIntervalSince(started) > 1.5 {
+                closed = client.receive(atLeast: 1).closed
+                break
+            }
+        }
+        #expect(closed, "the connection is closed once the 1 s request deadline passed")
+        // A normal request on a fresh connection still works.
+        #expect(try service.get("/healthz").status == 200)
+    }
+
+    /// Beyond --http-max-connections, a new connection waits (it is not
+    /// served) until one of the others closes.
+    @Test func connectionsBeyondTheLimitWait() throws {
+        let service = try serve(["--http-max-connections", "2", "--http-timeout", "30"])
+        defer { service.stop() }
+        let port = try #require(service.ports["http"])
+        let held = try (0..<2).map { _ in try ServeCommandTests.TCPClient(port: port) }
+        Thread.sleep(forTimeInterval: 0.3)
+        let third = try ServeCommandTests.TCPClient(port: port)
+        third.send(Array("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n".utf8))
+        #expect(third.receive(atLeast: 12).bytes.isEmpty, "not served while two connections are open")
+        held[0].hangUp()
+        let answer = String(decoding: third.receive(atLeast: 12).bytes, as: UTF8.self)
+        #expect(answer.hasPrefix("HTTP/1.1 200"), "served once a place is free: \(answer)")
+    }
+
+    /// --ingest-bind puts the terminals' listeners on their own address and
+    /// leaves the API on --bind.
+    @Test func ingestListensOnItsOwnAddress() throws {
+        let service = try serve(["--bind", "127.0.0.1", "--ingest-bind", "127.0.0.2"])
+        defer { service.stop() }
+        let osmand = try #require(service.ports["osmand/http"])
+        #expect(try service.get("/healthz").status == 200, "the API on 127.0.0.1")
+        #expect(try service.get("/?id=phone1&lat=43.73&lon=7.42", port: osmand).status == 0, "OsmAnd is not on 127.0.0.1")
+        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.2:\(osmand)/?id=phone1&lat=43.73&lon=7.42")))
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var status = 0
+        URLSession.shared.dataTask(with: request) { _, response, _ in
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            done.signal()
+        }.resume()
+        done.wait()
+        #expect(status == 200, "OsmAnd answers on 127.0.0.2")
+    }
+}
