@@ -1,9 +1,12 @@
 import Foundation
 import GeoKit
 import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 /// SPEC I6: a fix acknowledged to a device survives `kill -9`, and the live
-/// index comes back from the archive after a restart.
+/// index comes back from the archive after a restart, over every listener.
 @Suite(.serialized) struct DurabilityTests {
     static var loadgen: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-loadgen") }
 
@@ -21,26 +24,48 @@ import Testing
         return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
-    @Test func everyAcknowledgedFixSurvivesKillNine() throws {
+    /// A fresh working directory; the caller removes it.
+    static func makeDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-durability-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory
+    }
+
+    /// `mytaxi serve` arguments with only `listener`'s protocol on (`line`,
+    /// `gt06`, `teltonika`, `osmand`), every port picked by the OS.
+    static func serveArguments(only wireProtocol: String) -> [String] {
+        var arguments = [
+            "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
+            "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0",
+        ]
+        for name in ["line", "nmea", "osmand", "teltonika", "gt06"] {
+            arguments += ["--\(name)-port", name == wireProtocol ? "0" : "off"]
+        }
+        return arguments
+    }
+
+    /// The load generator streams fixes for 3 s over `listener` and the
+    /// server is killed after 1.5 s, in the middle of the stream.
+    @Test(arguments: [
+        ("line", "tcp", "line/tcp"), ("gt06", "tcp", "gt06/tcp"), ("teltonika", "tcp", "teltonika/tcp"),
+        ("teltonika", "udp", "teltonika-udp/udp"),
+    ])
+    func everyAcknowledgedFixSurvivesKillNine(wireProtocol: String, transport: String, listener: String) throws {
+        let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = 200
-        _ = try Self.run(Self.loadgen, ["--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
-        let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path
-        let arguments = [
-            "--zones", zones, "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0",
-            "--line-port", "0", "--nmea-port", "off", "--osmand-port", "off", "--teltonika-port", "off", "--gt06-port", "off",
-        ]
-        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
-        let linePort = try #require(first.ports["line/tcp"])
+        _ = try Self.run(
+            Self.loadgen, ["--protocol", wireProtocol, "--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
+        let arguments = Self.serveArguments(only: wireProtocol)
+        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
+        let port = try #require(first.ports[listener])
 
-        // Stream fixes for 3 s; kill the server after 1.5 s, in the middle of the stream.
         let load = Process()
         load.executableURL = Self.loadgen
         load.arguments = [
-            "--port", "\(linePort)", "--devices", "\(devices)", "--window", "4", "--count", "10000000",
-            "--duration", "3", "--drain-seconds", "1", "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
+            "--protocol", wireProtocol, "--transport", transport, "--port", "\(port)", "--devices", "\(devices)",
+            "--window", "4", "--count", "10000000", "--duration", "3", "--drain-seconds", "1", "--acked-out", "acked.csv",
+            "--metrics-url", "http://127.0.0.1:1/none",
         ]
         load.currentDirectoryURL = directory
         load.standardOutput = FileHandle.nullDevice
@@ -51,14 +76,50 @@ import Testing
 
         let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
-        #expect(acked.count > 1_000, "the stream should have been acknowledged for a while before the kill")
+            .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
+        #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
+        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+    }
 
+    /// Phones of the Traccar Client app post fixes over HTTP while the
+    /// server is killed; every fix answered 200 is in the archive after the restart.
+    @Test func everyFixAnswered200OverOsmAndSurvivesKillNine() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let phones = (1...8).map { "phone\($0)" }
+        try ("device_id,taxi_id\n" + phones.map { "\($0),TX-\($0)\n" }.joined())
+            .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+        let arguments = Self.serveArguments(only: "osmand")
+        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
+        let port = try #require(first.ports["osmand/http"])
+
+        let start = Int(Date().timeIntervalSince1970) - 3_600
+        let acked = OsmAndPhones(port: port, phones: phones, firstSecond: start).post(for: 3, killing: first, after: 1.5)
+        #expect(acked.count > 100, "the phones should have been answered for a while before the kill")
+        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+    }
+
+    /// Restarts the server on the same archive and checks that every
+    /// acknowledged (device, time) is archived and each taxi's live position
+    /// is its newest archived fix.
+    static func expectArchivedAfterRestart(
+        _ acked: [(device: String, time: String)], arguments: [String], in directory: URL
+    ) throws {
+        let taxiOfDevice = Dictionary(
+            try String(contentsOf: directory.appendingPathComponent("devices.csv"), encoding: .utf8)
+                .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+                .filter { $0.count == 2 }.map { ($0[0], $0[1]) },
+            uniquingKeysWith: { first, _ in first })
+        var ackedTimesByTaxi: [String: Set<String>] = [:]
+        for fix in acked {
+            guard let taxi = taxiOfDevice[fix.device] else {
+                Issue.record("acknowledged fix of unknown device \(fix.device)")
+                continue
+            }
+            ackedTimesByTaxi[taxi, default: []].insert(fix.time)
+        }
         let second = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["http"])
         defer { second.stop() }
-        var ackedTimesByTaxi: [String: Set<String>] = [:]
-        for fields in acked where fields.count == 3 {
-            ackedTimesByTaxi["TX" + fields[0].dropFirst(2), default: []].insert(fields[2])
-        }
         var missing = 0
         for (taxi, times) in ackedTimesByTaxi {
             let (status, body) = try second.get("/v1/taxis/\(taxi)/fixes?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z")
@@ -69,11 +130,70 @@ import Testing
             }
             let archived = Set(fixes.compactMap { $0["time"]?.scalarText })
             missing += times.subtracting(archived).count
-            // The live index is rebuilt: the taxi is at its newest archived fix.
             let (liveStatus, liveBody) = try second.get("/v1/taxis/\(taxi)")
             #expect(liveStatus == 200)
             #expect(try JSONParser.parse(liveBody)["time"]?.scalarText == archived.max())
         }
         #expect(missing == 0, "\(missing) acknowledged fixes are not in the archive after kill -9")
     }
+}
+
+/// Phones posting OsmAnd fixes one after the other, each on its own thread,
+/// one fix a second of fix time apart; what was answered 200.
+struct OsmAndPhones {
+    let port: Int
+    let phones: [String]
+    let firstSecond: Int
+
+    /// Posts for `seconds`, kills `service` after `killAfter` seconds, and
+    /// returns every (device, ISO time) answered 200.
+    func post(for seconds: Double, killing service: ServiceProcess, after killAfter: Double) -> [(device: String, time: String)] {
+        let answered = ResultsBox()
+        let deadline = Date().addingTimeInterval(seconds)
+        let group = DispatchGroup()
+        for (index, phone) in phones.enumerated() {
+            group.enter()
+            Thread.detachNewThread {
+                var second = firstSecond
+                while Date() < deadline {
+                    second += 1
+                    let latitude = 43.73 + Double(second % 600) * 0.000_01 + Double(index) * 0.001
+                    let query = "id=\(phone)&lat=\(latitude)&lon=7.42&timestamp=\(second)&speed=5"
+                    if post(query) == 200 { answered.append((phone, FixTimeText.iso8601(seconds: second))) }
+                }
+                group.leave()
+            }
+        }
+        Thread.sleep(forTimeInterval: killAfter)
+        service.kill()
+        group.wait()
+        return answered.values
+    }
+
+    /// The status of one GET, 0 when the request failed.
+    private func post(_ query: String) -> Int {
+        guard let url = URL(string: "http://127.0.0.1:\(port)/?\(query)") else { return 0 }
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 2
+        let done = DispatchSemaphore(value: 0)
+        nonisolated(unsafe) var status = 0
+        URLSession.shared.dataTask(with: request) { _, response, _ in
+            status = (response as? HTTPURLResponse)?.statusCode ?? 0
+            done.signal()
+        }.resume()
+        done.wait()
+        return status
+    }
+}
+
+/// Answers gathered from several threads.
+final class ResultsBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var items: [(device: String, time: String)] = []
+
+    func append(_ item: (device: String, time: String)) {
+        lock.withLock { items.append(item) }
+    }
+
+    var values: [(device: String, time: String)] { lock.withLock { items } }
 }
