@@ -5,6 +5,17 @@ import Foundation
 /// archive's resolution, rounded rather than truncated so a time reads back
 /// exactly as the device sent it.
 public enum FixTime {
+    /// 9999-12-31T23:59:59Z, the last second ISO 8601 can write with four
+    /// digits: a Unix time a terminal sends must lie between 1970 and this.
+    /// Larger ones (1e17, 1e300) would pass as finite and trap where their
+    /// milliseconds become an integer.
+    public static let latestUnixSeconds = 253_402_300_799.0
+
+    /// True when `seconds` is a Unix time a fix may carry (see ``latestUnixSeconds``).
+    public static func isPlausibleUnixTime(_ seconds: Double) -> Bool {
+        seconds.isFinite && seconds >= 0 && seconds <= latestUnixSeconds
+    }
+
     public static func iso8601(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (wholeSeconds, millis) = floorDivision(milliseconds, 1000)

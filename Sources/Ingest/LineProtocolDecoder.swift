@@ -98,10 +98,11 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
         return DecodedFrame(length: frameLength, kind: fix.alarm == nil ? .position : .alarm, fixes: [fix], reply: reply)
     }
 
-    /// ISO 8601 UTC (`YYYY-MM-DDThh:mm:ss[.fff]Z`) or Unix seconds.
+    /// ISO 8601 UTC (`YYYY-MM-DDThh:mm:ss[.fff]Z`) or Unix seconds up to
+    /// the year 9999.
     static func time(_ bytes: UnsafeRawBufferPointer) -> Date? {
         if let seconds = ASCIINumber.double(bytes), bytes.count < 20, !bytes.contains(UInt8(ascii: "-")) {
-            return Date(timeIntervalSince1970: seconds)
+            return FixTime.isPlausibleUnixTime(seconds) ? Date(timeIntervalSince1970: seconds) : nil
         }
         guard bytes.count >= 20, bytes[4] == UInt8(ascii: "-"), bytes[7] == UInt8(ascii: "-"),
             bytes[10] == UInt8(ascii: "T"), bytes[13] == UInt8(ascii: ":"), bytes[16] == UInt8(ascii: ":"),

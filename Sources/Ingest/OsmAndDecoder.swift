@@ -102,7 +102,7 @@ public enum OsmAndDecoder {
     static func timestamp(_ text: String) throws(FrameError) -> Date {
         if let number = Double(text) {
             let seconds = number > 100_000_000_000 ? number / 1000 : number
-            guard seconds.isFinite, (0...Self.latestUnixSeconds).contains(seconds) else {
+            guard FixTime.isPlausibleUnixTime(seconds) else {
                 throw reject("timestamp '\(text)' is not a Unix time between 1970 and 9999")
             }
             return Date(timeIntervalSince1970: seconds)
@@ -122,9 +122,6 @@ public enum OsmAndDecoder {
         guard let value = Double(text), value.isFinite else { throw reject("\(name) '\(text)' is not a number") }
         return value
     }
-
-    /// 9999-12-31T23:59:59Z, the last second an ISO 8601 date can write.
-    static let latestUnixSeconds = 253_402_300_799.0
 
     /// `value`, or an error naming the field when a unit conversion made it infinite.
     private static func finite(_ value: Double, name: String, text: String) throws(FrameError) -> Double {

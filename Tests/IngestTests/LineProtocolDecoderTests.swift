@@ -115,4 +115,26 @@ import Testing
             }
         }
     }
+
+    /// Found by the fuzzer: Unix seconds that are finite but whose
+    /// milliseconds do not fit an Int64 (they trapped in `mytaxi decode`), and
+    /// every other number that is not finite.
+    @Test(arguments: [
+        "MT1,TAXI-42,18,179542081795420810,40.7589,-73.9852,20,270,A\n",
+        "MT1,TAXI-42,18,nan,40.7589,-73.9852,20,270,A\n",
+        "MT1,TAXI-42,18,1795420810,nan,-73.9852,20,270,A\n",
+        "MT1,TAXI-42,18,1795420810,40.7589,inf,20,270,A\n",
+        "MT1,TAXI-42,18,1795420810,40.7589,-73.9852,1e400,270,A\n",
+        "MT1,TAXI-42,18,1795420810,40.7589,-73.9852,20,-inf,A\n",
+    ])
+    func aTimeBeyondTheYear9999OrANonFiniteNumberIsMalformed(line: String) {
+        #expect(reason(line)?.reason == .malformed, "\(line)")
+    }
+
+    /// Optional values that are not finite numbers are left out, never kept.
+    @Test func nonFiniteOptionalValuesAreLeftOut() throws {
+        let frame = try #require(try decode("MT1,TAXI-42,18,1795420810,40.7589,-73.9852,20,270,A,alt=nan,acc=inf,batt=1e400\n"))
+        let fix = try #require(frame.fixes.first)
+        #expect(fix.altitude == nil && fix.accuracy == nil && fix.batteryPercent == nil)
+    }
 }
