@@ -5,7 +5,7 @@ DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip \
 PYTHON_PACKAGES = shapely pytest
 DEMO_ZONES = Zones/manhattan/zones.geojson
 
-.PHONY: demo test bench build release deps deps-system deps-python clean
+.PHONY: demo test bench fuzz build release deps deps-system deps-python clean
 
 ## Install what is missing (Debian packages, Python test tools).
 deps: deps-system deps-python
@@ -51,5 +51,11 @@ bench: deps release
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
+## Coverage-guided fuzzing of every decoder and the pipeline (libFuzzer with
+## AddressSanitizer), FUZZ_SECONDS per target; exits 1 on a finding.
+FUZZ_SECONDS ?= 60
+fuzz: deps-system
+	./Tools/fuzz.sh $(FUZZ_SECONDS)
+
 clean:
-	rm -rf .build
+	rm -rf .build .build-fuzz .fuzz

@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "mytaxi", targets: ["mytaxi"]),
         .executable(name: "mytaxi-loadgen", targets: ["mytaxi-loadgen"]),
+        .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "Fleet", targets: ["Fleet"]),
@@ -163,12 +164,25 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-loadgen",
             dependencies: [
-                "Ingest",
+                "Ingest", "GeoKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tools/LoadGen",
+            swiftSettings: swiftSettings),
+
+        // Fuzz targets (Fuzz/, `make fuzz`): every decoder and the pipeline under
+        // libFuzzer when built with -DFUZZING -sanitize=fuzzer (Tools/fuzz.sh); a
+        // replayer of saved inputs otherwise, which the tests run over the seeds.
+        .executableTarget(
+            name: "mytaxi-fuzz",
+            dependencies: [
+                "Ingest", "Fleet", "GeoKit",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            path: "Fuzz",
+            exclude: ["Seeds"],
             swiftSettings: swiftSettings),
 
         // Benchmarks (ordo-one/benchmark), run with `make bench`.
