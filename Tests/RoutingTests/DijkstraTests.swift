@@ -1,3 +1,4 @@
+import GeoKit
 import Testing
 @testable import Routing
 

@@ -11,7 +11,7 @@ import Zones
                                               options: TestData.nycOptions).zoneSet
         let index = try ZoneIndex(zoneSet: zoneSet)
         let box = try #require(zoneSet.boundingBox)
-        var random = TestData.SeededGenerator(state: 42)
+        var random = SplitMix64(state: 42)
         var inside = 0
         for _ in 0..<100_000 {
             let point = Coordinate(longitude: Double.random(in: box.minX...box.maxX, using: &random),
@@ -28,7 +28,7 @@ import Zones
     func equalsBruteForceNearBorders(city: String) throws {
         let zoneSet = try ZoneFileLoader.load(path: TestData.shipped(city)).zoneSet
         let index = try ZoneIndex(zoneSet: zoneSet)
-        var random = TestData.SeededGenerator(state: 7)
+        var random = SplitMix64(state: 7)
         for zone in zoneSet.zones {
             for vertex in zone.geometry.polygonRings.joined() {
                 let point = Coordinate(longitude: vertex.longitude + Double.random(in: -5e-7...5e-7, using: &random),
@@ -70,7 +70,7 @@ import Zones
         let index = try ZoneIndex(zoneSet: zoneSet)
         let plain = try PlainZoneLookup(zoneSet: zoneSet)
         let box = try #require(zoneSet.boundingBox)
-        var random = TestData.SeededGenerator(state: 99)
+        var random = SplitMix64(state: 99)
         for _ in 0..<5_000 {
             let point = Coordinate(longitude: .random(in: box.minX...box.maxX, using: &random),
                                    latitude: .random(in: box.minY...box.maxY, using: &random))

@@ -1,4 +1,5 @@
 import Foundation
+import GeoKit
 import Ingest
 
 /// The box synthetic taxis drive in.
@@ -62,7 +63,7 @@ struct SyntheticDevice: Sendable {
     let box: Box
     private let stepMillis: Int64
     private let lagMillis: Int64
-    private var state: UInt64
+    private var random: SplitMix64
     private var latitude: Double
     private var longitude: Double
     private var heading: Double
@@ -74,7 +75,7 @@ struct SyntheticDevice: Sendable {
         self.box = box
         self.stepMillis = stepMillis
         self.lagMillis = lagMillis
-        state = seed &* 0x9E37_79B9_7F4A_7C15
+        random = SplitMix64(state: seed &* 0x9E37_79B9_7F4A_7C15)
         latitude = 0
         longitude = 0
         heading = 0
@@ -84,11 +85,7 @@ struct SyntheticDevice: Sendable {
     }
 
     private mutating func uniform() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        random.nextUnit()
     }
 
     mutating func next() -> GeneratedFix {

@@ -119,20 +119,3 @@ public enum SyntheticCity {
                          edgeRoadClass: order.map { edges[$0].roadClass })
     }
 }
-
-/// A small deterministic generator (SplitMix64), so synthetic graphs reproduce.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Starts the sequence at `state`.
-    public init(state: UInt64) { self.state = state }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
