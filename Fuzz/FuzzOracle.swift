@@ -15,9 +15,17 @@ enum FuzzOracle {
         }
     }
 
-    /// Decodes `bytes` as one connection's stream: frames one after the
-    /// other, skipping or stopping as each error says.
+    /// Decodes `bytes` as one connection's stream, checking every fix.
     static func stream<D: StreamFrameDecoder>(_ bytes: UnsafeRawBufferPointer, with decoder: D) {
+        forEachFrame(in: bytes, decoder: decoder) { frame in frame.fixes.forEach { check($0, from: "\(D.self)") } }
+    }
+
+    /// Runs `body` on every frame of `bytes` read as one connection's stream,
+    /// as the stream handler does: frames one after the other, skipping or
+    /// stopping as each error says.
+    static func forEachFrame<D: StreamFrameDecoder>(
+        in bytes: UnsafeRawBufferPointer, decoder: D, _ body: (DecodedFrame) -> Void
+    ) {
         var decoder = decoder
         var offset = 0
         while offset < bytes.count {
@@ -26,7 +34,7 @@ enum FuzzOracle {
             case .success(nil):
                 return
             case .success(let frame?):
-                frame.fixes.forEach { check($0, from: "\(D.self)") }
+                body(frame)
                 offset += min(max(frame.length, 1), rest.count)
             case .failure(let error):
                 guard case .skip(let count) = error.recovery else { return }

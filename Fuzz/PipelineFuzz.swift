@@ -29,20 +29,8 @@ enum PipelineFuzz {
             devices: devices, zones: nil, validator: FixValidator(), sink: ImmediateSink(),
             metrics: IngestMetrics(factory: NOOPMetricsHandler.instance),
             clock: { Date(timeIntervalSince1970: 1_795_420_800) })
-        var decoder = LineProtocolDecoder()
-        var offset = 0
-        while offset < bytes.count {
-            let rest = UnsafeRawBufferPointer(rebasing: bytes[offset...])
-            switch Result(catching: { () throws(FrameError) in try decoder.decodeFrame(rest) }) {
-            case .success(nil):
-                return
-            case .success(let frame?):
-                pipeline.submit(pipeline.accept(frame.fixes, via: .line)) { _ in }
-                offset += min(max(frame.length, 1), rest.count)
-            case .failure(let error):
-                guard case .skip(let count) = error.recovery else { return }
-                offset += min(max(count, 1), rest.count)
-            }
+        FuzzOracle.forEachFrame(in: bytes, decoder: LineProtocolDecoder()) { frame in
+            pipeline.submit(pipeline.accept(frame.fixes, via: .line)) { _ in }
         }
     }
 }

@@ -1,9 +1,6 @@
 import Foundation
 import GeoKit
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// SPEC I6: a fix acknowledged to a device survives `kill -9`, and the live
 /// index comes back from the archive after a restart, over every listener.
@@ -173,16 +170,7 @@ struct OsmAndPhones {
     /// The status of one GET, 0 when the request failed.
     private func post(_ query: String) -> Int {
         guard let url = URL(string: "http://127.0.0.1:\(port)/?\(query)") else { return 0 }
-        var request = URLRequest(url: url)
-        request.timeoutInterval = 2
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var status = 0
-        URLSession.shared.dataTask(with: request) { _, response, _ in
-            status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            done.signal()
-        }.resume()
-        done.wait()
-        return status
+        return ServiceProcess.get(url, timeout: 2).status
     }
 }
 

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 import Testing
 
 /// What a slow or greedy HTTP client can hold of `mytaxi serve` (the API and
@@ -71,14 +68,8 @@ import Testing
         let osmand = try #require(service.ports["osmand/http"])
         #expect(try service.get("/healthz").status == 200, "the API on 127.0.0.1")
         #expect(try service.get("/?id=phone1&lat=43.73&lon=7.42", port: osmand).status == 0, "OsmAnd is not on 127.0.0.1")
-        let request = URLRequest(url: try #require(URL(string: "http://127.0.0.2:\(osmand)/?id=phone1&lat=43.73&lon=7.42")))
-        let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var status = 0
-        URLSession.shared.dataTask(with: request) { _, response, _ in
-            status = (response as? HTTPURLResponse)?.statusCode ?? 0
-            done.signal()
-        }.resume()
-        done.wait()
+        let url = try #require(URL(string: "http://127.0.0.2:\(osmand)/?id=phone1&lat=43.73&lon=7.42"))
+        let status = ServiceProcess.get(url).status
         #expect(status == 200, "OsmAnd answers on 127.0.0.2")
     }
 }

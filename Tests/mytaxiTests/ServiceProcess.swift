@@ -56,14 +56,21 @@ final class ServiceProcess: @unchecked Sendable {
         guard let port = port ?? ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             throw ServiceProcessError("no HTTP port")
         }
+        return Self.get(url)
+    }
+
+    /// GET `url`: the status (0 when the request failed, e.g. refused or
+    /// timed out after `timeout` seconds) and the body.
+    static func get(_ url: URL, timeout: Double = 60) -> (status: Int, body: Data) {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = timeout
         let done = DispatchSemaphore(value: 0)
-        nonisolated(unsafe) var result: (Int, Data)?
-        URLSession.shared.dataTask(with: url) { data, response, _ in
+        nonisolated(unsafe) var result: (Int, Data) = (0, Data())
+        URLSession.shared.dataTask(with: request) { data, response, _ in
             result = ((response as? HTTPURLResponse)?.statusCode ?? 0, data ?? Data())
             done.signal()
         }.resume()
         done.wait()
-        guard let result else { throw ServiceProcessError("GET \(path) failed") }
         return result
     }
 }

@@ -10,24 +10,21 @@ final class TestSocket {
 
     /// Connects over TCP to 127.0.0.1:`port`.
     static func tcp(port: Int, receiveBuffer: Int? = nil) throws -> TestSocket {
-        let socket = try TestSocket(type: Int32(SOCK_STREAM.rawValue), receiveBuffer: receiveBuffer)
-        var address = loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { throw TestSocketError("connect to port \(port): errno \(errno)") }
-        return socket
+        try TestSocket(type: Int32(SOCK_STREAM.rawValue), receiveBuffer: receiveBuffer).connected(to: port)
     }
 
     /// A UDP socket whose datagrams go to 127.0.0.1:`port`.
     static func udp(port: Int) throws -> TestSocket {
-        let socket = try TestSocket(type: Int32(SOCK_DGRAM.rawValue), receiveBuffer: nil)
-        var address = loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket.descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        try TestSocket(type: Int32(SOCK_DGRAM.rawValue), receiveBuffer: nil).connected(to: port)
+    }
+
+    private func connected(to port: Int) throws -> TestSocket {
+        var address = Self.loopback(port: port)
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard connected == 0 else { throw TestSocketError("connect UDP to port \(port): errno \(errno)") }
-        return socket
+        guard result == 0 else { throw TestSocketError("connect to port \(port): errno \(errno)") }
+        return self
     }
 
     private init(type: Int32, receiveBuffer: Int?) throws {
