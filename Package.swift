@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "API", "Ingest", "Fleet", "Storage", "Zones", "GeoKit",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings),
 

@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import GeoKit
+import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Ingest
@@ -137,4 +138,61 @@ import Zones
             }
         }
     }
+
+    /// Every answer carries its request id, errors included, so that a
+    /// client's report can be found in the log.
+    @Test func everyAnswerCarriesARequestID() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            for uri in ["/v1/taxis/T1", "/v1/taxis/NOPE", "/healthz"] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.headers[HTTPField.Name("X-Request-Id")!]?.isEmpty == false, "\(uri)")
+                }
+            }
+        }
+    }
+
+    /// A path no route serves is a problem document too, not a bare 404.
+    @Test func anUnknownPathIsAProblemDocument() async throws {
+        let (server, _, _, _) = try makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(uri: "/v1/nothing-here", method: .get) { response in
+                #expect(response.status == .notFound)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let body = try json(response.body)
+                #expect(body["status"] == .number(404))
+            }
+        }
+    }
+
+    /// An archive that fails behind the API gives a 500 problem naming the
+    /// request id, with nothing of the error itself (no path, no SQL).
+    @Test func aStoreFailureIsA500WithoutInternals() async throws {
+        let server = APIServer(
+            fleet: FleetIndex(staleAfter: 90), archive: BrokenArchive(), zoneSet: Self.zoneSet,
+            metricsRegistry: PrometheusCollectorRegistry(), healthProblems: { [] }, clock: { Self.now })
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(
+                uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get
+            ) { response in
+                #expect(response.status == .internalServerError)
+                #expect(response.headers[.contentType] == "application/problem+json")
+                let body = try json(response.body)
+                let detail = body["detail"]?.scalarText ?? ""
+                let requestID = response.headers[HTTPField.Name("X-Request-Id")!] ?? "?"
+                #expect(detail.contains(requestID))
+                #expect(!detail.contains("/var/lib/secret.sqlite"))
+            }
+        }
+    }
+}
+
+/// An archive whose every read fails the way a broken disk would.
+struct BrokenArchive: FixArchive {
+    func append(_ fixes: [AcceptedFix]) throws { throw ArchiveError("disk I/O error in /var/lib/secret.sqlite") }
+    func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
+        throw ArchiveError("disk I/O error in /var/lib/secret.sqlite")
+    }
+    func latestFixPerTaxi() throws -> [AcceptedFix] { [] }
+    func count() throws -> Int { 0 }
 }

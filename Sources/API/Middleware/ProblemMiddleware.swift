@@ -1,0 +1,26 @@
+import Hummingbird
+import Logging
+
+/// Turns every error a route throws into an RFC 9457 problem document:
+/// a ``Problem`` as it is, Hummingbird's own errors (no such route, a body
+/// too large) with their status, and anything else as a 500 that names the
+/// request id and nothing internal (no stack, SQL or path), the error itself
+/// going to the log.
+struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            return try await next(request, context)
+        } catch let problem as Problem {
+            return problem.response()
+        } catch let error as HTTPError {
+            return Problem(status: error.status, detail: error.body ?? "\(request.method) \(request.uri.path): \(error.status.reasonPhrase)")
+                .response()
+        } catch {
+            context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            return Problem(
+                status: .internalServerError,
+                detail: "the server could not answer this request; report request id \(context.id)"
+            ).response()
+        }
+    }
+}
