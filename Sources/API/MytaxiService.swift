@@ -8,6 +8,8 @@ import Metrics
 import NIOCore
 import NIOPosix
 import Prometheus
+import ServiceLifecycle
+import UnixSignals
 import Storage
 import Synchronization
 import Zones
@@ -30,8 +32,6 @@ public final class MytaxiService: Sendable {
     private let registry: PrometheusCollectorRegistry
     /// Called once per listener when it is bound: its name (`line/tcp`, `http`) and port.
     private let onListening: @Sendable (String, Int) -> Void
-    /// The OsmAnd HTTP listener, running beside the API.
-    private let osmandTask = Mutex<Task<Void, any Error>?>(nil)
     /// The OsmAnd listener's channel while it serves (nil when off or down).
     private let osmandChannel = Mutex<(any Channel)?>(nil)
 
@@ -78,45 +78,60 @@ public final class MytaxiService: Sendable {
             "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive")
     }
 
-    /// Binds every listener, then serves HTTP until the task is cancelled.
+    /// Runs the service until SIGTERM or SIGINT, then stops it gracefully.
+    ///
+    /// Every part is a service of one `ServiceGroup`, started in this order
+    /// and shut down in the reverse: the HTTP API and the OsmAnd listener
+    /// stop first, then the TCP and UDP listeners stop accepting, then the
+    /// archive writes what is queued (so every ACK still owed leaves), and
+    /// only when all have returned do the event loops stop. SIGHUP reloads
+    /// the devices file.
     public func run() async throws {
-        let host = configuration.effectiveIngestBindHost
-        for (wireProtocol, port) in configuration.tcpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            guard let bound = try await IngestProtocols.listenTCP(wireProtocol, listeners: listeners, host: host, port: port)
-            else { continue }
-            report(listener: "\(wireProtocol.rawValue)/tcp", port: bound)
-        }
-        for (wireProtocol, port) in configuration.udpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
-            guard let bound = try await IngestProtocols.listenUDP(wireProtocol, listeners: listeners, host: host, port: port)
-            else { continue }
-            report(listener: "\(wireProtocol.rawValue)/udp", port: bound)
-        }
+        let ingestHost = configuration.effectiveIngestBindHost
+        var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
+            .init(service: ArchiveService(committer: committer)),
+            .init(service: IngestListenersService(
+                listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand },
+                udpPorts: configuration.udpPorts, host: ingestHost,
+                report: { [self] listener, port in report(listener: listener, port: port) })),
+        ]
         if let port = configuration.tcpPorts[.osmand] {
-            let osmand = Application(
+            services.append(.init(service: Application(
                 router: OsmAndListener(pipeline: pipeline).router(),
                 server: httpServer(),
-                configuration: httpConfiguration(host: host, port: port, serverName: "mytaxi-osmand"),
+                configuration: httpConfiguration(host: ingestHost, port: port, serverName: "mytaxi-osmand"),
                 onServerRunning: { [self] channel in
                     osmandChannel.withLock { $0 = channel }
-                    self.report(listener: "osmand/http", port: channel.localAddress?.port ?? port)
+                    report(listener: "osmand/http", port: channel.localAddress?.port ?? port)
                 },
                 eventLoopGroupProvider: .shared(group),
-                logger: logger)
-            osmandTask.withLock { $0 = Task { try await osmand.run() } }
+                logger: logger)))
         }
         let api = APIServer(
             fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() })
-        let app = Application(
+        services.append(.init(service: Application(
             router: api.router(),
             server: httpServer(),
             configuration: httpConfiguration(host: configuration.bindHost, port: configuration.httpPort, serverName: "mytaxi"),
             onServerRunning: { [self] channel in
-                self.report(listener: "http", port: channel.localAddress?.port ?? configuration.httpPort)
+                report(listener: "http", port: channel.localAddress?.port ?? configuration.httpPort)
             },
             eventLoopGroupProvider: .shared(group),
-            logger: logger)
-        try await app.run()
+            logger: logger)))
+        services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
+        let serviceGroup = ServiceGroup(
+            configuration: ServiceGroupConfiguration(
+                services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))
+        do {
+            try await serviceGroup.run()
+        } catch {
+            committer.shutdown()
+            try? await group.shutdownGracefully()
+            throw error
+        }
+        logger.info("stopped: every queued fix was written")
+        try await group.shutdownGracefully()
     }
 
     private func report(listener: String, port: Int) {
@@ -164,13 +179,5 @@ public final class MytaxiService: Sendable {
         } catch {
             logger.error("kept the current devices: \(configuration.devicesPath): \(error)")
         }
-    }
-
-    /// Stops listening, writes what is queued, and releases the threads.
-    public func shutdown() async {
-        osmandTask.withLock { $0?.cancel() }
-        await listeners.close()
-        committer.shutdown()
-        try? await group.shutdownGracefully()
     }
 }

@@ -13,6 +13,7 @@ public final class IngestListeners: Sendable {
     private let channels = Mutex<[any Channel]>([])
     private let batchers: LoopSubmissionBatchers
     private let budget: ConnectionBudget
+    private let started = Atomic<Bool>(false)
 
     public init(pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits()) {
         self.pipeline = pipeline
@@ -101,10 +102,16 @@ public final class IngestListeners: Sendable {
             .bind(host: host, port: port).get()
     }
 
-    /// True while every listener that was bound is still open (the health
-    /// check); true with none, when every TCP and UDP listener is off on purpose.
+    /// Says that every configured listener is bound (the service's start is over).
+    public func markStarted() {
+        started.store(true, ordering: .releasing)
+    }
+
+    /// True once started and while every listener bound is still open (the
+    /// health check); true with none, when every TCP and UDP listener is
+    /// off on purpose.
     public var allListening: Bool {
-        channels.withLock { channels in channels.allSatisfy { $0.isActive } }
+        started.load(ordering: .acquiring) && channels.withLock { channels in channels.allSatisfy { $0.isActive } }
     }
 
     /// Stops accepting; open connections are closed by the event loop group's shutdown.

@@ -78,6 +78,41 @@ import Testing
         try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
+    /// SIGTERM in the middle of a stream: the service stops in order (HTTP,
+    /// then the listeners, then the archive writes what is queued, then the
+    /// event loops), exits 0 with nothing at error level in its log, and
+    /// every fix it acknowledged is archived.
+    @Test func sigtermUnderLoadExitsCleanlyAndLosesNothing() throws {
+        let directory = try Self.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try Self.run(Self.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
+        let arguments = Self.serveArguments(only: "line")
+        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let port = try #require(first.ports["line/tcp"])
+        let load = Process()
+        load.executableURL = Self.loadgen
+        load.arguments = [
+            "--port", "\(port)", "--devices", "200", "--window", "4", "--count", "10000000", "--duration", "3",
+            "--drain-seconds", "2", "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
+        ]
+        load.currentDirectoryURL = directory
+        load.standardOutput = FileHandle.nullDevice
+        try load.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        first.stop()
+        load.waitUntilExit()
+        #expect(first.process.terminationStatus == 0)
+        let log = try String(contentsOf: first.errorLog, encoding: .utf8)
+        let errors = log.split(separator: "\n").filter { $0.contains(" error ") || $0.contains(" critical ") }
+        #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
+
+        let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+            .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
+        #expect(acked.count > 500)
+        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+    }
+
     /// Phones of the Traccar Client app post fixes over HTTP while the
     /// server is killed; every fix answered 200 is in the archive after the restart.
     @Test func everyFixAnswered200OverOsmAndSurvivesKillNine() throws {

@@ -125,18 +125,7 @@ struct Serve: AsyncParsableCommand {
             printError("mytaxi serve: \(error)")
             throw ExitCode(2)
         }
-        let signals = SignalWatch()
-        signals.onReload { service.reloadDevices() }
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { try await service.run() }
-            group.addTask {
-                await signals.waitForStop()
-                logger.info("stopping: writing queued fixes")
-            }
-            try await group.next()
-            group.cancelAll()
-        }
-        await service.shutdown()
+        try await service.run()
     }
 
     /// Flags over the config file over the defaults; names what is missing or wrong.

@@ -1,0 +1,31 @@
+import Ingest
+import ServiceLifecycle
+
+/// The terminals' TCP and UDP listeners as a service: binds every
+/// configured one when it starts, and at shutdown stops accepting (open
+/// connections keep their queued ACKs until the event loops stop, after
+/// the archive has written what is queued).
+struct IngestListenersService: Service {
+    let listeners: IngestListeners
+    let tcpPorts: [WireProtocol: Int]
+    let udpPorts: [WireProtocol: Int]
+    let host: String
+    /// Told each listener's name (`line/tcp`) and bound port.
+    let report: @Sendable (String, Int) -> Void
+
+    func run() async throws {
+        for (wireProtocol, port) in tcpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let bound = try await IngestProtocols.listenTCP(wireProtocol, listeners: listeners, host: host, port: port)
+            else { continue }
+            report("\(wireProtocol.rawValue)/tcp", bound)
+        }
+        for (wireProtocol, port) in udpPorts.sorted(by: { $0.key.rawValue < $1.key.rawValue }) {
+            guard let bound = try await IngestProtocols.listenUDP(wireProtocol, listeners: listeners, host: host, port: port)
+            else { continue }
+            report("\(wireProtocol.rawValue)/udp", bound)
+        }
+        listeners.markStarted()
+        try? await gracefulShutdown()
+        await listeners.close()
+    }
+}
