@@ -3,8 +3,8 @@ import Foundation
 import Ingest
 import Synchronization
 
-/// An archive in memory, for tests and for `mytaxi serve --data-dir :memory:`
-/// demos where nothing needs to survive. Same rules as the SQLite archive.
+/// An archive in memory, for tests where nothing needs to survive. Same
+/// contract as the SQLite archive (`FixArchiveContractTests` runs both).
 public final class InMemoryFixArchive: FixArchive {
     private struct Key: Hashable {
         var taxi: TaxiID

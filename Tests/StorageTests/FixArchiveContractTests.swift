@@ -1,0 +1,74 @@
+import Fleet
+import Foundation
+import GeoKit
+import Ingest
+import Testing
+@testable import Storage
+
+/// The `FixArchive` contract, run against every implementation: what the
+/// API and a restart rely on, whichever store is behind them (a PostgreSQL
+/// archive joins the list when it exists).
+@Suite struct FixArchiveContractTests {
+    /// The implementations under test, by name.
+    static let implementations = ["in-memory", "sqlite"]
+
+    /// A fresh, empty archive of kind `name`, and what removes it afterwards.
+    static func make(_ name: String) throws -> (archive: any FixArchive, cleanUp: () -> Void) {
+        switch name {
+        case "sqlite":
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-contract-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return (try SQLiteFixArchive(directory: path), { try? FileManager.default.removeItem(atPath: path) })
+        default:
+            return (InMemoryFixArchive(), {})
+        }
+    }
+
+    static let base = Date(timeIntervalSince1970: 1_790_000_000)
+
+    @Test(arguments: implementations)
+    func aWindowComesBackOldestFirstWithinTheLimit(implementation: String) throws {
+        let (archive, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10), makeFix(taxi: "T1", second: 0)])
+        try archive.append([makeFix(taxi: "T1", second: 30), makeFix(taxi: "T1", second: 90)])
+        let window = try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 100)
+        #expect(window.map(\.time) == [0, 30, 60].map { Self.base.addingTimeInterval($0) })
+        #expect(window.first == makeFix(taxi: "T1", second: 0), "every field comes back as stored")
+        let limited = try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(90), limit: 2)
+        #expect(limited.map(\.time) == [0, 30].map { Self.base.addingTimeInterval($0) })
+    }
+
+    @Test(arguments: implementations)
+    func aFixAppendedTwiceIsOneFix(implementation: String) throws {
+        let (archive, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try archive.append([makeFix(taxi: "T1", second: 0)])
+        try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        #expect(try archive.count() == 2)
+        #expect(try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 10).count == 2)
+    }
+
+    @Test(arguments: implementations)
+    func theLatestFixOfEveryTaxiIsItsNewest(implementation: String) throws {
+        let (archive, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10)])
+        try archive.append([makeFix(taxi: "T1", second: 30)])
+        let latest = try archive.latestFixPerTaxi()
+        #expect(latest.map(\.taxiId) == ["T1", "T2"])
+        #expect(latest.map(\.time) == [Self.base.addingTimeInterval(60), Self.base.addingTimeInterval(10)])
+    }
+
+    @Test(arguments: implementations)
+    func nonASCIIIdentifiersAndAMissingZoneComeBackAsTheyWere(implementation: String) throws {
+        let (archive, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let fix = AcceptedFix(
+            taxiId: "Такси-7", deviceId: "gerät-ü", wireProtocol: .osmand, time: Self.base.addingTimeInterval(0.125),
+            coordinate: Coordinate(longitude: 7.42, latitude: 43.73), speedKmh: 0, heading: 359.5, zoneId: nil,
+            receivedAt: Self.base.addingTimeInterval(1))
+        try archive.append([fix])
+        #expect(try archive.fixes(of: "Такси-7", in: Self.base...Self.base.addingTimeInterval(1), limit: 10) == [fix])
+    }
+}
