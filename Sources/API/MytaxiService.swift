@@ -120,6 +120,7 @@ public final class MytaxiService: Sendable {
             eventLoopGroupProvider: .shared(group),
             logger: logger)))
         services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
+        services.append(.init(service: StalenessSweepService(fleet: fleet, clock: { Date() })))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -8,6 +8,12 @@ import Zones
 /// Thread-safe; updates come in batches from the ingest pipeline, reads from
 /// the API. A fix older than the taxi's current one never moves it back
 /// (it is still archived: out-of-order fixes are history, not news).
+///
+/// What changes (a taxi appearing, changing zone, going stale, coming back)
+/// is also published on ``events``, which a consumer such as the dispatch
+/// engine reads at its own pace: publishing never waits for it, so the
+/// commit thread that applies fixes is not slowed. Staleness is found by
+/// ``sweepStale(now:)``, which the service runs every second.
 public final class FleetIndex: Sendable {
     /// A taxi's live entry as the API shows it.
     public struct Entry: Sendable, Equatable {
@@ -18,10 +24,12 @@ public final class FleetIndex: Sendable {
         public var stale: Bool
     }
 
-    /// A taxi's latest position and when the server last heard from it.
+    /// A taxi's latest position, when the server last heard from it, and
+    /// whether a sweep found it stale.
     private struct Live {
         var position: TaxiPosition
         var lastHeard: Date
+        var markedStale = false
     }
 
     private struct State {
@@ -32,9 +40,30 @@ public final class FleetIndex: Sendable {
     private let state = Mutex(State())
     /// Silence after which a taxi is stale (default 90 s).
     public let staleAfter: TimeInterval
+    /// The changes of the fleet, in the order they were applied. Events
+    /// beyond ``eventBufferSize`` unread ones are dropped (the oldest are
+    /// kept) and counted in ``droppedEvents``; a consumer that fell that far
+    /// behind rebuilds its view from the index.
+    public let events: AsyncStream<FleetEvent>
+    private let eventSink: AsyncStream<FleetEvent>.Continuation
+    private let dropped = Atomic<Int>(0)
+    /// Unread events kept for a slow consumer.
+    public static let eventBufferSize = 100_000
 
     public init(staleAfter: TimeInterval = 90) {
         self.staleAfter = staleAfter
+        (events, eventSink) = AsyncStream.makeStream(of: FleetEvent.self, bufferingPolicy: .bufferingOldest(Self.eventBufferSize))
+    }
+
+    deinit {
+        eventSink.finish()
+    }
+
+    /// Events dropped because the consumer fell behind.
+    public var droppedEvents: Int { dropped.load(ordering: .relaxed) }
+
+    private func publish(_ event: FleetEvent) {
+        if case .dropped = eventSink.yield(event) { dropped.add(1, ordering: .relaxed) }
     }
 
     /// Applies a position heard at `heardAt`; returns false when it was older
@@ -42,7 +71,7 @@ public final class FleetIndex: Sendable {
     @discardableResult
     public func update(_ position: TaxiPosition, heardAt: Date) -> Bool {
         state.withLock { state in
-            Self.apply(position, heardAt: heardAt, to: &state)
+            apply(position, heardAt: heardAt, to: &state)
         }
     }
 
@@ -51,29 +80,70 @@ public final class FleetIndex: Sendable {
     @discardableResult
     public func update(_ heard: some Sequence<(position: TaxiPosition, heardAt: Date)>) -> Int {
         state.withLock { state in
-            heard.reduce(0) { $0 + (Self.apply($1.position, heardAt: $1.heardAt, to: &state) ? 1 : 0) }
+            heard.reduce(0) { $0 + (apply($1.position, heardAt: $1.heardAt, to: &state) ? 1 : 0) }
         }
     }
 
-    /// One hash lookup per fix on the ingest path; the zone sets change only
-    /// when a taxi enters the index or changes zone.
-    private static func apply(_ position: TaxiPosition, heardAt: Date, to state: inout State) -> Bool {
+    /// One hash lookup per fix on the ingest path; the zone sets change, and
+    /// an event is published, only when a taxi appears, comes back or
+    /// changes zone.
+    private func apply(_ position: TaxiPosition, heardAt: Date, to state: inout State) -> Bool {
         let taxi = position.taxiId
         guard let index = state.taxis.index(forKey: taxi) else {
             state.taxis[taxi] = Live(position: position, lastHeard: heardAt)
             if let zone = position.zoneId { state.taxisByZone[zone, default: []].insert(taxi) }
+            publish(.appeared(taxi, zone: position.zoneId, at: heardAt))
             return true
         }
         let current = state.taxis.values[index]
         state.taxis.values[index].lastHeard = max(current.lastHeard, heardAt)
+        if current.markedStale {
+            state.taxis.values[index].markedStale = false
+            publish(.cameBack(taxi, zone: position.time > current.position.time ? position.zoneId : current.position.zoneId, at: heardAt))
+        }
         guard position.time > current.position.time else { return false }
         state.taxis.values[index].position = position
         let (old, new) = (current.position.zoneId, position.zoneId)
         if old != new {
             if let old { state.taxisByZone[old]?.remove(taxi) }
             if let new { state.taxisByZone[new, default: []].insert(taxi) }
+            publish(.changedZone(taxi, from: old, to: new, at: heardAt))
         }
         return true
+    }
+
+    /// Finds the taxis silent for longer than the stale limit at `now` that
+    /// were not yet found so, publishes `wentStale` for each, and returns them.
+    @discardableResult
+    public func sweepStale(now: Date) -> [TaxiID] {
+        state.withLock { state in
+            var found: [TaxiID] = []
+            for index in state.taxis.indices where !state.taxis.values[index].markedStale {
+                let live = state.taxis.values[index]
+                guard now.timeIntervalSince(live.lastHeard) > staleAfter else { continue }
+                state.taxis.values[index].markedStale = true
+                found.append(state.taxis.keys[index])
+                publish(.wentStale(state.taxis.keys[index], lastHeard: live.lastHeard))
+            }
+            return found
+        }
+    }
+
+    /// Assigns every taxi's latest position to its zone in a new zone set
+    /// (a planner published one), publishing `changedZone` for each taxi
+    /// whose zone changed.
+    public func rezone(at now: Date, zoneOf: (TaxiPosition) -> ZoneID?) {
+        state.withLock { state in
+            state.taxisByZone = [:]
+            for index in state.taxis.indices {
+                let taxi = state.taxis.keys[index]
+                let old = state.taxis.values[index].position.zoneId
+                let new = zoneOf(state.taxis.values[index].position)
+                state.taxis.values[index].position.zoneId = new
+                if let new { state.taxisByZone[new, default: []].insert(taxi) }
+                if old != new { publish(.changedZone(taxi, from: old, to: new, at: now)) }
+            }
+        }
     }
 
     /// The live entry of a taxi, or nil when it was never heard of.

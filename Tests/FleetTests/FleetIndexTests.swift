@@ -54,3 +54,54 @@ import Zones
         #expect(fleet.entry(for: "nobody", now: start) == nil)
     }
 }
+
+/// The fleet's changes as events: what the dispatch engine will read.
+@Suite struct FleetEventTests {
+    static let start = Date(timeIntervalSince1970: 1_790_000_000)
+
+    func position(_ taxi: TaxiID, second: Double, zone: ZoneID?) -> TaxiPosition {
+        TaxiPosition(
+            taxiId: taxi, coordinate: Coordinate(longitude: -73.98, latitude: 40.75), time: Self.start.addingTimeInterval(second),
+            speedKmh: 20, heading: 90, zoneId: zone)
+    }
+
+    /// The events published so far, without waiting for more.
+    func drain(_ fleet: FleetIndex, count: Int) async -> [FleetEvent] {
+        var received: [FleetEvent] = []
+        for await event in fleet.events {
+            received.append(event)
+            if received.count == count { break }
+        }
+        return received
+    }
+
+    @Test func appearingChangingZoneGoingStaleAndComingBackArePublished() async {
+        let fleet = FleetIndex(staleAfter: 90)
+        let at = { Self.start.addingTimeInterval($0) }
+        fleet.update(position("T1", second: 0, zone: "161"), heardAt: at(0))
+        fleet.update(position("T1", second: 30, zone: "161"), heardAt: at(30))
+        fleet.update(position("T1", second: 60, zone: "7"), heardAt: at(60))
+        #expect(fleet.sweepStale(now: at(100)) == [])
+        #expect(fleet.sweepStale(now: at(200)) == ["T1"])
+        #expect(fleet.sweepStale(now: at(300)) == [], "a stale taxi is reported once")
+        fleet.update(position("T1", second: 310, zone: "7"), heardAt: at(310))
+        let events = await drain(fleet, count: 4)
+        #expect(events == [
+            .appeared("T1", zone: "161", at: at(0)),
+            .changedZone("T1", from: "161", to: "7", at: at(60)),
+            .wentStale("T1", lastHeard: at(60)),
+            .cameBack("T1", zone: "7", at: at(310)),
+        ])
+    }
+
+    @Test func aNewZoneSetRezonesEveryTaxi() async {
+        let fleet = FleetIndex(staleAfter: 90)
+        fleet.update(position("T1", second: 0, zone: "161"), heardAt: Self.start)
+        fleet.update(position("T2", second: 0, zone: "7"), heardAt: Self.start)
+        fleet.rezone(at: Self.start) { $0.taxiId == "T1" ? "230" : "7" }
+        #expect(fleet.entries(inZone: "230", now: Self.start).map(\.position.taxiId) == ["T1"])
+        #expect(fleet.entries(inZone: "161", now: Self.start).isEmpty)
+        let events = await drain(fleet, count: 3)
+        #expect(events.last == .changedZone("T1", from: "161", to: "230", at: Self.start))
+    }
+}
