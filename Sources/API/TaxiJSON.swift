@@ -20,8 +20,17 @@ struct TaxiJSON: Codable, Equatable, Sendable {
     /// Live entries only: silent longer than the stale limit.
     var stale: Bool?
 
+    /// A live entry of the fleet index, with its staleness.
     init(_ entry: FleetIndex.Entry) {
-        let position = entry.position
+        self.init(entry.position, stale: entry.stale)
+    }
+
+    /// An archived fix (no staleness: it is history).
+    init(_ fix: AcceptedFix) {
+        self.init(fix.position, stale: nil)
+    }
+
+    private init(_ position: TaxiPosition, stale: Bool?) {
         taxiId = position.taxiId.text
         lon = position.coordinate.longitude
         lat = position.coordinate.latitude
@@ -29,17 +38,6 @@ struct TaxiJSON: Codable, Equatable, Sendable {
         speedKmh = position.speedKmh
         heading = position.heading
         zoneId = position.zoneId?.text
-        stale = entry.stale
-    }
-
-    init(_ fix: AcceptedFix) {
-        taxiId = fix.taxiId.text
-        lon = fix.coordinate.longitude
-        lat = fix.coordinate.latitude
-        time = FixTime.iso8601(fix.time)
-        speedKmh = fix.speedKmh
-        heading = fix.heading
-        zoneId = fix.zoneId?.text
-        stale = nil
+        self.stale = stale
     }
 }

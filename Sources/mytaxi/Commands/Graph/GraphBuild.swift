@@ -48,9 +48,7 @@ extension Mytaxi.Graph {
             guard RoutingProfiles.named(profile) != nil else {
                 throw ValidationError("unknown profile '\(profile)': choose " + RoutingProfiles.all.map(\.name).joined(separator: " or "))
             }
-            if let timeZone, TimeZone(identifier: timeZone) == nil {
-                throw ValidationError("unknown time zone '\(timeZone)' (use an IANA name such as Europe/Monaco)")
-            }
+            _ = try timeZone.map(cityTimeZone)
         }
 
         func run() throws {

@@ -38,13 +38,12 @@ struct RouterArguments: ParsableArguments {
     /// Loads the router or exits: 2 with the reason when a file cannot be used.
     func loadRouter() throws -> Router {
         let profile = try speedProfile.map(readSpeedProfile)
-        var zone: TimeZone?
-        if let timeZone {
-            guard let named = TimeZone(identifier: timeZone) else {
-                printError("--time-zone: unknown time zone '\(timeZone)' (use an IANA name such as Europe/Monaco)")
-                throw ExitCode(2)
-            }
-            zone = named
+        let zone: TimeZone?
+        do {
+            zone = try timeZone.map(cityTimeZone)
+        } catch {
+            printError("--time-zone: \(error.message)")
+            throw ExitCode(2)
         }
         do {
             return try RoutingGraph.load(
@@ -65,4 +64,12 @@ func readSpeedProfile(_ path: String) throws -> SpeedProfile {
         printError("\(path): \(error)")
         throw ExitCode(2)
     }
+}
+
+/// The IANA time zone named `name`, or an error saying how to name one.
+func cityTimeZone(_ name: String) throws(ValidationError) -> TimeZone {
+    guard let zone = TimeZone(identifier: name) else {
+        throw ValidationError("unknown time zone '\(name)' (use an IANA name such as Europe/Monaco)")
+    }
+    return zone
 }
