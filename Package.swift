@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "Fleet", targets: ["Fleet"]),
+        .library(name: "ServiceClock", targets: ["ServiceClock"]),
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Routing", targets: ["Routing"]),
     ],
@@ -61,6 +62,10 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
+        // ServiceClock: the one source of wall and monotonic time, and a manual clock for tests.
+        .target(name: "ServiceClock", swiftSettings: swiftSettings),
+        .testTarget(name: "ServiceClockTests", dependencies: ["ServiceClock"], swiftSettings: swiftSettings),
+
         // Fleet: device registry and the live index of taxis.
         .target(
             name: "Fleet", dependencies: ["Zones", "GeoKit"],
@@ -73,7 +78,7 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "GeoKit", "Zones", "Fleet",
+                "GeoKit", "Zones", "Fleet", "ServiceClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -128,7 +133,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "Storage", "Zones", "GeoKit",
+                "Ingest", "Fleet", "Storage", "Zones", "GeoKit", "ServiceClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -145,7 +150,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Ingest", "Fleet", "Storage", "Zones", "GeoKit",
+                "API", "Ingest", "Fleet", "Storage", "Zones", "GeoKit", "ServiceClock",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -182,7 +187,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-fuzz",
             dependencies: [
-                "Ingest", "Fleet", "GeoKit",
+                "Ingest", "Fleet", "GeoKit", "ServiceClock",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Fuzz",

@@ -3,6 +3,7 @@ import GeoKit
 import Foundation
 import Ingest
 import Metrics
+import ServiceClock
 
 /// The line protocol's decoder, the device registry, the validator and the
 /// pipeline together, as a line-protocol connection feeds them: every
@@ -28,7 +29,7 @@ enum PipelineFuzz {
         let pipeline = IngestPipeline(
             devices: devices, zones: nil, validator: FixValidator(), sink: ImmediateSink(),
             metrics: IngestMetrics(factory: NOOPMetricsHandler.instance),
-            clock: { Date(timeIntervalSince1970: 1_795_420_800) })
+            clock: ManualClock(now: Date(timeIntervalSince1970: 1_795_420_800)))
         FuzzOracle.forEachFrame(in: bytes, decoder: LineProtocolDecoder()) { frame in
             pipeline.submit(pipeline.accept(frame.fixes, via: .line)) { _ in }
         }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Ingest
 import Prometheus
+import ServiceClock
 import Storage
 import Zones
 
@@ -17,11 +18,12 @@ public struct APIServer: Sendable {
     /// What is wrong with the service now (`/healthz`): a listener down, the
     /// archive failing; empty when all is well.
     public let healthProblems: @Sendable () -> [String]
-    public let clock: @Sendable () -> Date
+    /// The server clock staleness is judged by.
+    public let clock: any ServiceClock
 
     public init(
         fleet: FleetIndex, archive: any FixArchive, zoneSet: ZoneSet, metricsRegistry: PrometheusCollectorRegistry,
-        healthProblems: @escaping @Sendable () -> [String], clock: @escaping @Sendable () -> Date = { Date() }
+        healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock = SystemClock()
     ) {
         self.fleet = fleet
         self.archive = archive

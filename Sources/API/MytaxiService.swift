@@ -8,6 +8,7 @@ import Metrics
 import NIOCore
 import NIOPosix
 import Prometheus
+import ServiceClock
 import ServiceLifecycle
 import UnixSignals
 import Storage
@@ -34,13 +35,16 @@ public final class MytaxiService: Sendable {
     private let onListening: @Sendable (String, Int) -> Void
     /// The OsmAnd listener's channel while it serves (nil when off or down).
     private let osmandChannel = Mutex<(any Channel)?>(nil)
+    /// The one source of time of every part of the service.
+    public let clock: any ServiceClock
 
     /// Loads everything and rebuilds the live state; nothing listens yet.
     public init(
-        configuration: ServiceConfiguration, logger: Logger,
+        configuration: ServiceConfiguration, logger: Logger, clock: any ServiceClock = SystemClock(),
         onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
     ) throws {
         self.configuration = configuration
+        self.clock = clock
         self.logger = logger
         self.onListening = onListening
         let loaded = try ZoneFileLoader.load(
@@ -71,7 +75,8 @@ public final class MytaxiService: Sendable {
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             metrics.committed(fixCount: report.fixCount, duration: report.duration)
         }
-        pipeline = IngestPipeline(devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics)
+        pipeline = IngestPipeline(
+            devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits)
         logger.info(
@@ -109,7 +114,7 @@ public final class MytaxiService: Sendable {
         }
         let api = APIServer(
             fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
-            healthProblems: { [self] in healthProblems() })
+            healthProblems: { [self] in healthProblems() }, clock: clock)
         services.append(.init(service: Application(
             router: api.router(),
             server: httpServer(),
@@ -120,7 +125,7 @@ public final class MytaxiService: Sendable {
             eventLoopGroupProvider: .shared(group),
             logger: logger)))
         services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
-        services.append(.init(service: StalenessSweepService(fleet: fleet, clock: { Date() })))
+        services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -1,4 +1,5 @@
 import Fleet
+import ServiceClock
 import Foundation
 import GeoKit
 import Synchronization
@@ -25,7 +26,8 @@ public final class IngestPipeline: FixSink {
     private let queuedFixes = Atomic<Int>(0)
     private let commitFailing = Atomic<Bool>(false)
     private let lastCommitError = Mutex<String?>(nil)
-    private let clock: @Sendable () -> Date
+    /// The server clock fixes are judged by.
+    public let clock: any ServiceClock
 
     /// Fixes queued for the archive unless told otherwise: about a second of
     /// the design load (100,000 fixes/s), a few tens of megabytes.
@@ -34,7 +36,7 @@ public final class IngestPipeline: FixSink {
     public init(
         devices: DeviceRegistry, zones: ZoneIndex?, validator: FixValidator, sink: any FixSink,
         metrics: IngestMetrics, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes,
-        clock: @escaping @Sendable () -> Date = { Date() }
+        clock: any ServiceClock = SystemClock()
     ) {
         self.devices = Mutex(devices)
         self.zones = Mutex(zones)
@@ -108,7 +110,7 @@ public final class IngestPipeline: FixSink {
     /// and returns the accepted ones with their taxi and zone.
     public func accept(_ fixes: [DeviceFix], via wireProtocol: WireProtocol) -> [AcceptedFix] {
         guard !fixes.isEmpty else { return [] }
-        let now = clock()
+        let now = clock.now
         metrics.fixesReceived(wireProtocol, count: fixes.count)
         let registry = devices.withLock { $0 }
         let index = zones.withLock { $0 }
@@ -127,7 +129,7 @@ public final class IngestPipeline: FixSink {
     public func accept(_ fix: DeviceFix, via wireProtocol: WireProtocol) -> Result<AcceptedFix, RejectReason> {
         metrics.fixesReceived(wireProtocol, count: 1)
         let result = judge(
-            fix, via: wireProtocol, now: clock(), registry: devices.withLock { $0 }, zones: zones.withLock { $0 })
+            fix, via: wireProtocol, now: clock.now, registry: devices.withLock { $0 }, zones: zones.withLock { $0 })
         if case .success = result { metrics.fixesAccepted(wireProtocol, count: 1) }
         return result
     }
@@ -155,5 +157,5 @@ public final class IngestPipeline: FixSink {
     }
 
     /// The server clock the pipeline judges fixes by.
-    public var now: Date { clock() }
+    public var now: Date { clock.now }
 }

@@ -7,6 +7,7 @@ import HummingbirdTesting
 import Ingest
 import Metrics
 import Prometheus
+import ServiceClock
 import Storage
 import Testing
 import Zones
@@ -35,7 +36,7 @@ import Zones
         let registry = PrometheusCollectorRegistry()
         let server = APIServer(
             fleet: fleet, archive: archive, zoneSet: Self.zoneSet, metricsRegistry: registry,
-            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: { Self.now })
+            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: ManualClock(now: Self.now))
         return (server, fleet, archive, registry)
     }
 
@@ -170,7 +171,7 @@ import Zones
     @Test func aStoreFailureIsA500WithoutInternals() async throws {
         let server = APIServer(
             fleet: FleetIndex(staleAfter: 90), archive: BrokenArchive(), zoneSet: Self.zoneSet,
-            metricsRegistry: PrometheusCollectorRegistry(), healthProblems: { [] }, clock: { Self.now })
+            metricsRegistry: PrometheusCollectorRegistry(), healthProblems: { [] }, clock: ManualClock(now: Self.now))
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(
                 uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get

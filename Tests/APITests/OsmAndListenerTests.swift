@@ -5,6 +5,7 @@ import HummingbirdTesting
 import Ingest
 import Metrics
 import Prometheus
+import ServiceClock
 import Storage
 import Synchronization
 import Testing
@@ -35,7 +36,7 @@ final class FailingOnceSink: FixSink {
         let pipeline = IngestPipeline(
             devices: try DeviceRegistry(csv: "device_id,taxi_id\n902064,TX1\n"), zones: nil, validator: FixValidator(),
             sink: failFirstCommit ? FailingOnceSink(next: committer) : committer,
-            metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: registry)), clock: { Self.now })
+            metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: registry)), clock: ManualClock(now: Self.now))
         return (OsmAndListener(pipeline: pipeline), archive, registry)
     }
 

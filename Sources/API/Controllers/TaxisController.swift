@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Hummingbird
+import ServiceClock
 import Ingest
 import NIOPosix
 import Storage
@@ -10,7 +11,7 @@ import Storage
 struct TaxisController: Sendable {
     let fleet: FleetIndex
     let archive: any FixArchive
-    let clock: @Sendable () -> Date
+    let clock: any ServiceClock
 
     /// Most fixes one `/fixes` request returns.
     static let maxFixesPerRequest = 50_000
@@ -22,7 +23,7 @@ struct TaxisController: Sendable {
 
     @Sendable func position(_ request: Request, context: APIRequestContext) throws -> Response {
         let taxi = TaxiID(try context.parameters.require("taxiId"))
-        guard let entry = fleet.entry(for: taxi, now: clock()) else {
+        guard let entry = fleet.entry(for: taxi, now: clock.now) else {
             throw Problem.notFound("no taxi \(taxi) has reported a position")
         }
         return try JSONResponse.ok(TaxiJSON(entry))

@@ -1,13 +1,14 @@
 import Fleet
 import Foundation
 import Hummingbird
+import ServiceClock
 import Zones
 
 /// `/v1/zones/{zoneId}/taxis`: the taxis in a zone now.
 struct ZonesController: Sendable {
     let fleet: FleetIndex
     let zoneSet: ZoneSet
-    let clock: @Sendable () -> Date
+    let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.get(":zoneId/taxis", use: taxis)
@@ -17,7 +18,7 @@ struct ZonesController: Sendable {
         let zone = ZoneID(try context.parameters.require("zoneId"))
         guard zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
         return try JSONResponse.ok(
-            ZoneTaxisJSON(zoneId: zone.text, taxis: fleet.entries(inZone: zone, now: clock()).map(TaxiJSON.init)))
+            ZoneTaxisJSON(zoneId: zone.text, taxis: fleet.entries(inZone: zone, now: clock.now).map(TaxiJSON.init)))
     }
 }
 

@@ -1,5 +1,6 @@
 import Fleet
 import Foundation
+import ServiceClock
 import ServiceLifecycle
 
 /// Sweeps the live fleet for taxis that fell silent, once a second, so that
@@ -7,12 +8,12 @@ import ServiceLifecycle
 /// the stale limit.
 struct StalenessSweepService: Service {
     let fleet: FleetIndex
-    let clock: @Sendable () -> Date
+    let clock: any ServiceClock
 
     func run() async throws {
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
-            fleet.sweepStale(now: clock())
-            try? await Task.sleep(for: .seconds(1))
+            fleet.sweepStale(now: clock.now)
+            try? await clock.sleep(for: .seconds(1))
         }
     }
 }
