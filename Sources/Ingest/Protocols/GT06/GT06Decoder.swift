@@ -14,9 +14,6 @@ import Foundation
 public struct GT06Decoder: StreamFrameDecoder {
     public static var wireProtocol: WireProtocol { .gt06 }
 
-    /// The longest frame accepted; real ones stay under a few hundred bytes.
-    public static let maxFrameLength = 2048
-
     /// Message types whose content starts with the 18-byte GPS block (some
     /// terminals send them empty, as a keep-alive: answered, nothing stored).
     static func isLocation(_ type: UInt8) -> Bool {
@@ -45,37 +42,12 @@ public struct GT06Decoder: StreamFrameDecoder {
         self.deviceId = deviceId
     }
 
+    /// Decodes the frame ``GT06Framer`` finds at the start of `bytes`.
     public mutating func decodeFrame(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame? {
-        guard bytes.count >= 2 else { return nil }
-        guard let isLong = Self.headerForm(bytes, at: 0) else {
-            let next = Self.nextHeader(in: bytes, after: 0)
-            throw FrameError(.garbage, "\(next) byte(s) before a 78 78 or 79 79 frame start", recovery: .skip(next))
-        }
-        let lengthWidth = isLong ? 2 : 1
-        guard bytes.count >= 2 + lengthWidth else { return nil }
-        let declared = isLong ? Int(bytes[2]) << 8 | Int(bytes[3]) : Int(bytes[2])
-        let total = declared + 4 + lengthWidth
-        guard declared >= 5 else {
-            throw FrameError(.malformed, "length field \(declared) is shorter than type, serial and CRC", recovery: .skip(2))
-        }
-        guard total <= Self.maxFrameLength else {
-            throw FrameError(.oversized, "length field announces \(total) bytes, over the \(Self.maxFrameLength) limit", recovery: .skip(2))
-        }
-        guard bytes.count >= total else { return nil }
-        guard bytes[total - 2] == 0x0D, bytes[total - 1] == 0x0A else {
-            throw FrameError(.malformed, "no 0D 0A at the end of the \(total)-byte frame", recovery: .skip(2))
-        }
-        let sent = UInt16(bytes[total - 4]) << 8 | UInt16(bytes[total - 3])
-        let computed = CRC16.x25(UnsafeRawBufferPointer(rebasing: bytes[2..<(total - 4)]))
-        guard sent == computed else {
-            throw FrameError(
-                .badChecksum, "CRC \(Self.hex(sent)) but the frame's bytes give \(Self.hex(computed))", recovery: .skip(total))
-        }
-        let typeOffset = 2 + lengthWidth
-        let type = bytes[typeOffset]
-        let serial = UInt16(bytes[total - 6]) << 8 | UInt16(bytes[total - 5])
-        let reply = Self.acknowledgement(type: type, serial: serial, long: isLong)
-        var content = ByteReader(bytes, from: typeOffset + 1, to: total - 6, recovery: .skip(total))
+        guard let frame = try GT06Framer.frame(in: bytes) else { return nil }
+        let (total, type) = (frame.length, frame.type)
+        let reply = Self.acknowledgement(type: type, serial: frame.serial, long: frame.isLong)
+        var content = ByteReader(bytes, from: frame.content.lowerBound, to: frame.content.upperBound, recovery: .skip(total))
 
         if type == Self.loginType {
             let imei = try Self.imei(&content)
@@ -90,7 +62,7 @@ public struct GT06Decoder: StreamFrameDecoder {
             return DecodedFrame(length: total, kind: .other, reply: reply)
         }
         guard let deviceId else {
-            throw FrameError(.notIdentified, "message type \(Self.hex(type)) before the terminal logged in", recovery: .closeConnection)
+            throw FrameError(.notIdentified, "message type \(type.hexText) before the terminal logged in", recovery: .closeConnection)
         }
         var fix = try GT06GPSBlock.read(&content, deviceId: deviceId)
         if isAlarm { fix.alarm = Self.alarmName(after: &content) }
@@ -125,7 +97,7 @@ public struct GT06Decoder: StreamFrameDecoder {
         for byte in bcd {
             let (high, low) = (byte >> 4, byte & 0x0F)
             guard high < 10, low < 10 else {
-                throw FrameError(.malformed, "terminal id byte \(hex(byte)) is not BCD", recovery: content.recovery)
+                throw FrameError(.malformed, "terminal id byte \(byte.hexText) is not BCD", recovery: content.recovery)
             }
             digits.append(Character(Unicode.Scalar(UInt8(ascii: "0") + high)))
             digits.append(Character(Unicode.Scalar(UInt8(ascii: "0") + low)))
@@ -150,32 +122,7 @@ public struct GT06Decoder: StreamFrameDecoder {
         case 0x05: return "geofenceExit"
         case 0x06: return "overspeed"
         case 0x09: return "tow"
-        default: return "code-\(hex(code))"
+        default: return "code-\(code.hexText)"
         }
-    }
-
-    /// True for a long (79 79), false for a short (78 78) frame start at `offset`, nil otherwise.
-    static func headerForm(_ bytes: UnsafeRawBufferPointer, at offset: Int) -> Bool? {
-        switch (bytes[offset], bytes[offset + 1]) {
-        case (0x78, 0x78): false
-        case (0x79, 0x79): true
-        default: nil
-        }
-    }
-
-    /// Offset of the next possible frame start after `offset`, or the count
-    /// of bytes that can be dropped (keeping a last byte that may begin one).
-    static func nextHeader(in bytes: UnsafeRawBufferPointer, after offset: Int) -> Int {
-        var index = offset + 1
-        while index + 1 < bytes.count {
-            if headerForm(bytes, at: index) != nil { return index }
-            index += 1
-        }
-        return max(offset + 1, bytes.count - 1)
-    }
-
-    static func hex(_ value: some FixedWidthInteger) -> String {
-        let digits = String(value, radix: 16, uppercase: true)
-        return "0x" + String(repeating: "0", count: max(0, value.bitWidth / 4 - digits.count)) + digits
     }
 }

@@ -32,7 +32,7 @@ enum TeltonikaAVLData {
         let codec = try reader.uint8("codec id")
         if codec == codec12 || codec == codec13 { return .command }
         guard codec == codec8 || codec == codec8Extended || codec == codec16 else {
-            throw FrameError(.unsupported, "codec \(GT06Decoder.hex(codec)) is not Codec 8, 8 Extended or 16", recovery: reader.recovery)
+            throw FrameError(.unsupported, "codec \(codec.hexText) is not Codec 8, 8 Extended or 16", recovery: reader.recovery)
         }
         let count = Int(try reader.uint8("record count"))
         var fixes: [DeviceFix] = []

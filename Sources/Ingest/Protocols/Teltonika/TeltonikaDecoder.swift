@@ -49,7 +49,7 @@ public struct TeltonikaDecoder: StreamFrameDecoder {
         let computed = CRC16.ibm(data)
         guard sent == computed else {
             throw FrameError(
-                .badChecksum, "CRC \(GT06Decoder.hex(sent)) but the AVL data gives \(GT06Decoder.hex(computed))",
+                .badChecksum, "CRC \(sent.hexText) but the AVL data gives \(computed.hexText)",
                 recovery: .skip(total))
         }
         var reader = ByteReader(bytes, from: 8, to: 8 + dataLength, recovery: .skip(total))
