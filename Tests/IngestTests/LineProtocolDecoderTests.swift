@@ -137,4 +137,14 @@ import Testing
         let fix = try #require(frame.fixes.first)
         #expect(fix.altitude == nil && fix.accuracy == nil && fix.batteryPercent == nil)
     }
+
+    /// Found by the fuzzer: a satellite count beyond Int trapped the server
+    /// (one datagram was enough). It is left out instead, like every
+    /// optional value that is not plausible.
+    @Test func aSatelliteCountBeyondReasonIsLeftOutNotATrap() throws {
+        let frame = try #require(try decode("MT1,TAXI-42,18,1795420810,40.7589,-73.9852,20,270,A,sat=18446744073709551615\n"))
+        #expect(frame.fixes.first?.satellites == nil)
+        let plausible = try #require(try decode("MT1,TAXI-42,19,1795420811,40.7589,-73.9852,20,270,A,sat=12\n"))
+        #expect(plausible.fixes.first?.satellites == 12)
+    }
 }

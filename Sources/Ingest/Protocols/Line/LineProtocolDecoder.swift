@@ -90,7 +90,7 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             case "alt": fix.altitude = ASCIINumber.double(value)
             case "acc": fix.accuracy = ASCIINumber.double(value)
             case "batt": fix.batteryPercent = ASCIINumber.double(value)
-            case "sat": fix.satellites = ASCIINumber.unsigned(value).map { Int($0) }
+            case "sat": fix.satellites = ASCIINumber.unsigned(value).flatMap { $0 <= 255 ? Int($0) : nil }
             case "alarm": fix.alarm = fields.text(value)
             default: break
             }
