@@ -93,12 +93,21 @@ public final class MytaxiService: Sendable {
     /// the devices file.
     public func run() async throws {
         let ingestHost = configuration.effectiveIngestBindHost
+        let ingest = IngestListenersService(
+            listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand },
+            udpPorts: configuration.udpPorts, host: ingestHost,
+            report: { [self] listener, port in report(listener: listener, port: port) })
+        do {
+            try await ingest.bind()
+        } catch {
+            await listeners.close()
+            committer.shutdown()
+            try? await group.shutdownGracefully()
+            throw error
+        }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ArchiveService(committer: committer)),
-            .init(service: IngestListenersService(
-                listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand },
-                udpPorts: configuration.udpPorts, host: ingestHost,
-                report: { [self] listener, port in report(listener: listener, port: port) })),
+            .init(service: ingest),
         ]
         if let port = configuration.tcpPorts[.osmand] {
             services.append(.init(service: Application(
