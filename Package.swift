@@ -90,6 +90,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "GeoKit", "Fleet",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
