@@ -128,80 +128,21 @@ struct Serve: AsyncParsableCommand {
         try await service.run()
     }
 
+    /// The settings the flags give.
+    var flagSettings: ServeSettings {
+        var settings = ServeSettings()
+        (settings.zones, settings.idProperty, settings.devices, settings.dataDir) = (zones, idProperty, devices, dataDir)
+        (settings.httpPort, settings.bind, settings.ingestBind) = (httpPort, bind, ingestBind)
+        (settings.linePort, settings.nmeaPort, settings.osmandPort) = (linePort, nmeaPort, osmandPort)
+        (settings.teltonikaPort, settings.gt06Port) = (teltonikaPort, gt06Port)
+        (settings.staleAfter, settings.idleTimeout, settings.loginTimeout) = (staleAfter, idleTimeout, loginTimeout)
+        (settings.httpTimeout, settings.maxConnections, settings.httpMaxConnections) = (httpTimeout, maxConnections, httpMaxConnections)
+        return settings
+    }
+
     /// Flags over the config file over the defaults; names what is missing or wrong.
     func resolvedConfiguration() throws -> ServiceConfiguration {
-        let file = try config.map(ConfigFile.load) ?? ConfigFile()
-        guard let zones = zones ?? file.string("zones") else {
-            throw ValidationError("missing --zones FILE (or \"zones\" in the config file)")
-        }
-        guard let devices = devices ?? file.string("devices") else {
-            throw ValidationError("missing --devices FILE (or \"devices\" in the config file)")
-        }
-        guard let dataDir = dataDir ?? file.string("data-dir") else {
-            throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)")
-        }
-        var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
-        configuration.zoneIdProperty = idProperty ?? file.string("id-property")
-        configuration.bindHost = bind ?? file.string("bind") ?? configuration.bindHost
-        configuration.ingestBindHost = ingestBind ?? file.string("ingest-bind")
-        configuration.httpPort = try Self.port(httpPort ?? file.int("http-port") ?? configuration.httpPort, flag: "http-port")
-        configuration.staleAfterSeconds = try Self.seconds(
-            staleAfter ?? file.double("stale-after") ?? configuration.staleAfterSeconds, flag: "stale-after")
-        configuration.idleTimeoutSeconds = try Self.seconds(
-            idleTimeout ?? file.double("idle-timeout") ?? configuration.idleTimeoutSeconds, flag: "idle-timeout")
-        configuration.loginTimeoutSeconds = try Self.seconds(
-            loginTimeout ?? file.double("login-timeout") ?? configuration.loginTimeoutSeconds, flag: "login-timeout")
-        configuration.httpTimeoutSeconds = try Self.seconds(
-            httpTimeout ?? file.double("http-timeout") ?? configuration.httpTimeoutSeconds, flag: "http-timeout")
-        configuration.maxIngestConnections = try Self.count(
-            maxConnections ?? file.int("max-connections") ?? configuration.maxIngestConnections, flag: "max-connections")
-        configuration.maxHTTPConnections = try Self.count(
-            httpMaxConnections ?? file.int("http-max-connections") ?? configuration.maxHTTPConnections,
-            flag: "http-max-connections")
-        let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
-            ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
-            ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),
-            ("gt06-port", gt06Port, .gt06, nil),
-        ]
-        for port in ports {
-            guard let text = port.value ?? file.string(port.flag) else { continue }
-            let number: Int?
-            if text == "off" {
-                number = nil
-            } else if let value = Int(text), (0...65535).contains(value) {
-                number = value
-            } else {
-                throw ValidationError("--\(port.flag) must be a port number 0...65535 or \"off\", not '\(text)'")
-            }
-            if let tcp = port.tcp { configuration.tcpPorts[tcp] = number }
-            if let udp = port.udp { configuration.udpPorts[udp] = number }
-        }
-        return configuration
-    }
-
-    /// A duration in seconds from a flag or the config file: finite, above
-    /// zero and at most a week (a NaN would pass every comparison and trap
-    /// where it becomes a timer).
-    static func seconds(_ value: Double, flag: String) throws -> Double {
-        guard value.isFinite, value > 0, value <= 7 * 24 * 3600 else {
-            throw ValidationError("--\(flag) must be a number of seconds above 0 and at most 604800 (a week), not '\(value)'")
-        }
-        return value
-    }
-
-    /// A connection count from a flag or the config file: 1 or more.
-    static func count(_ value: Int, flag: String) throws -> Int {
-        guard value >= 1, value <= 10_000_000 else {
-            throw ValidationError("--\(flag) must be a whole number from 1 to 10000000, not '\(value)'")
-        }
-        return value
-    }
-
-    /// A TCP port from a flag or the config file (0: the OS picks one).
-    static func port(_ value: Int, flag: String) throws -> Int {
-        guard (0...65535).contains(value) else {
-            throw ValidationError("--\(flag) must be a port number 0...65535, not '\(value)'")
-        }
-        return value
+        let file = try config.map(ServeSettings.load) ?? ServeSettings()
+        return try flagSettings.overlaid(on: file).configuration()
     }
 }

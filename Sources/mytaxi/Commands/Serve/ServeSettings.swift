@@ -1,0 +1,177 @@
+import API
+import ArgumentParser
+import Foundation
+import Ingest
+
+/// Every setting of `mytaxi serve`, as the flags or the `--config` file give
+/// it (a JSON object keyed by the long flag names); nil where not given.
+/// The flags and the file are read into this one type, merged in one place
+/// (``overlaid(on:)``: flags win) and checked in one place
+/// (``configuration()``: defaults fill the rest), so a new setting is one
+/// field here, one flag, and one line in ``configuration()``.
+struct ServeSettings: Decodable, Equatable {
+    var zones: String?
+    var idProperty: String?
+    var devices: String?
+    var dataDir: String?
+    var httpPort: Int?
+    var bind: String?
+    var ingestBind: String?
+    var linePort: String?
+    var nmeaPort: String?
+    var osmandPort: String?
+    var teltonikaPort: String?
+    var gt06Port: String?
+    var staleAfter: Double?
+    var idleTimeout: Double?
+    var loginTimeout: Double?
+    var httpTimeout: Double?
+    var maxConnections: Int?
+    var httpMaxConnections: Int?
+
+    enum CodingKeys: String, CodingKey {
+        case zones, idProperty = "id-property", devices, dataDir = "data-dir", httpPort = "http-port", bind
+        case ingestBind = "ingest-bind", linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
+        case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
+        case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
+        case maxConnections = "max-connections", httpMaxConnections = "http-max-connections"
+    }
+
+    /// The settings that are text (paths, addresses, ports that may be "off"), by key.
+    private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
+        [
+            (.zones, \.zones), (.idProperty, \.idProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
+            (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
+            (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port),
+        ]
+    }
+
+    /// The settings that are whole numbers, by key.
+    private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
+        [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections)]
+    }
+
+    /// The settings that are numbers of seconds, by key.
+    private static var numbers: [(CodingKeys, WritableKeyPath<ServeSettings, Double?>)] {
+        [(.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout)]
+    }
+
+    init() {}
+
+    /// Reads a config file's object; a value may be a JSON number or a
+    /// string (`"line-port": "off"`, `"idle-timeout": "900"`).
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        func text(_ key: CodingKeys) throws -> String? {
+            guard container.contains(key) else { return nil }
+            if let string = try? container.decode(String.self, forKey: key) { return string }
+            if let number = try? container.decode(Double.self, forKey: key) {
+                return number == number.rounded() && abs(number) < 1e15 ? String(Int64(number)) : String(number)
+            }
+            throw ValidationError("\"\(key.rawValue)\" must be a string or a number")
+        }
+        for (key, field) in Self.texts { self[keyPath: field] = try text(key) }
+        for (key, field) in Self.wholeNumbers {
+            self[keyPath: field] = try text(key).map { value in
+                guard let number = Int(value) else { throw ValidationError("--\(key.rawValue) must be a whole number, not '\(value)'") }
+                return number
+            }
+        }
+        for (key, field) in Self.numbers {
+            self[keyPath: field] = try text(key).map { value in
+                guard let number = Double(value) else { throw ValidationError("--\(key.rawValue) must be a number, not '\(value)'") }
+                return number
+            }
+        }
+    }
+
+    /// The settings of the JSON config file at `path`.
+    static func load(path: String) throws -> ServeSettings {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw ValidationError("cannot read the config file \(path)")
+        }
+        do {
+            return try JSONDecoder().decode(ServeSettings.self, from: data)
+        } catch let error as ValidationError {
+            throw ValidationError("config file \(path): \(error.message)")
+        } catch {
+            throw ValidationError("config file \(path): expected a JSON object of flag names and values (\(error))")
+        }
+    }
+
+    /// These settings where given, `base`'s elsewhere.
+    func overlaid(on base: ServeSettings) -> ServeSettings {
+        var merged = base
+        for (_, field) in Self.texts { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
+        for (_, field) in Self.wholeNumbers { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
+        for (_, field) in Self.numbers { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
+        return merged
+    }
+
+    /// The service's configuration: defaults where nothing was given, every
+    /// value checked (a number finite and in range, a port a port), and an
+    /// error that names the flag and what it takes.
+    func configuration() throws -> ServiceConfiguration {
+        guard let zones else { throw ValidationError("missing --zones FILE (or \"zones\" in the config file)") }
+        guard let devices else { throw ValidationError("missing --devices FILE (or \"devices\" in the config file)") }
+        guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
+        var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
+        configuration.zoneIdProperty = idProperty
+        configuration.bindHost = bind ?? configuration.bindHost
+        configuration.ingestBindHost = ingestBind
+        configuration.httpPort = try Self.port(httpPort ?? configuration.httpPort, flag: "http-port")
+        configuration.staleAfterSeconds = try Self.seconds(staleAfter ?? configuration.staleAfterSeconds, flag: "stale-after")
+        configuration.idleTimeoutSeconds = try Self.seconds(idleTimeout ?? configuration.idleTimeoutSeconds, flag: "idle-timeout")
+        configuration.loginTimeoutSeconds = try Self.seconds(
+            loginTimeout ?? configuration.loginTimeoutSeconds, flag: "login-timeout")
+        configuration.httpTimeoutSeconds = try Self.seconds(httpTimeout ?? configuration.httpTimeoutSeconds, flag: "http-timeout")
+        configuration.maxIngestConnections = try Self.count(
+            maxConnections ?? configuration.maxIngestConnections, flag: "max-connections")
+        configuration.maxHTTPConnections = try Self.count(
+            httpMaxConnections ?? configuration.maxHTTPConnections, flag: "http-max-connections")
+        let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
+            ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
+            ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),
+            ("gt06-port", gt06Port, .gt06, nil),
+        ]
+        for port in ports {
+            guard let text = port.value else { continue }
+            let number: Int?
+            if text == "off" {
+                number = nil
+            } else if let value = Int(text), (0...65535).contains(value) {
+                number = value
+            } else {
+                throw ValidationError("--\(port.flag) must be a port number 0...65535 or \"off\", not '\(text)'")
+            }
+            if let tcp = port.tcp { configuration.tcpPorts[tcp] = number }
+            if let udp = port.udp { configuration.udpPorts[udp] = number }
+        }
+        return configuration
+    }
+
+    /// A duration in seconds: finite, above zero and at most a week (a NaN
+    /// would pass every comparison and trap where it becomes a timer).
+    static func seconds(_ value: Double, flag: String) throws -> Double {
+        guard value.isFinite, value > 0, value <= 7 * 24 * 3600 else {
+            throw ValidationError("--\(flag) must be a number of seconds above 0 and at most 604800 (a week), not '\(value)'")
+        }
+        return value
+    }
+
+    /// A connection count: 1 or more.
+    static func count(_ value: Int, flag: String) throws -> Int {
+        guard value >= 1, value <= 10_000_000 else {
+            throw ValidationError("--\(flag) must be a whole number from 1 to 10000000, not '\(value)'")
+        }
+        return value
+    }
+
+    /// A TCP port (0: the OS picks one).
+    static func port(_ value: Int, flag: String) throws -> Int {
+        guard (0...65535).contains(value) else {
+            throw ValidationError("--\(flag) must be a port number 0...65535, not '\(value)'")
+        }
+        return value
+    }
+}
