@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
+        .library(name: "FixRecords", targets: ["FixRecords"]),
         .library(name: "Fleet", targets: ["Fleet"]),
         .library(name: "ServiceClock", targets: ["ServiceClock"]),
         .library(name: "Ingest", targets: ["Ingest"]),
@@ -66,19 +67,24 @@ let package = Package(
         .target(name: "ServiceClock", swiftSettings: swiftSettings),
         .testTarget(name: "ServiceClockTests", dependencies: ["ServiceClock"], swiftSettings: swiftSettings),
 
+        // FixRecords: what ingest hands to storage and storage keeps (taxi ids,
+        // wire protocols, accepted fixes, the durable sink), below both, so that
+        // Storage imports neither Ingest, Fleet nor NIO.
+        .target(name: "FixRecords", dependencies: ["GeoKit", "Zones"], swiftSettings: swiftSettings),
+
         // Fleet: device registry and the live index of taxis.
         .target(
-            name: "Fleet", dependencies: ["Zones", "GeoKit"],
+            name: "Fleet", dependencies: ["FixRecords", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "FleetTests", dependencies: ["Fleet", "Zones", "GeoKit"],
+            name: "FleetTests", dependencies: ["Fleet", "FixRecords", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
 
         // Ingest: wire-protocol decoders (one per file), from bytes to DeviceFix.
         .target(
             name: "Ingest",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "ServiceClock",
+                "GeoKit", "Zones", "Fleet", "FixRecords", "ServiceClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -88,7 +94,7 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
-                "Ingest", "GeoKit", "Fleet",
+                "Ingest", "GeoKit", "Fleet", "FixRecords",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -120,21 +126,21 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: [
-                "Ingest", "Fleet",
+                "FixRecords", "GeoKit", "Zones",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Storage", "FixRecords", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
 
         // API: the HTTP server (Hummingbird): fleet queries, archive, health, metrics.
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "Storage", "Zones", "GeoKit", "ServiceClock",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -151,7 +157,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
-                "API", "Ingest", "Fleet", "Storage", "Zones", "GeoKit", "ServiceClock",
+                "API", "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -161,20 +167,20 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "Ingest", "Routing", "Storage", "API",
+                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest"],
+            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest", "FixRecords"],
             swiftSettings: swiftSettings),
 
         // The load generator and trace replayer (Tools/LoadGen), for benchmarks and durability tests.
         .executableTarget(
             name: "mytaxi-loadgen",
             dependencies: [
-                "Ingest", "GeoKit",
+                "Ingest", "FixRecords", "GeoKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -188,7 +194,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-fuzz",
             dependencies: [
-                "Ingest", "Fleet", "GeoKit", "ServiceClock",
+                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Fuzz",
@@ -208,7 +214,7 @@ let package = Package(
         .executableTarget(
             name: "IngestDecoderBenchmarks",
             dependencies: [
-                "Ingest", "Fleet", "Zones",
+                "Ingest", "Fleet", "FixRecords", "Zones",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
@@ -227,7 +233,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveBenchmarks",
             dependencies: [
-                "Storage", "Ingest", "Fleet", "GeoKit", "Zones",
+                "Storage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Archive",

@@ -50,7 +50,7 @@ PY
   limit=(-max_total_time="$seconds")
   [ -n "${RUNS:-}" ] && limit=(-runs="$RUNS")
   log="$work/$target.log"
-  if SWIFT_BACKTRACE=enable=no MYTAXI_FUZZ_TARGET="$target" "$bin" "$corpus" "${limit[@]}" -rss_limit_mb=2048 -max_len=4096 \
+  if SWIFT_BACKTRACE=enable=no MYTAXI_FUZZ_TARGET="$target" "$bin" "$corpus" "${limit[@]}" -rss_limit_mb=2048 -max_len=1024 \
       -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1; then
     result=ok
   else

@@ -1,4 +1,5 @@
 import Benchmark
+import FixRecords
 import Fleet
 import Foundation
 import GeoKit

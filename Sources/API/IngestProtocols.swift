@@ -1,3 +1,4 @@
+import FixRecords
 import Ingest
 
 /// Which decoder serves which protocol on which transport: the one place

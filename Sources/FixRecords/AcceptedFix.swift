@@ -1,5 +1,4 @@
 import Foundation
-import Fleet
 import GeoKit
 import Zones
 
@@ -35,12 +34,5 @@ public struct AcceptedFix: Sendable, Equatable {
         self.heading = heading
         self.zoneId = zoneId
         self.receivedAt = receivedAt
-    }
-
-    /// The fix as a live position of its taxi.
-    public var position: TaxiPosition {
-        TaxiPosition(
-            taxiId: taxiId, coordinate: coordinate, time: time, speedKmh: speedKmh, heading: heading,
-            zoneId: zoneId)
     }
 }

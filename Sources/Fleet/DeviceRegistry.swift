@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// Which tracking device belongs to which taxi (SPEC I4): only registered

@@ -1,6 +1,5 @@
-import Fleet
+import FixRecords
 import Foundation
-import Ingest
 
 /// The durable archive of accepted fixes (SPEC I6).
 ///

@@ -1,6 +1,6 @@
 import Dispatch
+import FixRecords
 import Foundation
-import Ingest
 import Synchronization
 
 /// Group commit (SPEC I6): many connections hand in fixes, one thread

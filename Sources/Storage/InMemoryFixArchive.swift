@@ -1,6 +1,5 @@
-import Fleet
+import FixRecords
 import Foundation
-import Ingest
 import Synchronization
 
 /// An archive in memory, for tests where nothing needs to survive. Same

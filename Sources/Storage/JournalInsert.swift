@@ -1,8 +1,7 @@
-import Fleet
+import FixRecords
 import GeoKit
 import GRDB
 import GRDBSQLite
-import Ingest
 import Zones
 
 /// Appends accepted fixes to the journal table through SQLite's C interface.

@@ -1,8 +1,7 @@
-import Fleet
+import FixRecords
 import Foundation
 import GeoKit
 import GRDB
-import Ingest
 import Synchronization
 import Zones
 

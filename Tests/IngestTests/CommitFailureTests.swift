@@ -1,3 +1,4 @@
+import FixRecords
 import Fleet
 import Foundation
 import Testing

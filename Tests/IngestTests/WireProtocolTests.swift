@@ -1,3 +1,4 @@
+import FixRecords
 import Testing
 @testable import Ingest
 

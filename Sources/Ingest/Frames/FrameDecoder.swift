@@ -1,3 +1,4 @@
+import FixRecords
 /// Decodes a byte stream (one TCP connection) frame by frame.
 ///
 /// One value per connection: it may keep session state such as the device

@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// Decodes a captured frame (or an OsmAnd request) away from any

@@ -1,3 +1,4 @@
+import FixRecords
 import NIOCore
 
 /// Gathers the fixes every connection of one event loop submits during a

@@ -1,3 +1,4 @@
+import FixRecords
 import NIOCore
 
 /// Closes a terminal's TCP connection that does not identify itself in time

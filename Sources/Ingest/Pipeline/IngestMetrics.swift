@@ -1,4 +1,5 @@
 import CoreMetrics
+import FixRecords
 import Foundation
 
 /// The ingest counters of SPEC I7, through swift-metrics (Prometheus in

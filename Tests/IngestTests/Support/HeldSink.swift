@@ -1,3 +1,4 @@
+import FixRecords
 import Synchronization
 @testable import Ingest
 

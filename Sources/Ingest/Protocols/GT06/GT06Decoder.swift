@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// Concox GT06 binary frames over TCP (SPEC I2), the protocol of most cheap

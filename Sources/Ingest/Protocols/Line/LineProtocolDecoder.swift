@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// Our own text protocol (docs/line-protocol.md), one fix per line:

@@ -1,3 +1,4 @@
+import FixRecords
 /// NMEA 0183 `$GPRMC` / `$GNRMC` sentences behind a device identifier, one
 /// per line, over TCP (SPEC I2).
 ///

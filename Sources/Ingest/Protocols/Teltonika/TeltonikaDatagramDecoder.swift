@@ -1,3 +1,4 @@
+import FixRecords
 /// Teltonika Codec 8 / 8 Extended / 16 over UDP (SPEC I2): every datagram
 /// names its device and carries no CRC:
 ///

@@ -1,3 +1,4 @@
+import FixRecords
 /// Teltonika Codec 8 / 8 Extended / 16 over TCP (SPEC I2), the FMB family:
 ///
 ///     IMEI handshake: 00 0F | 15 ASCII digits      → 01 (accepted) or 00

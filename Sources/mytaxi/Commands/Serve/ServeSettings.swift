@@ -1,5 +1,6 @@
 import API
 import ArgumentParser
+import FixRecords
 import Foundation
 import Ingest
 
