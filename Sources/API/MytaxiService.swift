@@ -79,7 +79,7 @@ public final class MytaxiService: Sendable {
         pipeline = IngestPipeline(
             devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
-        listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits)
+        listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
         logger.info(
             "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -13,26 +14,35 @@ public final class IngestListeners: Sendable {
     private let channels = Mutex<[any Channel]>([])
     private let batchers: LoopSubmissionBatchers
     private let budget: ConnectionBudget
+    private let refusalLog: ConnectionRefusalLog
     private let started = Atomic<Bool>(false)
 
-    public init(pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits()) {
+    /// - Parameters:
+    ///   - logger: Where refused connections are reported (one line every ten seconds at most).
+    public init(
+        pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits(),
+        logger: Logger = Logger(label: "mytaxi.ingest")
+    ) {
         self.pipeline = pipeline
         self.group = group
         self.limits = limits
         batchers = LoopSubmissionBatchers(group: group, pipeline: pipeline)
         budget = ConnectionBudget(limit: limits.maxConnections)
+        refusalLog = ConnectionRefusalLog(logger: logger, limit: limits.maxConnections)
     }
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
     ///
     /// A connection beyond ``IngestConnectionLimits/maxConnections`` is
-    /// closed as soon as it is accepted, and counted.
+    /// closed as soon as it is accepted, counted, and logged as a warning
+    /// (rate-limited).
     @discardableResult
     public func listenTCP<D: StreamFrameDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
         let pipeline = self.pipeline
         let batchers = self.batchers
         let limits = self.limits
         let budget = self.budget
+        let refusalLog = self.refusalLog
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -41,6 +51,7 @@ public final class IngestListeners: Sendable {
                 channel.eventLoop.makeCompletedFuture {
                     guard budget.take() else {
                         pipeline.metrics.connectionRefused(D.wireProtocol)
+                        refusalLog.refused(D.wireProtocol)
                         channel.close(promise: nil)
                         return
                     }
