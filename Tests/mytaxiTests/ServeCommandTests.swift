@@ -192,7 +192,8 @@ import Testing
     /// range: `--idle-timeout nan` used to trap at start.
     @Test(arguments: [
         ("--idle-timeout", "nan"), ("--idle-timeout", "inf"), ("--stale-after", "nan"), ("--login-timeout", "1e400"),
-        ("--http-timeout", "0"), ("--max-connections", "0"), ("--http-max-connections", "0"), ("--http-port", "70000"),
+        ("--http-timeout", "0"), ("--login-timeout", "1e-9"), ("--max-connections", "0"), ("--http-max-connections", "0"),
+        ("--http-port", "70000"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
         let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", flag, value])

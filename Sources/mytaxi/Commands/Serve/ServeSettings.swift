@@ -151,11 +151,14 @@ struct ServeSettings: Decodable, Equatable {
         return configuration
     }
 
-    /// A duration in seconds: finite, above zero and at most a week (a NaN
-    /// would pass every comparison and trap where it becomes a timer).
+    /// A duration in seconds: finite, at least a millisecond and at most a
+    /// week (a NaN would pass every comparison and trap where it becomes a
+    /// timer; the timers count whole milliseconds, so less would be a
+    /// deadline of zero that closes every connection as it opens).
     static func seconds(_ value: Double, flag: String) throws -> Double {
-        guard value.isFinite, value > 0, value <= 7 * 24 * 3600 else {
-            throw ValidationError("--\(flag) must be a number of seconds above 0 and at most 604800 (a week), not '\(value)'")
+        guard value.isFinite, value >= 0.001, value <= 7 * 24 * 3600 else {
+            throw ValidationError(
+                "--\(flag) must be a number of seconds from 0.001 to 604800 (a week), not '\(value)'")
         }
         return value
     }
