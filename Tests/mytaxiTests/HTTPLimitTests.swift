@@ -44,6 +44,22 @@ import Testing
         #expect(try service.get("/healthz").status == 200)
     }
 
+    /// Clients that open connections and send nothing hold them only until
+    /// the request deadline, on both servers; a normal request still works.
+    @Test(arguments: ["http", "osmand/http"])
+    func silentConnectionsAreClosedAtTheDeadline(listener: String) throws {
+        let service = try serve(["--http-timeout", "1"])
+        defer { service.stop() }
+        let port = try #require(service.ports[listener])
+        let silent = try (0..<5).map { _ in try ServeCommandTests.TCPClient(port: port) }
+        let opened = Date()
+        for client in silent {
+            #expect(client.receive(atLeast: 1).closed, "closed, not left open, within the 3 s read timeout")
+        }
+        #expect(Date().timeIntervalSince(opened) < 2.5, "closed near the 1 s deadline")
+        #expect(try service.get("/healthz").status == 200)
+    }
+
     /// Beyond --http-max-connections, a new connection waits (it is not
     /// served) until one of the others closes.
     @Test func connectionsBeyondTheLimitWait() throws {
