@@ -1,3 +1,4 @@
+import FixRecords
 import Logging
 import Synchronization
 
