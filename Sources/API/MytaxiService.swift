@@ -43,7 +43,7 @@ public final class MytaxiService: Sendable {
     public init(
         configuration: ServiceConfiguration, logger: Logger, clock: any ServiceClock = SystemClock(),
         onListening: @escaping @Sendable (String, Int) -> Void = { _, _ in }
-    ) throws {
+    ) async throws {
         self.configuration = configuration
         self.clock = clock
         self.logger = logger
@@ -69,7 +69,7 @@ public final class MytaxiService: Sendable {
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
-        let restored = try archive.latestFixPerTaxi()
+        let restored = try await archive.latestFixPerTaxi()
         for fix in restored { fleet.update(fix.position, heardAt: fix.receivedAt) }
         validator.recordCommitted(restored)
         committer = GroupCommitter(archive: archive) { fixes, report in

@@ -6,30 +6,22 @@ import Foundation
 /// One protocol, so that the embedded SQLite archive (the default) and a
 /// PostgreSQL one can be swapped without touching ingest or the API.
 /// Implementations are thread-safe: one writer (the group committer) and
-/// many readers (API queries) at once.
+/// many readers (API queries) at once. Writes are synchronous, on the
+/// group committer's own thread, where one call per batch earns its speed;
+/// reads are async, so that no caller blocks an event loop or the
+/// cooperative pool on a file.
 public protocol FixArchive: Sendable {
     /// Appends fixes and returns only when they are durable (fsync'd):
     /// a fix acknowledged after this call survives `kill -9`. A fix appended
     /// again (same taxi, device and time) is still one fix to every reader.
-    func append(_ fixes: [AcceptedFix]) throws
+    func append(_ fixes: [AcceptedFix]) throws(StorageError)
 
     /// The fixes of `taxi` taken in `window`, oldest first.
-    func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix]
+    func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> [AcceptedFix]
 
     /// The newest fix of every taxi, to rebuild the live index after a restart.
-    func latestFixPerTaxi() throws -> [AcceptedFix]
+    func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix]
 
     /// How many distinct fixes are stored.
-    func count() throws -> Int
-}
-
-/// Why the archive failed; the message names the file and what to do.
-public struct ArchiveError: Error, CustomStringConvertible, Sendable {
-    public var message: String
-
-    public init(_ message: String) {
-        self.message = message
-    }
-
-    public var description: String { message }
+    func count() async throws(StorageError) -> Int
 }

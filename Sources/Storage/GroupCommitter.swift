@@ -58,7 +58,7 @@ public final class GroupCommitter: FixSink {
         if accepted {
             wakeup.signal()
         } else {
-            completion(.failure(ArchiveError("the archive is shutting down; the fixes were not stored")))
+            completion(.failure(StorageError.shuttingDown))
         }
     }
 

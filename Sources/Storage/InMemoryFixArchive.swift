@@ -15,7 +15,7 @@ public final class InMemoryFixArchive: FixArchive {
 
     public init() {}
 
-    public func append(_ fixes: [AcceptedFix]) throws {
+    public func append(_ fixes: [AcceptedFix]) throws(StorageError) {
         storage.withLock { storage in
             for fix in fixes {
                 let key = Key(taxi: fix.taxiId, time: fix.time, device: fix.deviceId)
@@ -24,21 +24,21 @@ public final class InMemoryFixArchive: FixArchive {
         }
     }
 
-    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
+    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         let matching = storage.withLock { storage in
             storage.values.filter { $0.taxiId == taxi && window.contains($0.time) }
         }
         return Array(matching.sorted { ($0.time, $0.deviceId) < ($1.time, $1.deviceId) }.prefix(limit))
     }
 
-    public func latestFixPerTaxi() throws -> [AcceptedFix] {
+    public func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] {
         let latest = storage.withLock { storage in
             Dictionary(storage.values.map { ($0.taxiId, $0) }) { $0.time >= $1.time ? $0 : $1 }
         }
         return latest.values.sorted { $0.taxiId < $1.taxiId }
     }
 
-    public func count() throws -> Int {
+    public func count() async throws(StorageError) -> Int {
         storage.withLock { $0.count }
     }
 }

@@ -11,11 +11,11 @@ import Zones
 /// is bound in place, instead of building an array of boxed values per row.
 enum JournalInsert {
     /// Inserts `fixes` into journal table `table` in `db`'s current
-    /// transaction; throws with SQLite's message on failure.
+    /// transaction; throws a write failure with SQLite's message.
     static func append(_ fixes: [AcceptedFix], to table: String, in db: Database) throws {
         let sql = "INSERT INTO \(table) (\(FixStore.columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         guard let connection = db.sqliteConnection else {
-            throw ArchiveError("the journal database is closed; the fixes were not stored")
+            throw StorageError.writeFailed(reason: "the journal database is closed")
         }
         var prepared: OpaquePointer?
         guard sqlite3_prepare_v2(connection, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
@@ -53,7 +53,7 @@ enum JournalInsert {
     /// SQLite's SQLITE_TRANSIENT: copy the bound bytes.
     private static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 
-    private static func failure(_ connection: OpaquePointer, _ what: String) -> ArchiveError {
-        ArchiveError("\(what): \(String(cString: sqlite3_errmsg(connection)))")
+    private static func failure(_ connection: OpaquePointer, _ what: String) -> StorageError {
+        .writeFailed(reason: "\(what): \(String(cString: sqlite3_errmsg(connection)))")
     }
 }

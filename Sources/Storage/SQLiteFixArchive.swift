@@ -84,8 +84,7 @@ public final class SQLiteFixArchive: FixArchive {
                 try db.execute(sql: "ATTACH DATABASE ? AS journal", arguments: [directory + "/fixes-journal.sqlite"])
             }
         } catch {
-            throw ArchiveError(
-                "cannot open the fix archive in \(directory): \(error); check that the data directory exists and is writable")
+            throw StorageError.unavailable(location: "the data directory \(directory)", reason: "\(error)")
         }
         mover = JournalMover(interval: moveInterval, report: onMove, reportFailure: onMoveFailure)
         mover.start(archive: self)
@@ -122,41 +121,62 @@ public final class SQLiteFixArchive: FixArchive {
         try journal.write { _ in activeJournalIndex.withLock { $0 = 1 - $0 } }
     }
 
-    public func append(_ fixes: [AcceptedFix]) throws {
+    public func append(_ fixes: [AcceptedFix]) throws(StorageError) {
         guard !fixes.isEmpty else { return }
-        try journal.write { db in try JournalInsert.append(fixes, to: activeJournal, in: db) }
+        do {
+            try journal.write { db in try JournalInsert.append(fixes, to: activeJournal, in: db) }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
     }
 
-    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
+    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         let arguments: StatementArguments = [
             taxi.text, Self.milliseconds(window.lowerBound), Self.milliseconds(window.upperBound), limit,
         ]
-        // Journal tables first, then the store: rows are copied to the store before
-        // they leave the journal, so a row moving meanwhile is seen at least once.
-        let journaled = try journal.read { db in
-            try Self.journalTables.flatMap { table in
-                try Row.fetchAll(
-                    db,
-                    sql: """
-                        SELECT \(FixStore.columns) FROM \(table) WHERE taxi_id = ?1 AND time_ms BETWEEN ?2 AND ?3
-                        ORDER BY time_ms, device_id LIMIT ?4
-                        """,
-                    arguments: arguments)
-            }
-        }
-        let stored = try store.read { db in try Row.fetchAll(db, sql: FixStore.fixesOfTaxiInWindow, arguments: arguments) }
-        return Array(Self.merge(stored + journaled).prefix(limit))
+        let fixes = try await journalThenStore(
+            journal: { db in
+                try Self.journalTables.flatMap { table in
+                    try Row.fetchAll(
+                        db,
+                        sql: """
+                            SELECT \(FixStore.columns) FROM \(table) WHERE taxi_id = ?1 AND time_ms BETWEEN ?2 AND ?3
+                            ORDER BY time_ms, device_id LIMIT ?4
+                            """,
+                        arguments: arguments)
+                }
+            },
+            store: { db in try Row.fetchAll(db, sql: FixStore.fixesOfTaxiInWindow, arguments: arguments) })
+        return Array(Self.oldestFirstOnce(fixes).prefix(limit))
     }
 
-    public func latestFixPerTaxi() throws -> [AcceptedFix] {
-        let journaled = try journal.read { db in
-            try Self.journalTables.flatMap { table in try Row.fetchAll(db, sql: FixStore.newestPerTaxi(in: table)) }
-        }
-        let stored = try store.read { db in try Row.fetchAll(db, sql: FixStore.latestPerTaxi) }
-        let latest = Dictionary((stored + journaled).compactMap(Self.fix(from:)).map { ($0.taxiId, $0) }) {
-            $0.time >= $1.time ? $0 : $1
-        }
+    public func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] {
+        let fixes = try await journalThenStore(
+            journal: { db in
+                try Self.journalTables.flatMap { table in try Row.fetchAll(db, sql: FixStore.newestPerTaxi(in: table)) }
+            },
+            store: { db in try Row.fetchAll(db, sql: FixStore.latestPerTaxi) })
+        let latest = Dictionary(fixes.map { ($0.taxiId, $0) }) { $0.time >= $1.time ? $0 : $1 }
         return latest.values.sorted { $0.taxiId < $1.taxiId }
+    }
+
+    /// The fixes of the rows a query finds in the journal tables, then in
+    /// the store: rows are copied into the store before they leave the
+    /// journal, so a row moving meanwhile is seen at least once (and
+    /// ``oldestFirstOnce(_:)`` keeps it once).
+    private func journalThenStore(
+        journal journalRows: @escaping @Sendable (Database) throws -> [Row],
+        store storeRows: @escaping @Sendable (Database) throws -> [Row]
+    ) async throws(StorageError) -> [AcceptedFix] {
+        do {
+            let journaled = try await journal.read { db in try journalRows(db).compactMap(Self.fix(from:)) }
+            let stored = try await store.read { db in try storeRows(db).compactMap(Self.fix(from:)) }
+            return stored + journaled
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
     }
 
     /// Moves everything journaled so far into the store now, as the
@@ -166,15 +186,23 @@ public final class SQLiteFixArchive: FixArchive {
         try mover.moveNow(archive: self)
     }
 
-    public func count() throws -> Int {
-        try moveJournalToStore()
-        return try store.read { db in try Int.fetchOne(db, sql: FixStore.distinctFixCount) ?? 0 }
+    public func count() async throws(StorageError) -> Int {
+        do {
+            try moveJournalToStore()
+        } catch {
+            throw .writeFailed(reason: "moving the journal into the store before counting: \(error)")
+        }
+        do {
+            return try await store.read { db in try Int.fetchOne(db, sql: FixStore.distinctFixCount) ?? 0 }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
     }
 
-    /// Rows of both files as fixes, oldest first, each (taxi, time, device) once.
-    private static func merge(_ rows: [Row]) -> [AcceptedFix] {
+    /// Fixes of both files oldest first, each (taxi, time, device) once.
+    private static func oldestFirstOnce(_ fixes: [AcceptedFix]) -> [AcceptedFix] {
         var seen = Set<String>()
-        return rows.compactMap(fix(from:))
+        return fixes
             .sorted { ($0.time, $0.deviceId) < ($1.time, $1.deviceId) }
             .filter { seen.insert("\($0.taxiId.text)|\($0.time.timeIntervalSince1970)|\($0.deviceId)").inserted }
     }

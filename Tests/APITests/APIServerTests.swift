@@ -167,9 +167,9 @@ import Zones
         }
     }
 
-    /// An archive that fails behind the API gives a 500 problem naming the
-    /// request id, with nothing of the error itself (no path, no SQL).
-    @Test func aStoreFailureIsA500WithoutInternals() async throws {
+    /// An archive that fails behind the API gives a 503 problem (try again)
+    /// naming the request id, with nothing of the error itself (no path, no SQL).
+    @Test func aStoreFailureIsA503WithoutInternals() async throws {
         let server = APIServer(
             fleet: FleetIndex(staleAfter: 90), archive: BrokenArchive(), zoneSet: Self.zoneSet,
             metricsRegistry: PrometheusCollectorRegistry(), healthProblems: { [] }, clock: ManualClock(now: Self.now))
@@ -177,7 +177,7 @@ import Zones
             try await client.execute(
                 uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get
             ) { response in
-                #expect(response.status == .internalServerError)
+                #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.contentType] == "application/problem+json")
                 let body = try json(response.body)
                 let detail = body["detail"]?.scalarText ?? ""
@@ -191,10 +191,12 @@ import Zones
 
 /// An archive whose every read fails the way a broken disk would.
 struct BrokenArchive: FixArchive {
-    func append(_ fixes: [AcceptedFix]) throws { throw ArchiveError("disk I/O error in /var/lib/secret.sqlite") }
-    func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) throws -> [AcceptedFix] {
-        throw ArchiveError("disk I/O error in /var/lib/secret.sqlite")
+    func append(_ fixes: [AcceptedFix]) throws(StorageError) {
+        throw .writeFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
     }
-    func latestFixPerTaxi() throws -> [AcceptedFix] { [] }
-    func count() throws -> Int { 0 }
+    func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
+    func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] { [] }
+    func count() async throws(StorageError) -> Int { 0 }
 }

@@ -21,7 +21,7 @@ final class FailingOnceSink: FixSink {
 
     func submit(_ fixes: [AcceptedFix], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         guard failed.withLock({ failed in defer { failed = true }; return failed }) else {
-            return completion(.failure(ArchiveError("disk full")))
+            return completion(.failure(StorageError.writeFailed(reason: "disk full")))
         }
         next.submit(fixes, completion: completion)
     }
@@ -50,13 +50,13 @@ final class FailingOnceSink: FixSink {
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .serviceUnavailable)
             }
-            #expect(try archive.count() == 0)
+            #expect(try await archive.count() == 0)
             try await client.execute(uri: uri, method: .get) { response in
                 #expect(response.status == .ok)
                 #expect(String(buffer: response.body).isEmpty, "stored, not refused as a duplicate")
             }
         }
-        #expect(try archive.count() == 1)
+        #expect(try await archive.count() == 1)
     }
 
     @Test func aQueryFixIsStoredThenAnswered200() async throws {
@@ -66,7 +66,7 @@ final class FailingOnceSink: FixSink {
                 #expect(response.status == .ok)
             }
         }
-        let stored = try archive.fixes(of: "TX1", in: Date.distantPast...Date.distantFuture, limit: 10)
+        let stored = try await archive.fixes(of: "TX1", in: Date.distantPast...Date.distantFuture, limit: 10)
         #expect(stored.count == 1)
         #expect(stored.first?.speedKmh == 18.52)
     }
@@ -87,7 +87,7 @@ final class FailingOnceSink: FixSink {
                 #expect(response.status == .ok)
             }
         }
-        #expect(try archive.count() == 2)
+        #expect(try await archive.count() == 2)
     }
 
     /// Malformed requests and unknown devices are 400; a fix that validation
@@ -109,7 +109,7 @@ final class FailingOnceSink: FixSink {
                 #expect(String(buffer: response.body).contains("null_island"))
             }
         }
-        #expect(try archive.count() == 0)
+        #expect(try await archive.count() == 0)
         var text: [UInt8] = []
         registry.emit(into: &text)
         #expect(String(decoding: text, as: UTF8.self).contains(#"mytaxi_fixes_rejected_total{protocol="osmand",reason="unknown_device"} 1"#))

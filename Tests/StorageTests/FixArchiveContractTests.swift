@@ -28,41 +28,41 @@ import Testing
     static let base = Date(timeIntervalSince1970: 1_790_000_000)
 
     @Test(arguments: implementations)
-    func aWindowComesBackOldestFirstWithinTheLimit(implementation: String) throws {
+    func aWindowComesBackOldestFirstWithinTheLimit(implementation: String) async throws {
         let (archive, cleanUp) = try Self.make(implementation)
         defer { cleanUp() }
         try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10), makeFix(taxi: "T1", second: 0)])
         try archive.append([makeFix(taxi: "T1", second: 30), makeFix(taxi: "T1", second: 90)])
-        let window = try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 100)
+        let window = try await archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 100)
         #expect(window.map(\.time) == [0, 30, 60].map { Self.base.addingTimeInterval($0) })
         #expect(window.first == makeFix(taxi: "T1", second: 0), "every field comes back as stored")
-        let limited = try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(90), limit: 2)
+        let limited = try await archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(90), limit: 2)
         #expect(limited.map(\.time) == [0, 30].map { Self.base.addingTimeInterval($0) })
     }
 
     @Test(arguments: implementations)
-    func aFixAppendedTwiceIsOneFix(implementation: String) throws {
+    func aFixAppendedTwiceIsOneFix(implementation: String) async throws {
         let (archive, cleanUp) = try Self.make(implementation)
         defer { cleanUp() }
         try archive.append([makeFix(taxi: "T1", second: 0)])
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
-        #expect(try archive.count() == 2)
-        #expect(try archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 10).count == 2)
+        #expect(try await archive.count() == 2)
+        #expect(try await archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(60), limit: 10).count == 2)
     }
 
     @Test(arguments: implementations)
-    func theLatestFixOfEveryTaxiIsItsNewest(implementation: String) throws {
+    func theLatestFixOfEveryTaxiIsItsNewest(implementation: String) async throws {
         let (archive, cleanUp) = try Self.make(implementation)
         defer { cleanUp() }
         try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10)])
         try archive.append([makeFix(taxi: "T1", second: 30)])
-        let latest = try archive.latestFixPerTaxi()
+        let latest = try await archive.latestFixPerTaxi()
         #expect(latest.map(\.taxiId) == ["T1", "T2"])
         #expect(latest.map(\.time) == [Self.base.addingTimeInterval(60), Self.base.addingTimeInterval(10)])
     }
 
     @Test(arguments: implementations)
-    func nonASCIIIdentifiersAndAMissingZoneComeBackAsTheyWere(implementation: String) throws {
+    func nonASCIIIdentifiersAndAMissingZoneComeBackAsTheyWere(implementation: String) async throws {
         let (archive, cleanUp) = try Self.make(implementation)
         defer { cleanUp() }
         let fix = AcceptedFix(
@@ -70,6 +70,6 @@ import Testing
             coordinate: Coordinate(longitude: 7.42, latitude: 43.73), speedKmh: 0, heading: 359.5, zoneId: nil,
             receivedAt: Self.base.addingTimeInterval(1))
         try archive.append([fix])
-        #expect(try archive.fixes(of: "Такси-7", in: Self.base...Self.base.addingTimeInterval(1), limit: 10) == [fix])
+        #expect(try await archive.fixes(of: "Такси-7", in: Self.base...Self.base.addingTimeInterval(1), limit: 10) == [fix])
     }
 }

@@ -31,19 +31,19 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
 }
 
 @Suite struct SQLiteFixArchiveTests {
-    @Test func returnsATaxisWindowOldestFirst() throws {
+    @Test func returnsATaxisWindowOldestFirst() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
         try archive.append([makeFix(taxi: "T1", second: 60), makeFix(taxi: "T2", second: 10), makeFix(taxi: "T1", second: 0)])
         try archive.append([makeFix(taxi: "T1", second: 30, zone: nil)])
         let base = Date(timeIntervalSince1970: 1_790_000_000)
-        let window = try archive.fixes(of: "T1", in: base...base.addingTimeInterval(45), limit: 100)
+        let window = try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(45), limit: 100)
         #expect(window.map(\.time) == [base, base.addingTimeInterval(30)])
         #expect(window[1].zoneId == nil)
         #expect(window[0] == makeFix(taxi: "T1", second: 0))
     }
 
-    @Test func nonASCIIIdentifiersComeBackByteForByte() throws {
+    @Test func nonASCIIIdentifiersComeBackByteForByte() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
         let fix = AcceptedFix(
@@ -52,36 +52,36 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
             speedKmh: 12.5, heading: 359, zoneId: "Monte-Carlo Ⅱ", receivedAt: Date(timeIntervalSince1970: 1_790_000_002))
         try archive.append([fix])
         let base = Date(timeIntervalSince1970: 1_790_000_000)
-        #expect(try archive.fixes(of: "Такси-7", in: base...base.addingTimeInterval(1), limit: 10) == [fix])
+        #expect(try await archive.fixes(of: "Такси-7", in: base...base.addingTimeInterval(1), limit: 10) == [fix])
     }
 
-    @Test func movesAcrossBothJournalTablesLoseNothing() throws {
+    @Test func movesAcrossBothJournalTablesLoseNothing() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T2", second: 0)])
-        #expect(try archive.count() == 2)
+        #expect(try await archive.count() == 2)
         try archive.append([makeFix(taxi: "T1", second: 30)])
-        #expect(try archive.count() == 3)
+        #expect(try await archive.count() == 3)
         // Rows a crash left in the inactive table are moved too.
         let leftover = makeFix(taxi: "T3", second: 5)
-        try archive.journal.write { db in try JournalInsert.append([leftover], to: archive.inactiveJournal, in: db) }
+        try await archive.journal.write { db in try JournalInsert.append([leftover], to: archive.inactiveJournal, in: db) }
         try archive.append([makeFix(taxi: "T1", second: 60)])
         let base = Date(timeIntervalSince1970: 1_790_000_000)
-        #expect(try archive.fixes(of: "T3", in: base...base.addingTimeInterval(60), limit: 10) == [leftover])
-        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
-        #expect(try archive.count() == 5)
-        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
+        #expect(try await archive.fixes(of: "T3", in: base...base.addingTimeInterval(60), limit: 10) == [leftover])
+        #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
+        #expect(try await archive.count() == 5)
+        #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 3)
     }
 
-    @Test func aResentFixIsStoredOnce() throws {
+    @Test func aResentFixIsStoredOnce() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
         try archive.append([makeFix(taxi: "T1", second: 0)])
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
-        #expect(try archive.count() == 2)
+        #expect(try await archive.count() == 2)
     }
 
-    @Test func latestFixPerTaxiSurvivesReopening() throws {
+    @Test func latestFixPerTaxiSurvivesReopening() async throws {
         let directory = TemporaryDirectory()
         let path = directory.path
         do {
@@ -89,7 +89,7 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
             try archive.append([makeFix(taxi: "T1", second: 90, lon: -73.9), makeFix(taxi: "T1", second: 30), makeFix(taxi: "T2", second: 5)])
         }
         let reopened = try SQLiteFixArchive(directory: path)
-        let latest = try reopened.latestFixPerTaxi()
+        let latest = try await reopened.latestFixPerTaxi()
         #expect(latest.map(\.taxiId) == ["T1", "T2"])
         #expect(latest[0] == makeFix(taxi: "T1", second: 90, lon: -73.9))
     }
@@ -98,8 +98,29 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect {
             try SQLiteFixArchive(directory: "/nonexistent-dir")
         } throws: { error in
-            "\(error)".contains("/nonexistent-dir") && "\(error)".contains("writable")
+            guard case StorageError.unavailable(let location, _) = error else { return false }
+            return location.contains("/nonexistent-dir") && "\(error)".contains("writable")
         }
+    }
+
+    /// A journal that refuses the insert (here a trigger; a full disk or an
+    /// I/O error alike) is a write failure carrying SQLite's message, and
+    /// nothing of the batch is readable.
+    @Test func aFailedAppendIsAWriteFailureAndStoresNothing() async throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))
+        try await archive.journal.write { db in
+            for table in SQLiteFixArchive.journalTables {
+                try db.execute(sql: "CREATE TRIGGER refuse_\(table) BEFORE INSERT ON \(table) BEGIN SELECT RAISE(FAIL, 'simulated I/O error'); END")
+            }
+        }
+        #expect {
+            try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
+        } throws: { error in
+            guard case StorageError.writeFailed(let reason) = error else { return false }
+            return reason.contains("simulated I/O error")
+        }
+        #expect(try await archive.fixes(of: "T1", in: Date.distantPast...Date.distantFuture, limit: 10).isEmpty)
     }
 }
 
@@ -116,14 +137,14 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
                         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                             committer.submit([makeFix(taxi: "T\(taxi)", second: second)]) { continuation.resume(with: $0) }
                         }
-                        #expect(try archive.fixes(of: TaxiID("T\(taxi)"), in: Date.distantPast...Date.distantFuture, limit: 100).count == second + 1)
+                        #expect(try await archive.fixes(of: TaxiID("T\(taxi)"), in: Date.distantPast...Date.distantFuture, limit: 100).count == second + 1)
                     }
                 }
             }
             try await group.waitForAll()
         }
         committer.shutdown()
-        #expect(try archive.count() == 1000)
+        #expect(try await archive.count() == 1000)
         #expect(committed.withLock { $0 } == 1000)
     }
 
@@ -145,20 +166,20 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         try archive.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM segments") ?? 0 }
     }
 
-    @Test func aWindowSpanningSegmentsComesBackOldestFirstWithinTheLimit() throws {
+    @Test func aWindowSpanningSegmentsComesBackOldestFirstWithinTheLimit() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 2)
         for second in stride(from: 0, to: 300, by: 30) {
             try archive.append([makeFix(taxi: "T1", second: second), makeFix(taxi: "T2", second: second + 1)])
-            _ = try archive.count()
+            _ = try await archive.count()
         }
         #expect(try segmentCount(archive) == 10)
-        let window = try archive.fixes(of: "T1", in: base.addingTimeInterval(60)...base.addingTimeInterval(200), limit: 4)
+        let window = try await archive.fixes(of: "T1", in: base.addingTimeInterval(60)...base.addingTimeInterval(200), limit: 4)
         #expect(window.map(\.time) == [60, 90, 120, 150].map { base.addingTimeInterval($0) })
         #expect(window.allSatisfy { $0.taxiId == "T1" })
     }
 
-    @Test func everyMoveIsReportedWithTheFixesItStored() throws {
+    @Test func everyMoveIsReportedWithTheFixesItStored() async throws {
         let directory = TemporaryDirectory()
         let reports = Mutex<[SQLiteFixArchive.MoveReport]>([])
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600)) { move in
@@ -172,40 +193,40 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect(reports.withLock { $0.map(\.storedFixes) } == [2, 1])
     }
 
-    @Test func aFixResentIntoALaterSegmentIsReturnedOnce() throws {
+    @Test func aFixResentIntoALaterSegmentIsReturnedOnce() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 2)
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
-        #expect(try archive.count() == 2)
+        #expect(try await archive.count() == 2)
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 60)])
-        #expect(try archive.count() == 3)
+        #expect(try await archive.count() == 3)
         #expect(try segmentCount(archive) == 2)
-        let window = try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10)
+        let window = try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10)
         #expect(window.map(\.time) == [0, 30, 60].map { base.addingTimeInterval($0) })
     }
 
     /// With one row per segment, the newest fix is in a closed segment when
     /// the late one arrives; with the default, both are in the open one.
     @Test(arguments: [1, FixStore.defaultSegmentRows])
-    func theLatestFixStaysTheNewestWhenAnOlderOneArrivesLate(segmentRows: Int) throws {
+    func theLatestFixStaysTheNewestWhenAnOlderOneArrivesLate(segmentRows: Int) async throws {
         let directory = TemporaryDirectory()
         do {
             let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: segmentRows)
             try archive.append([makeFix(taxi: "T1", second: 90, lon: -73.9)])
-            _ = try archive.count()
+            _ = try await archive.count()
             try archive.append([makeFix(taxi: "T1", second: 30), makeFix(taxi: "T2", second: 5)])
-            _ = try archive.count()
+            _ = try await archive.count()
         }
-        let latest = try SQLiteFixArchive(directory: directory.path).latestFixPerTaxi()
+        let latest = try await SQLiteFixArchive(directory: directory.path).latestFixPerTaxi()
         #expect(latest == [makeFix(taxi: "T1", second: 90, lon: -73.9), makeFix(taxi: "T2", second: 5)])
     }
 
-    @Test func aStoreWrittenBeforeSegmentsIsConvertedWithNothingLost() throws {
+    @Test func aStoreWrittenBeforeSegmentsIsConvertedWithNothingLost() async throws {
         let directory = TemporaryDirectory()
         let fixes = [makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30, zone: nil), makeFix(taxi: "T2", second: 10)]
         do {
             let old = try DatabaseQueue(path: directory.path + "/fixes.sqlite")
-            try old.write { db in
+            try await old.write { db in
                 try db.execute(
                     sql: """
                         CREATE TABLE fixes (
@@ -225,9 +246,9 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
             }
         }
         let archive = try SQLiteFixArchive(directory: directory.path)
-        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10) == Array(fixes[0...1]))
-        #expect(try archive.latestFixPerTaxi() == [fixes[1], fixes[2]])
+        #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10) == Array(fixes[0...1]))
+        #expect(try await archive.latestFixPerTaxi() == [fixes[1], fixes[2]])
         try archive.append([makeFix(taxi: "T1", second: 60)])
-        #expect(try archive.count() == 4)
+        #expect(try await archive.count() == 4)
     }
 }

@@ -28,11 +28,11 @@ import Testing
         #expect(archive.moveFailure?.contains("simulated I/O error") == true, "\(archive.moveFailure ?? "no failure")")
         // Still journaled, so still readable.
         let base = Date(timeIntervalSince1970: 1_790_000_000)
-        #expect(try archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 2)
+        #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 2)
 
         try await outside.write { db in try db.execute(sql: "DROP TRIGGER refuse") }
         try await poll { archive.moveFailure == nil }
-        #expect(try archive.count() == 2)
+        #expect(try await archive.count() == 2)
     }
 
     /// Waits up to 10 s for `condition`.

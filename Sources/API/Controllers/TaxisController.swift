@@ -4,7 +4,6 @@ import Foundation
 import Hummingbird
 import ServiceClock
 import Ingest
-import NIOPosix
 import Storage
 
 /// `/v1/taxis/{taxiId}`: a taxi's live position, and its archived fixes in
@@ -40,11 +39,7 @@ struct TaxisController: Sendable {
             throw Problem.badRequest("query parameter 'to' must be an ISO 8601 time, e.g. 2026-11-23T09:00:00Z")
         }
         guard from <= to else { throw Problem.badRequest("'from' (\(fromText)) is after 'to' (\(toText))") }
-        // The archive reads files: on the thread pool, never on an event loop.
-        let archive = self.archive
-        let fixes = try await NIOThreadPool.singleton.runIfActive {
-            try archive.fixes(of: taxi, in: from...to, limit: Self.maxFixesPerRequest)
-        }
+        let fixes = try await archive.fixes(of: taxi, in: from...to, limit: Self.maxFixesPerRequest)
         return try JSONResponse.ok(fixes.map(TaxiJSON.init))
     }
 }

@@ -1,11 +1,13 @@
 import Hummingbird
 import Logging
+import Storage
 
 /// Turns every error a route throws into an RFC 9457 problem document:
 /// a ``Problem`` as it is, Hummingbird's own errors (no such route, a body
-/// too large) with their status, and anything else as a 500 that names the
-/// request id and nothing internal (no stack, SQL or path), the error itself
-/// going to the log.
+/// too large) with their status, a store that cannot be read as a 503 (the
+/// client may try again), and anything else as a 500; a 503 or a 500 names
+/// the request id and nothing internal (no stack, SQL or path), the error
+/// itself going to the log.
 struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
@@ -15,6 +17,12 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
         } catch let error as HTTPError {
             return Problem(status: error.status, detail: error.body ?? "\(request.method) \(request.uri.path): \(error.status.reasonPhrase)")
                 .response()
+        } catch let error as StorageError {
+            context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
+            return Problem(
+                status: .serviceUnavailable,
+                detail: "the store cannot answer now; try again shortly, or report request id \(context.id)"
+            ).response()
         } catch {
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return Problem(

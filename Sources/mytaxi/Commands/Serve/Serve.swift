@@ -116,7 +116,7 @@ struct Serve: AsyncParsableCommand {
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             let (apiHost, ingestHost) = (configuration.bindHost, configuration.effectiveIngestBindHost)
-            service = try MytaxiService(configuration: configuration, logger: logger) { listener, port in
+            service = try await MytaxiService(configuration: configuration, logger: logger) { listener, port in
                 // One stable line per listener on stdout, for scripts and tests (ports may be chosen by the OS).
                 let host = listener == "http" ? apiHost : ingestHost
                 FileHandle.standardOutput.write(Data("listening \(listener) \(host):\(port)\n".utf8))

@@ -1,0 +1,29 @@
+/// Why a store failed, for every store of the service (fixes today; the
+/// dispatch log, accounts and zone versions as they come): callers decide
+/// by case (retry, answer 503, stop at start) and show the description,
+/// which says what was not done and what to do.
+public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
+    /// The store cannot be opened at `location` (a directory, a database
+    /// name; never a password); `reason` is the database's own message.
+    case unavailable(location: String, reason: String)
+    /// A write failed and nothing of it was stored (disk full, I/O error,
+    /// lost connection): whatever it carried must not be acknowledged.
+    case writeFailed(reason: String)
+    /// A read failed; the stored data is untouched.
+    case readFailed(reason: String)
+    /// The store is shutting down: the write was not attempted.
+    case shuttingDown
+
+    public var description: String {
+        switch self {
+        case .unavailable(let location, let reason):
+            "cannot open the store in \(location): \(reason); check that it exists and is writable"
+        case .writeFailed(let reason):
+            "the write failed and nothing of it was stored: \(reason)"
+        case .readFailed(let reason):
+            "the read failed: \(reason)"
+        case .shuttingDown:
+            "the store is shutting down; nothing was stored"
+        }
+    }
+}
