@@ -32,11 +32,8 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
         guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol) }
         let envelope = unwrapInboundIn(data)
         let arrivedAt = clock.now
-        let outcome = envelope.data.withUnsafeReadableBytes { raw in
-            Result { () throws(FrameError) in try Decoder.decodeDatagram(raw) }
-        }
         let frame: DecodedFrame
-        switch outcome {
+        switch envelope.data.decodeReadableBytes(Decoder.decodeDatagram) {
         case .failure(let error):
             pipeline.metrics.frameRejected(wireProtocol, error.reason)
             return

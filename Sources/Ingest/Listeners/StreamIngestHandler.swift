@@ -122,10 +122,7 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
         var accepted: [AcceptedFix] = []
         var shouldClose = false
         decoding: while bytes.readableBytes > 0 {
-            let outcome = bytes.withUnsafeReadableBytes { raw in
-                Result { () throws(FrameError) in try decoder.decodeFrame(raw) }
-            }
-            switch outcome {
+            switch bytes.decodeReadableBytes({ raw throws(FrameError) in try decoder.decodeFrame(raw) }) {
             case .success(nil):
                 break decoding
             case .success(let frame?):

@@ -1,4 +1,5 @@
 import Foundation
+import NIOCore
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,10 +20,11 @@ final class TestSocket {
     }
 
     private func connected(to port: Int) throws -> TestSocket {
-        var address = Self.loopback(port: port)
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
+        // NIO builds the address: a sockaddr_in written field by field here
+        // resolved its members to NIO's C module or to Glibc depending on
+        // the build order, which MemberImportVisibility then refused.
+        let address = try SocketAddress(ipAddress: "127.0.0.1", port: port)
+        let result = address.withSockAddr { pointer, size in connect(descriptor, pointer, socklen_t(size)) }
         guard result == 0 else { throw TestSocketError("connect to port \(port): errno \(errno)") }
         return self
     }
@@ -40,14 +42,6 @@ final class TestSocket {
     /// Closes the connection now, as a terminal hanging up.
     func closeNow() {
         shutdown(descriptor, Int32(SHUT_RDWR))
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 
     /// Sends all of `text` (blocking).

@@ -1,0 +1,96 @@
+import Fleet
+import Foundation
+import Metrics
+import NIOCore
+import NIOEmbedded
+import Testing
+@testable import Ingest
+
+/// The UDP handler on an `EmbeddedChannel`, with a sink the test completes:
+/// a reply datagram leaves only once the fixes are durable, a failed commit
+/// is never answered and its resend is stored, and only registered devices
+/// get an answer; step by step, without sockets or sleeps.
+@Suite struct DatagramIngestHandlerTests {
+    struct Harness {
+        let channel: EmbeddedChannel
+        let sink = HeldSink()
+        let terminal: SocketAddress
+
+        init() throws {
+            terminal = try SocketAddress(ipAddress: "192.0.2.7", port: 40_001)
+            let loop = EmbeddedEventLoop()
+            channel = EmbeddedChannel(loop: loop)
+            let pipeline = IngestPipeline(
+                devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\n"), zones: nil, validator: FixValidator(),
+                sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance))
+            let batcher = LoopSubmissionBatcher(eventLoop: loop, pipeline: pipeline)
+            try channel.pipeline.syncOperations.addHandler(
+                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher))
+        }
+
+        /// One datagram from the terminal's address.
+        func send(_ text: String) throws {
+            try channel.writeInbound(AddressedEnvelope(remoteAddress: terminal, data: channel.allocator.buffer(string: text)))
+            channel.embeddedEventLoop.run()
+        }
+
+        /// Completes the oldest held submission and lets the loop run.
+        func commit(_ result: Result<Void, any Error>) {
+            sink.complete(with: result)
+            channel.embeddedEventLoop.run()
+        }
+
+        /// The reply datagrams sent so far, each with where it went.
+        func replies() throws -> [(to: SocketAddress, text: String)] {
+            var replies: [(SocketAddress, String)] = []
+            while let envelope = try channel.readOutbound(as: AddressedEnvelope<ByteBuffer>.self) {
+                replies.append((envelope.remoteAddress, String(buffer: envelope.data)))
+            }
+            return replies
+        }
+    }
+
+    @Test func theReplyLeavesOnlyOnceTheFixIsDurable() throws {
+        let harness = try Harness()
+        try harness.send(ListenerHarness.line(seq: 1))
+        #expect(harness.sink.waiting == 1)
+        #expect(try harness.replies().isEmpty, "no reply while the commit is pending")
+        harness.commit(.success(()))
+        let replies = try harness.replies()
+        #expect(replies.map(\.text) == ["ACK,1\n"])
+        #expect(replies.first?.to == harness.terminal)
+    }
+
+    /// SPEC I6: a failed commit gets no reply, and the terminal's resend of
+    /// the same fix is not taken for a duplicate: it is stored, then answered.
+    @Test func aFailedCommitIsNotAnsweredAndItsResendIsStored() throws {
+        let harness = try Harness()
+        try harness.send(ListenerHarness.line(seq: 1))
+        harness.commit(.failure(TestSocketError("disk full")))
+        #expect(try harness.replies().isEmpty)
+
+        try harness.send(ListenerHarness.line(seq: 1))
+        #expect(harness.sink.waiting == 1, "the resend goes to the archive again")
+        harness.commit(.success(()))
+        #expect(try harness.replies().map(\.text) == ["ACK,1\n"])
+    }
+
+    /// A source address can be forged: an unknown device gets no answer and
+    /// nothing of it is stored.
+    @Test func anUnknownDeviceGetsNoReply() throws {
+        let harness = try Harness()
+        try harness.send(ListenerHarness.line(device: "STRANGER", seq: 1))
+        #expect(harness.sink.waiting == 0)
+        #expect(try harness.replies().isEmpty)
+    }
+
+    /// A datagram that does not decode is dropped; the next one is served.
+    @Test func aBadDatagramIsDroppedAndTheNextServed() throws {
+        let harness = try Harness()
+        try harness.send("MT1,D1,not-a-sequence,,,\n")
+        try harness.send(String(repeating: "\u{0}", count: 64))
+        try harness.send(ListenerHarness.line(seq: 2))
+        harness.commit(.success(()))
+        #expect(try harness.replies().map(\.text) == ["ACK,2\n"])
+    }
+}
