@@ -49,7 +49,7 @@ public final class MytaxiService: Sendable {
         self.logger = logger
         self.onListening = onListening
         let loaded = try ZoneFileLoader.load(
-            path: configuration.zonesPath, options: ZoneFileOptions(idProperty: configuration.zoneIdProperty))
+            path: configuration.zonesPath, options: configuration.zoneFileOptions)
         zoneSet = loaded.zoneSet
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)

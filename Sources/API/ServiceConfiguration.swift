@@ -2,14 +2,15 @@ import FixRecords
 import Foundation
 import Ingest
 import NIOCore
+import Zones
 
 /// Everything `mytaxi serve` needs, from flags, a config file, or defaults
 /// (in that order of precedence).
 public struct ServiceConfiguration: Sendable, Equatable {
     /// The zone GeoJSON file.
     public var zonesPath: String
-    /// Zone id property (nil: feature id, then properties.id).
-    public var zoneIdProperty: String?
+    /// How to read the zone file (id and name properties, overlap tolerance).
+    public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.
     public var devicesPath: String
     /// Where the archive lives.

@@ -201,6 +201,25 @@ import Testing
         #expect(result.standardError.contains("\(flag) must be"), "\(result.standardError)")
     }
 
+    /// The zone file options are those of every zone command, and the
+    /// config file may give them: a tolerance there is checked the same way.
+    @Test func zoneFileOptionsComeFromTheConfigFileToo() throws {
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "name-property": "zone", "overlap-tolerance": -5}"#
+            .write(to: directory.appendingPathComponent("zones.json"), atomically: true, encoding: .utf8)
+        let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("zones.json").path])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--overlap-tolerance must be"), "\(result.standardError)")
+        // As a flag it is checked by the option group every zone command
+        // shares: a usage error (64), as for the zone commands.
+        let flag = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--overlap-tolerance", "nan"])
+        #expect(flag.status == 64)
+        #expect(flag.standardError.contains("--overlap-tolerance must be"), "\(flag.standardError)")
+        let help = try CommandRunner.run(["serve", "--help"]).standardOutput
+        for flag in ["--id-property", "--name-property", "--overlap-tolerance"] {
+            #expect(help.contains(flag), "\(flag) missing from serve --help")
+        }
+    }
+
     @Test func aBadNumberInTheConfigFileIsNamed() throws {
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "idle-timeout": "nan"}"#
             .write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)

@@ -23,9 +23,7 @@ struct Serve: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Zone GeoJSON file.", valueName: "FILE"))
     var zones: String?
 
-    @Option(name: .customLong("id-property"), help: ArgumentHelp(
-        "Zone id property (default: the feature id, then properties.id).", valueName: "NAME"))
-    var idProperty: String?
+    @OptionGroup var zoneFile: ZoneFileArguments
 
     @Option(help: ArgumentHelp("Devices file: CSV lines device_id,taxi_id. Reloaded on SIGHUP.", valueName: "FILE"))
     var devices: String?
@@ -131,7 +129,9 @@ struct Serve: AsyncParsableCommand {
     /// The settings the flags give.
     var flagSettings: ServeSettings {
         var settings = ServeSettings()
-        (settings.zones, settings.idProperty, settings.devices, settings.dataDir) = (zones, idProperty, devices, dataDir)
+        (settings.zones, settings.devices, settings.dataDir) = (zones, devices, dataDir)
+        (settings.idProperty, settings.nameProperty, settings.overlapTolerance) =
+            (zoneFile.idProperty, zoneFile.nameProperty, zoneFile.overlapTolerance)
         (settings.httpPort, settings.bind, settings.ingestBind) = (httpPort, bind, ingestBind)
         (settings.linePort, settings.nmeaPort, settings.osmandPort) = (linePort, nmeaPort, osmandPort)
         (settings.teltonikaPort, settings.gt06Port) = (teltonikaPort, gt06Port)

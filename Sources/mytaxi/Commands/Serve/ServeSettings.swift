@@ -13,6 +13,8 @@ import Ingest
 struct ServeSettings: Decodable, Equatable {
     var zones: String?
     var idProperty: String?
+    var nameProperty: String?
+    var overlapTolerance: Double?
     var devices: String?
     var dataDir: String?
     var httpPort: Int?
@@ -31,7 +33,7 @@ struct ServeSettings: Decodable, Equatable {
     var httpMaxConnections: Int?
 
     enum CodingKeys: String, CodingKey {
-        case zones, idProperty = "id-property", devices, dataDir = "data-dir", httpPort = "http-port", bind
+        case zones, idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
         case ingestBind = "ingest-bind", linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
         case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
         case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
@@ -41,7 +43,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
     private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
         [
-            (.zones, \.zones), (.idProperty, \.idProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
+            (.zones, \.zones), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
             (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port),
         ]
@@ -52,9 +54,9 @@ struct ServeSettings: Decodable, Equatable {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections)]
     }
 
-    /// The settings that are numbers of seconds, by key.
+    /// The settings that are numbers (seconds, square metres), by key.
     private static var numbers: [(CodingKeys, WritableKeyPath<ServeSettings, Double?>)] {
-        [(.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout)]
+        [(.overlapTolerance, \.overlapTolerance), (.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout)]
     }
 
     init() {}
@@ -117,7 +119,9 @@ struct ServeSettings: Decodable, Equatable {
         guard let devices else { throw ValidationError("missing --devices FILE (or \"devices\" in the config file)") }
         guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
         var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
-        configuration.zoneIdProperty = idProperty
+        try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
+        configuration.zoneFileOptions = ZoneFileArguments.options(
+            idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
         configuration.bindHost = bind ?? configuration.bindHost
         configuration.ingestBindHost = ingestBind
         configuration.httpPort = try Self.port(httpPort ?? configuration.httpPort, flag: "http-port")

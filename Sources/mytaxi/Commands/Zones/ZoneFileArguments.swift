@@ -1,7 +1,8 @@
 import ArgumentParser
 import Zones
 
-/// The options every command that reads a zone file shares.
+/// The options every command that reads a zone file shares, `serve` too;
+/// nil where not given, so that `serve` can take them from its config file.
 struct ZoneFileArguments: ParsableArguments {
     @Option(name: .customLong("id-property"), help: ArgumentHelp(
         "The property holding each zone's id (default: the feature id, then properties.id).",
@@ -9,21 +10,35 @@ struct ZoneFileArguments: ParsableArguments {
     var idProperty: String?
 
     @Option(name: .customLong("name-property"), help: ArgumentHelp(
-        "The property holding each zone's name.", valueName: "NAME"))
-    var nameProperty: String = "name"
+        "The property holding each zone's name. (default: name)", valueName: "NAME"))
+    var nameProperty: String?
 
     @Option(name: .customLong("overlap-tolerance"), help: ArgumentHelp(
-        "Overlap between two zones accepted as digitising noise, in square metres.", valueName: "M2"))
-    var overlapTolerance: Double = 10
+        "Overlap between two zones accepted as digitising noise, in square metres. (default: 10)",
+        valueName: "M2"))
+    var overlapTolerance: Double?
 
+    /// The options given, ``ZoneFileOptions``' defaults for the rest.
     var options: ZoneFileOptions {
-        ZoneFileOptions(idProperty: idProperty, nameProperty: nameProperty,
-                        overlapToleranceSquareMetres: overlapTolerance)
+        Self.options(idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
     }
 
     func validate() throws {
-        guard overlapTolerance >= 0, overlapTolerance.isFinite else {
-            throw ValidationError("--overlap-tolerance must be a non-negative number of square metres")
+        try Self.check(overlapTolerance: overlapTolerance)
+    }
+
+    /// The options these values give, ``ZoneFileOptions``' defaults where one is nil.
+    static func options(idProperty: String?, nameProperty: String?, overlapTolerance: Double?) -> ZoneFileOptions {
+        var options = ZoneFileOptions(idProperty: idProperty)
+        options.nameProperty = nameProperty ?? options.nameProperty
+        options.overlapToleranceSquareMetres = overlapTolerance ?? options.overlapToleranceSquareMetres
+        return options
+    }
+
+    /// A tolerance, when given, is a finite, non-negative number of square metres.
+    static func check(overlapTolerance: Double?) throws {
+        if let overlapTolerance, !(overlapTolerance >= 0 && overlapTolerance.isFinite) {
+            throw ValidationError("--overlap-tolerance must be a non-negative number of square metres, not '\(overlapTolerance)'")
         }
     }
 }
