@@ -1,6 +1,4 @@
-import Fleet
 import Foundation
-import Metrics
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -18,14 +16,9 @@ import Testing
 
         init() throws {
             terminal = try SocketAddress(ipAddress: "192.0.2.7", port: 40_001)
-            let loop = EmbeddedEventLoop()
-            channel = EmbeddedChannel(loop: loop)
-            let pipeline = IngestPipeline(
-                devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\n"), zones: nil, validator: FixValidator(),
-                sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance))
-            let batcher = LoopSubmissionBatcher(eventLoop: loop, pipeline: pipeline)
-            try channel.pipeline.syncOperations.addHandler(
-                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher))
+            channel = try EmbeddedIngestChannel.make(sink: sink) { pipeline, batcher in
+                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher)
+            }
         }
 
         /// One datagram from the terminal's address.

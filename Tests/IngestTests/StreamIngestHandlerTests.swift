@@ -1,6 +1,4 @@
-import Fleet
 import Foundation
-import Metrics
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -14,14 +12,9 @@ import Testing
         let sink = HeldSink()
 
         init() throws {
-            let loop = EmbeddedEventLoop()
-            channel = EmbeddedChannel(loop: loop)
-            let pipeline = IngestPipeline(
-                devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\n"), zones: nil, validator: FixValidator(),
-                sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance))
-            let batcher = LoopSubmissionBatcher(eventLoop: loop, pipeline: pipeline)
-            try channel.pipeline.syncOperations.addHandler(
-                StreamIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher))
+            channel = try EmbeddedIngestChannel.make(sink: sink) { pipeline, batcher in
+                StreamIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher)
+            }
             try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
         }
 

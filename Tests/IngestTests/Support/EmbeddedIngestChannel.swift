@@ -1,0 +1,24 @@
+import Fleet
+import Metrics
+import NIOCore
+import NIOEmbedded
+@testable import Ingest
+
+/// An `EmbeddedChannel` carrying one ingest handler over a pipeline whose
+/// sink the test completes (device D1 is taxi TX1): the listeners' rules
+/// run step by step on the test's thread, without sockets or sleeps.
+enum EmbeddedIngestChannel {
+    /// The channel with the handler `makeHandler` builds from the pipeline and its batcher.
+    static func make(
+        sink: HeldSink, makeHandler: (IngestPipeline, LoopSubmissionBatcher) -> any ChannelHandler
+    ) throws -> EmbeddedChannel {
+        let loop = EmbeddedEventLoop()
+        let channel = EmbeddedChannel(loop: loop)
+        let pipeline = IngestPipeline(
+            devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\n"), zones: nil, validator: FixValidator(),
+            sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance))
+        try channel.pipeline.syncOperations.addHandler(
+            makeHandler(pipeline, LoopSubmissionBatcher(eventLoop: loop, pipeline: pipeline)))
+        return channel
+    }
+}
