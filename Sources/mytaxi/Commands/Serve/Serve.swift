@@ -96,14 +96,19 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
-    func run() async throws {
-        let configuration: ServiceConfiguration
+    /// Checks every setting, from the flags and the config file, before
+    /// anything starts: a bad one is named with exit status 2.
+    func validate() throws {
         do {
-            configuration = try resolvedConfiguration()
+            _ = try resolvedConfiguration()
         } catch let error as ValidationError {
             printError("mytaxi serve: \(error.message)")
             throw ExitCode(2)
         }
+    }
+
+    func run() async throws {
+        let configuration = try resolvedConfiguration()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = Logger.Level(rawValue: logLevel ?? "info") ?? .info
