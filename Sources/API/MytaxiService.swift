@@ -26,7 +26,7 @@ public final class MytaxiService: Sendable {
     public let fleet: FleetIndex
     public let pipeline: IngestPipeline
     public let archive: SQLiteFixArchive
-    private let committer: GroupCommitter
+    private let committer: GroupCommitter<AcceptedFix>
     private let listeners: IngestListeners
     private let group: MultiThreadedEventLoopGroup
     private let logger: Logger
@@ -74,7 +74,7 @@ public final class MytaxiService: Sendable {
         validator.recordCommitted(restored)
         committer = GroupCommitter(archive: archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
-            metrics.committed(fixCount: report.fixCount, duration: report.duration)
+            metrics.committed(fixCount: report.itemCount, duration: report.duration)
         }
         pipeline = IngestPipeline(
             devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)

@@ -3,17 +3,19 @@ import FixRecords
 import Foundation
 import Synchronization
 
-/// Group commit (SPEC I6): many connections hand in fixes, one thread
-/// writes whatever has queued up in one transaction and one fsync, then
-/// tells every submitter that its fixes are durable, so each may ACK.
+/// Group commit (SPEC I6, D8): many submitters hand in items (fixes from
+/// the connections, the dispatch engine's log entries), one thread writes
+/// whatever has queued up in one transaction and one fsync, then tells
+/// every submitter that its items are durable, so each may acknowledge.
 ///
 /// Latency stays low under light load (a lone batch is written at once) and
 /// throughput grows with load (batches get bigger, fsyncs do not multiply).
-public final class GroupCommitter: FixSink {
+/// Items are written in the order they were submitted.
+public final class GroupCommitter<Item: Sendable>: Sendable {
     /// What the committer reports after each transaction, for metrics.
     public struct CommitReport: Sendable {
-        /// Fixes written in the transaction.
-        public var fixCount: Int
+        /// Items written in the transaction.
+        public var itemCount: Int
         /// Submissions the transaction covered.
         public var submissionCount: Int
         /// Time spent writing and syncing.
@@ -21,7 +23,7 @@ public final class GroupCommitter: FixSink {
     }
 
     private struct Submission {
-        var fixes: [AcceptedFix]
+        var items: [Item]
         var completion: @Sendable (Result<Void, any Error>) -> Void
     }
 
@@ -30,29 +32,35 @@ public final class GroupCommitter: FixSink {
         var stopping = false
     }
 
-    private let archive: any FixArchive
+    private let commit: @Sendable ([Item]) throws -> Void
     private let state = Mutex(State())
     private let wakeup = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
-    private let afterCommit: @Sendable ([AcceptedFix], CommitReport) -> Void
+    private let afterCommit: @Sendable ([Item], CommitReport) -> Void
 
-    /// Starts the writer thread. `afterCommit` runs on it after each durable
-    /// transaction, before the submitters hear of it (e.g. to move the live index).
+    /// Starts the writer thread, named `threadName`. `commit` writes one
+    /// batch durably (one transaction) or throws; `afterCommit` runs on the
+    /// thread after each durable batch, before the submitters hear of it
+    /// (e.g. to move the live index).
     public init(
-        archive: any FixArchive,
-        afterCommit: @escaping @Sendable ([AcceptedFix], CommitReport) -> Void = { _, _ in }
+        threadName: String,
+        commit: @escaping @Sendable ([Item]) throws -> Void,
+        afterCommit: @escaping @Sendable ([Item], CommitReport) -> Void = { _, _ in }
     ) {
-        self.archive = archive
+        self.commit = commit
         self.afterCommit = afterCommit
         let thread = Thread { [self] in self.run() }
-        thread.name = "mytaxi-group-commit"
+        thread.name = threadName
         thread.start()
     }
 
-    public func submit(_ fixes: [AcceptedFix], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
+    /// Queues `items` for the next transaction; `completion` runs on the
+    /// writer thread once they are durable, or with the error that kept
+    /// them from being written (``StorageError/shuttingDown`` after ``shutdown()``).
+    public func submit(_ items: [Item], completion: @escaping @Sendable (Result<Void, any Error>) -> Void) {
         let accepted = state.withLock { state -> Bool in
             guard !state.stopping else { return false }
-            state.queue.append(Submission(fixes: fixes, completion: completion))
+            state.queue.append(Submission(items: items, completion: completion))
             return true
         }
         if accepted {
@@ -82,16 +90,27 @@ public final class GroupCommitter: FixSink {
                 return (state.queue, state.stopping)
             }
             if !batch.isEmpty {
-                let fixes = batch.flatMap(\.fixes)
+                let items = batch.count == 1 ? batch[0].items : batch.flatMap(\.items)
                 let start = clock.now
-                let result = Result { try archive.append(fixes) }
+                let result = Result { try commit(items) }
                 let report = CommitReport(
-                    fixCount: fixes.count, submissionCount: batch.count, duration: clock.now - start)
-                if case .success = result { afterCommit(fixes, report) }
+                    itemCount: items.count, submissionCount: batch.count, duration: clock.now - start)
+                if case .success = result { afterCommit(items, report) }
                 for submission in batch { submission.completion(result) }
             }
             if stopping && state.withLock({ $0.queue.isEmpty }) { break }
         }
         stopped.signal()
+    }
+}
+
+/// The fix archive's committer is the sink the ingest listeners submit to.
+extension GroupCommitter: FixSink where Item == AcceptedFix {
+    /// A committer appending to `archive`; `afterCommit` as for ``init(threadName:commit:afterCommit:)``.
+    public convenience init(
+        archive: any FixArchive,
+        afterCommit: @escaping @Sendable ([AcceptedFix], CommitReport) -> Void = { _, _ in }
+    ) {
+        self.init(threadName: "mytaxi-group-commit", commit: { try archive.append($0) }, afterCommit: afterCommit)
     }
 }

@@ -1,3 +1,4 @@
+import FixRecords
 import ServiceLifecycle
 import Storage
 
@@ -5,7 +6,7 @@ import Storage
 /// shutdown (after every listener stopped taking fixes) writes what is
 /// queued and stops its thread, so that every fix acknowledged is stored.
 struct ArchiveService: Service {
-    let committer: GroupCommitter
+    let committer: GroupCommitter<AcceptedFix>
 
     func run() async throws {
         try? await gracefulShutdown()

@@ -1,0 +1,59 @@
+import Foundation
+
+/// The dispatch engine's durable event log (SPEC D8, DESIGN "durability
+/// before acknowledgement"): every command the engine carried out, in
+/// order, written before anyone hears of its outcome, and now and then a
+/// snapshot of the whole state, so that a restart reads the newest
+/// snapshot and replays only what came after it.
+///
+/// Entries and snapshots are opaque bytes to the store (the dispatch
+/// service encodes them); each entry has a sequence number the writer
+/// gives, strictly increasing. The PostgreSQL store implements the same
+/// protocol; `DispatchLogContractTests` runs every implementation.
+public protocol DispatchLog: Sendable {
+    /// Appends `writes` in order, in one transaction: all of them are
+    /// durable when this returns, or none is and it throws.
+    func write(_ writes: [DispatchLogWrite]) throws(StorageError)
+
+    /// The newest snapshot, nil when none was ever written.
+    func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot?
+
+    /// The entries with a sequence number above `sequence`, oldest first.
+    func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry]
+}
+
+/// One thing to write to a ``DispatchLog``.
+public enum DispatchLogWrite: Sendable, Equatable {
+    /// An entry of the log.
+    case entry(DispatchLogEntry)
+    /// The state after every entry up to and including its sequence number.
+    case snapshot(DispatchLogSnapshot)
+}
+
+/// One entry of the dispatch log: a command as the service encoded it.
+public struct DispatchLogEntry: Sendable, Equatable {
+    /// Its place in the log, from 1.
+    public let sequence: Int64
+    /// The encoded command.
+    public let payload: Data
+
+    /// An entry at `sequence` carrying `payload`.
+    public init(sequence: Int64, payload: Data) {
+        self.sequence = sequence
+        self.payload = payload
+    }
+}
+
+/// The engine's whole state after the entries up to ``sequence``.
+public struct DispatchLogSnapshot: Sendable, Equatable {
+    /// The last entry the state includes (0: none).
+    public let sequence: Int64
+    /// The encoded state.
+    public let payload: Data
+
+    /// A snapshot of the state after entry `sequence`.
+    public init(sequence: Int64, payload: Data) {
+        self.sequence = sequence
+        self.payload = payload
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import GRDB
+
+/// The default dispatch log: `dispatch.sqlite` in the data directory, WAL
+/// with `synchronous=FULL`, so a write is durable when it returns. Entries
+/// are kept (they are the audit trail of every decision); the newest
+/// snapshot replaces the one before.
+public final class SQLiteDispatchLog: DispatchLog {
+    private let database: DatabasePool
+
+    /// Opens (creating when needed) the log in `directory`, which must exist.
+    /// - Throws: ``StorageError/unavailable(location:reason:)``.
+    public init(directory: String) throws(StorageError) {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            database = try DatabasePool(path: directory + "/dispatch.sqlite", configuration: configuration)
+            try database.write { db in
+                try db.execute(sql: "CREATE TABLE IF NOT EXISTS dispatch_log (sequence INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
+                try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS dispatch_snapshot (
+                        id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
+                    """)
+            }
+        } catch {
+            throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
+        }
+    }
+
+    public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
+        guard !writes.isEmpty else { return }
+        do {
+            try database.write { db in
+                var last = try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM dispatch_log") ?? 0
+                let insert = try db.cachedStatement(sql: "INSERT INTO dispatch_log (sequence, payload) VALUES (?, ?)")
+                for write in writes {
+                    switch write {
+                    case .entry(let entry):
+                        try InMemoryDispatchLog.checkOrder(entry.sequence, after: last)
+                        try insert.execute(arguments: [entry.sequence, entry.payload])
+                        last = entry.sequence
+                    case .snapshot(let snapshot):
+                        try db.execute(
+                            sql: "INSERT OR REPLACE INTO dispatch_snapshot (id, sequence, payload) VALUES (1, ?, ?)",
+                            arguments: [snapshot.sequence, snapshot.payload])
+                    }
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    public func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot? {
+        do {
+            return try await database.read { db in
+                try Row.fetchOne(db, sql: "SELECT sequence, payload FROM dispatch_snapshot WHERE id = 1").map {
+                    DispatchLogSnapshot(sequence: $0["sequence"], payload: $0["payload"])
+                }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+
+    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
+        do {
+            return try await database.read { db in
+                try Row.fetchAll(
+                    db, sql: "SELECT sequence, payload FROM dispatch_log WHERE sequence > ? ORDER BY sequence",
+                    arguments: [sequence]
+                ).map { DispatchLogEntry(sequence: $0["sequence"], payload: $0["payload"]) }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+}

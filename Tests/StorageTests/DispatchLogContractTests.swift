@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+import Storage
+
+/// The `DispatchLog` contract, run against every implementation: what the
+/// dispatcher's restart relies on, whichever store is behind it.
+@Suite struct DispatchLogContractTests {
+    /// The implementations under test, by name.
+    static let implementations = ["in-memory", "sqlite"]
+
+    /// A fresh, empty log of kind `name`, a way to open it again (nil when it
+    /// does not outlive the process), and what removes it afterwards.
+    static func make(_ name: String) throws -> (log: any DispatchLog, reopen: (() throws -> any DispatchLog)?, cleanUp: () -> Void) {
+        switch name {
+        case "sqlite":
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-dispatch-log-\(UUID().uuidString)").path
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return (try SQLiteDispatchLog(directory: path), { try SQLiteDispatchLog(directory: path) },
+                    { try? FileManager.default.removeItem(atPath: path) })
+        default:
+            return (InMemoryDispatchLog(), nil, {})
+        }
+    }
+
+    static func entry(_ sequence: Int64) -> DispatchLogEntry {
+        DispatchLogEntry(sequence: sequence, payload: Data("command \(sequence)".utf8))
+    }
+
+    @Test(arguments: implementations)
+    func entriesComeBackInOrderAfterASequenceNumber(implementation: String) async throws {
+        let (log, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try log.write([.entry(Self.entry(1)), .entry(Self.entry(2))])
+        try log.write([.entry(Self.entry(3))])
+        #expect(try await log.entries(after: 0) == [Self.entry(1), Self.entry(2), Self.entry(3)])
+        #expect(try await log.entries(after: 2) == [Self.entry(3)])
+        #expect(try await log.entries(after: 3) == [])
+    }
+
+    @Test(arguments: implementations)
+    func theNewestSnapshotReplacesTheOneBefore(implementation: String) async throws {
+        let (log, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        #expect(try await log.latestSnapshot() == nil)
+        let first = DispatchLogSnapshot(sequence: 1, payload: Data("state 1".utf8))
+        let second = DispatchLogSnapshot(sequence: 2, payload: Data("state 2".utf8))
+        try log.write([.entry(Self.entry(1)), .snapshot(first)])
+        try log.write([.entry(Self.entry(2)), .snapshot(second), .entry(Self.entry(3))])
+        #expect(try await log.latestSnapshot() == second)
+        #expect(try await log.entries(after: second.sequence) == [Self.entry(3)], "entries are kept; the snapshot says where to resume")
+    }
+
+    /// A batch is one transaction: an entry out of order fails it whole.
+    @Test(arguments: implementations)
+    func aBatchWithAnEntryOutOfOrderWritesNothing(implementation: String) async throws {
+        let (log, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try log.write([.entry(Self.entry(1))])
+        #expect(throws: StorageError.self) {
+            try log.write([.entry(Self.entry(2)), .snapshot(DispatchLogSnapshot(sequence: 2, payload: Data())), .entry(Self.entry(2))])
+        }
+        #expect(try await log.entries(after: 0) == [Self.entry(1)])
+        #expect(try await log.latestSnapshot() == nil)
+    }
+
+    @Test(arguments: implementations)
+    func whatWasWrittenOutlivesTheProcess(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        guard let reopen else { return }
+        let snapshot = DispatchLogSnapshot(sequence: 1, payload: Data("state".utf8))
+        try log.write([.entry(Self.entry(1)), .snapshot(snapshot), .entry(Self.entry(2))])
+        let reopened = try reopen()
+        #expect(try await reopened.latestSnapshot() == snapshot)
+        #expect(try await reopened.entries(after: 1) == [Self.entry(2)])
+    }
+}
