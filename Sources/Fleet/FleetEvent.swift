@@ -6,7 +6,7 @@ import Zones
 /// a taxi appearing, changing zone, falling silent and coming back (SPEC I5,
 /// D2). Position updates within a zone are not events: they are read from
 /// the index when needed.
-public enum FleetEvent: Sendable, Equatable {
+public enum FleetEvent: Sendable, Equatable, Codable {
     /// A taxi heard of for the first time since the start, in `zone` (nil:
     /// outside every zone).
     case appeared(TaxiID, zone: ZoneID?, at: Date)

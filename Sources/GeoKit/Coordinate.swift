@@ -1,7 +1,7 @@
 import Foundation
 
 /// A WGS84 position, longitude first as in GeoJSON (RFC 7946), in degrees.
-public struct Coordinate: Hashable, Sendable, CustomStringConvertible {
+public struct Coordinate: Hashable, Sendable, CustomStringConvertible, Codable {
     /// Degrees east of Greenwich, -180...180.
     public var longitude: Double
     /// Degrees north of the equator, -90...90.

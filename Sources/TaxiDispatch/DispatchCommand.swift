@@ -1,0 +1,66 @@
+import FixRecords
+import Fleet
+import GeoKit
+import Zones
+
+/// One input of the dispatch engine as a value: what the durable event log
+/// records, so that replaying the commands a service received, each at its
+/// time, rebuilds the same state (the engine decides nothing else).
+public enum DispatchCommand: Equatable, Sendable, Codable {
+    /// The driver logs in (SPEC D1).
+    case login(TaxiID)
+    /// The driver logs out.
+    case logout(TaxiID)
+    /// The driver takes rides.
+    case setAvailable(TaxiID)
+    /// The driver stops taking rides.
+    case setUnavailable(TaxiID)
+    /// The driver accepts the pending offer; `eta` is the router's answer at the time (D3).
+    case accept(TaxiID, eta: Duration?)
+    /// The driver refuses the pending offer.
+    case refuse(TaxiID)
+    /// The taxi is at the pickup (D6).
+    case arrived(TaxiID)
+    /// The passenger got in.
+    case passengerAboard(TaxiID)
+    /// The ride ended at the destination.
+    case completed(TaxiID)
+    /// Nobody came to the pickup.
+    case missingClient(TaxiID)
+    /// A passenger asks for a taxi now; `zone` is the pickup's zone, nil outside the service area (D3).
+    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?)
+    /// The passenger confirms waiting in the passenger queue (D4).
+    case confirm(RideRequestID)
+    /// The passenger cancels.
+    case cancel(RideRequestID)
+    /// The live fleet index reported a zone change or a silence (D2).
+    case fleet(FleetEvent)
+    /// The timers due at the command's time fire.
+    case tick
+}
+
+extension DispatchEngine {
+    /// Carries out `command` at `now` (monotonic time), as the method of the
+    /// same name would, and returns the events it decided.
+    /// - Throws: the ``DispatchError`` of that method; the state is then unchanged.
+    public mutating func execute(_ command: DispatchCommand, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        switch command {
+        case .login(let taxi): login(taxi, now: now)
+        case .logout(let taxi): try logout(taxi, now: now)
+        case .setAvailable(let taxi): try setAvailable(taxi, now: now)
+        case .setUnavailable(let taxi): try setUnavailable(taxi, now: now)
+        case .accept(let taxi, let eta): try accept(taxi, eta: eta, now: now)
+        case .refuse(let taxi): try refuse(taxi, now: now)
+        case .arrived(let taxi): try arrived(taxi, now: now)
+        case .passengerAboard(let taxi): try passengerAboard(taxi, now: now)
+        case .completed(let taxi): try completed(taxi, now: now)
+        case .missingClient(let taxi): try missingClient(taxi, now: now)
+        case .request(let passenger, let pickup, let zone, let destination):
+            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, now: now)
+        case .confirm(let id): try confirm(id, now: now)
+        case .cancel(let id): try cancel(id, now: now)
+        case .fleet(let event): apply(event, now: now)
+        case .tick: tick(now: now)
+        }
+    }
+}

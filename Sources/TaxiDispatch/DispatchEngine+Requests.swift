@@ -1,0 +1,81 @@
+import GeoKit
+import Zones
+
+/// The passenger's side: immediate requests, confirmation and cancellation (SPEC D3, D4).
+extension DispatchEngine {
+    /// A passenger asks for a taxi now at `pickup`, in `zone` (resolved by
+    /// the caller from the zone index; nil when the pickup is outside the
+    /// service area).
+    ///
+    /// Refused, with the reason, when the pickup is in no zone or the
+    /// passenger already has an open request. Otherwise the request is
+    /// opened (`requestOpened` gives its id) and offered to the first taxi of
+    /// the zone's queue; with none free, it waits in the zone's passenger
+    /// queue (`passengerQueued` with the position) and the passenger must
+    /// confirm within ``DispatchRules/confirmationTimeout``.
+    public mutating func request(
+        passenger: PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate? = nil, now: Duration
+    ) -> [DispatchEvent] {
+        recording { engine in
+            guard let zone else {
+                engine.emitted.append(.requestRefused(passenger, reason: .outsideServiceArea(pickup: pickup)))
+                return
+            }
+            if let open = engine.state.openRequestOfPassenger[passenger] {
+                engine.emitted.append(.requestRefused(passenger, reason: .passengerHasOpenRequest(open)))
+                return
+            }
+            let id = RideRequestID(engine.state.nextRequestNumber)
+            engine.state.nextRequestNumber += 1
+            engine.state.requests[id] = RideRequest(
+                id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
+                phase: .waiting(confirmBy: nil))
+            engine.state.openRequestOfPassenger[passenger] = id
+            engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
+            engine.enqueuePassenger(id, now: now)
+        }
+    }
+
+    /// The passenger confirms waiting for a taxi (SPEC D4): the request is no
+    /// longer cancelled at the confirmation deadline, and is not asked
+    /// again if it has to wait once more. Already confirmed: nothing.
+    /// - Throws: ``DispatchError/unknownRequest(_:)``.
+    public mutating func confirm(_ id: RideRequestID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let request = engine.state.requests[id] else { throw .unknownRequest(id) }
+            guard !request.confirmed else { return }
+            engine.state.requests[id]?.confirmed = true
+            if case .waiting = request.phase { engine.state.requests[id]?.phase = .waiting(confirmBy: nil) }
+            engine.emitted.append(.requestConfirmed(id))
+        }
+    }
+
+    /// The passenger cancels: the request is never offered again. A pending
+    /// offer is withdrawn and its taxi goes back to its old place in the
+    /// queue (it did nothing wrong); a taxi already on its way is available
+    /// again, at the back, in the zone it is in.
+    /// - Throws: ``DispatchError/unknownRequest(_:)``, or
+    ///   ``DispatchError/rideInProgress(_:)`` once the passenger is aboard.
+    public mutating func cancel(_ id: RideRequestID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let request = engine.state.requests[id] else { throw .unknownRequest(id) }
+            switch request.phase {
+            case .aboard:
+                throw .rideInProgress(id)
+            case .waiting:
+                engine.closeRequest(id)
+                engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
+            case .offered(let offer):
+                engine.emitted.append(.offerWithdrawn(id, taxi: offer.taxi))
+                engine.closeRequest(id)
+                engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
+                engine.setState(offer.taxi, to: .available)
+                engine.reconcileQueue(of: offer.taxi, now: now)
+            case .assigned(let taxi, _), .arrived(let taxi, _):
+                engine.closeRequest(id)
+                engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
+                engine.makeAvailableAtTheBack(taxi, now: now)
+            }
+        }
+    }
+}

@@ -1,0 +1,72 @@
+import FixRecords
+
+/// The driver's reports during an accepted ride (SPEC D6). The taxi is
+/// available again, at the back of its current zone's queue, after either end.
+extension DispatchEngine {
+    /// The taxi is at the pickup; the wait for a missing client starts now.
+    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and not yet arrived.
+    public mutating func arrived(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let id = engine.ride(of: taxi), case .assigned = engine.state.requests[id]?.phase else {
+                throw .rideStepOutOfOrder(taxi, .arrived)
+            }
+            engine.state.requests[id]?.phase = .arrived(taxi: taxi, since: now)
+            engine.emitted.append(.taxiArrived(id, taxi: taxi))
+        }
+    }
+
+    /// The passenger got in (the driver may skip reporting the arrival).
+    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and nobody is aboard yet.
+    public mutating func passengerAboard(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let id = engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .passengerAboard) }
+            switch engine.state.requests[id]?.phase {
+            case .assigned, .arrived:
+                engine.state.requests[id]?.phase = .aboard(taxi: taxi)
+                engine.emitted.append(.passengerAboard(id, taxi: taxi))
+            default:
+                throw .rideStepOutOfOrder(taxi, .passengerAboard)
+            }
+        }
+    }
+
+    /// The ride ended at the destination: the request closes (its passenger
+    /// may ask again) and the taxi is available again.
+    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the passenger is aboard.
+    public mutating func completed(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let id = engine.ride(of: taxi), case .aboard = engine.state.requests[id]?.phase else {
+                throw .rideStepOutOfOrder(taxi, .completed)
+            }
+            engine.emitted.append(.rideCompleted(id, taxi: taxi))
+            engine.endRide(id, of: taxi, now: now)
+        }
+    }
+
+    /// Nobody came: allowed only once the taxi has waited
+    /// ``DispatchRules/missingClientWait`` since its arrival; the request
+    /// closes and the taxi is available again.
+    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` before the arrival,
+    ///   ``DispatchError/missingClientTooEarly(_:allowedFrom:)`` before the wait is over.
+    public mutating func missingClient(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let id = engine.ride(of: taxi), case .arrived(_, let since) = engine.state.requests[id]?.phase else {
+                throw .rideStepOutOfOrder(taxi, .missingClient)
+            }
+            let allowedFrom = since + engine.rules.missingClientWait
+            guard now >= allowedFrom else { throw .missingClientTooEarly(taxi, allowedFrom: allowedFrom) }
+            engine.emitted.append(.clientMissing(id, taxi: taxi))
+            engine.endRide(id, of: taxi, now: now)
+        }
+    }
+
+    private func ride(of taxi: TaxiID) -> RideRequestID? {
+        guard case .busy(let id) = state.state(of: taxi) else { return nil }
+        return id
+    }
+
+    private mutating func endRide(_ id: RideRequestID, of taxi: TaxiID, now: Duration) {
+        closeRequest(id)
+        makeAvailableAtTheBack(taxi, now: now)
+    }
+}

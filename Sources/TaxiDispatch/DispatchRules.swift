@@ -1,0 +1,38 @@
+/// The durations the dispatch rules depend on (SPEC D2–D4, D6), in one
+/// value so that the service reads them from its settings and a test can
+/// shorten or lengthen any of them.
+///
+/// Every duration is measured on the service clock's monotonic time
+/// (`ServiceClock.uptime`), which does not jump when the wall clock is set.
+public struct DispatchRules: Equatable, Sendable {
+    /// How long a driver has to answer an offer before it goes to the next taxi (D3).
+    public var offerTimeout: Duration
+    /// How long a queued passenger has to confirm before the request is cancelled (D4).
+    public var confirmationTimeout: Duration
+    /// How long a taxi must stay in a new zone before it changes queue (D2),
+    /// so that a taxi parked on a border does not flip between queues with
+    /// GPS jitter. Zero applies every zone change at once.
+    public var zoneDwell: Duration
+    /// How long a stale taxi keeps its place in the queue: back within this
+    /// time, it rejoins where it was; later, at the back (D2).
+    public var staleGrace: Duration
+    /// How long a driver waits at the pickup before reporting a missing client (D6).
+    public var missingClientWait: Duration
+
+    /// Rules with the defaults of the specification: 15 s to answer an
+    /// offer, 30 s to confirm a queued request, a 30 s dwell, a 10 min stale
+    /// grace and a 5 min wait for the client.
+    public init(
+        offerTimeout: Duration = .seconds(15),
+        confirmationTimeout: Duration = .seconds(30),
+        zoneDwell: Duration = .seconds(30),
+        staleGrace: Duration = .seconds(600),
+        missingClientWait: Duration = .seconds(300)
+    ) {
+        self.offerTimeout = offerTimeout
+        self.confirmationTimeout = confirmationTimeout
+        self.zoneDwell = zoneDwell
+        self.staleGrace = staleGrace
+        self.missingClientWait = missingClientWait
+    }
+}

@@ -1,0 +1,49 @@
+import FixRecords
+import Zones
+
+/// The whole state of the dispatch engine as one value: taxis, zone queues,
+/// open requests and passenger queues, with the counters that number what
+/// comes next. Equal snapshots mean engines that decide the same from then
+/// on, which is what a restart must give back.
+public struct DispatchSnapshot: Equatable, Sendable, Codable {
+    /// Every taxi the engine has heard of, logged in or not.
+    public internal(set) var taxis: [TaxiID: TaxiRecord] = [:]
+    /// Each zone's taxi queue; a zone without waiting taxis has none.
+    public internal(set) var taxiQueues: [ZoneID: ZoneQueue] = [:]
+    /// The open requests: not cancelled, ride not ended.
+    public internal(set) var requests: [RideRequestID: RideRequest] = [:]
+    /// Each zone's waiting requests, oldest first; a zone without any has none.
+    public internal(set) var passengerQueues: [ZoneID: [RideRequestID]] = [:]
+    /// Each passenger's open request.
+    public internal(set) var openRequestOfPassenger: [PassengerID: RideRequestID] = [:]
+    /// The number the next request gets.
+    public internal(set) var nextRequestNumber = 1
+    /// The sequence number the next queue place gets.
+    public internal(set) var nextPlaceSequence = 0
+
+    /// An empty state: no taxi, no request.
+    public init() {}
+
+    /// The taxis waiting in `zone`'s queue, head first.
+    public func taxiQueue(in zone: ZoneID) -> [TaxiID] {
+        taxiQueues[zone]?.taxis ?? []
+    }
+
+    /// The requests waiting in `zone`'s passenger queue, oldest first.
+    public func passengerQueue(in zone: ZoneID) -> [RideRequestID] {
+        passengerQueues[zone] ?? []
+    }
+
+    /// The request `taxi` holds an offer for or is on, if any.
+    public func request(heldBy taxi: TaxiID) -> RideRequest? {
+        switch state(of: taxi) {
+        case .offered(let id), .busy(let id): requests[id]
+        case .offDuty, .unavailable, .available: nil
+        }
+    }
+
+    /// The driver's state of `taxi` (off duty when never heard of).
+    public func state(of taxi: TaxiID) -> DriverState {
+        taxis[taxi]?.state ?? .offDuty
+    }
+}

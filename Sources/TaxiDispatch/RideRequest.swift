@@ -1,0 +1,25 @@
+import FixRecords
+import GeoKit
+import Zones
+
+/// An immediate ride request (SPEC D3), from the moment it is accepted by
+/// the engine until it is cancelled or its ride ends.
+public struct RideRequest: Equatable, Sendable, Codable {
+    /// The engine's id for the request.
+    public let id: RideRequestID
+    /// Who asked.
+    public let passenger: PassengerID
+    /// Where to pick the passenger up (WGS84).
+    public let pickup: Coordinate
+    /// The pickup's zone, whose queue serves the request.
+    public let zone: ZoneID
+    /// Where the passenger goes, when given.
+    public let destination: Coordinate?
+    /// Where the request stands.
+    public internal(set) var phase: RequestPhase
+    /// The taxis already offered this request, in order: none of them is
+    /// offered it again, whatever queue they rejoin.
+    public internal(set) var triedTaxis: [TaxiID] = []
+    /// True once the passenger confirmed waiting in the passenger queue.
+    public internal(set) var confirmed = false
+}

@@ -1,0 +1,27 @@
+import Zones
+
+/// Everything the engine knows about one taxi: the driver's state, the zone
+/// that counts for its queue, whether it is silent, and its place in line.
+///
+/// A taxi is in a zone queue exactly when it is available, not stale, and
+/// in a zone (``isQueueable``); the engine keeps ``queuedIn`` in step with
+/// that after every change.
+public struct TaxiRecord: Equatable, Sendable, Codable {
+    /// The driver's state.
+    public internal(set) var state: DriverState = .offDuty
+    /// The zone that counts for queues and offers (nil: unknown, or outside the service area).
+    public internal(set) var zone: ZoneID?
+    /// A zone change still within its dwell.
+    public internal(set) var pendingZone: PendingZoneChange?
+    /// When the taxi went stale (monotonic time), nil while it reports.
+    public internal(set) var staleSince: Duration?
+    /// Its place in line while available or holding an offer; nil otherwise.
+    public internal(set) var place: QueuePlace?
+    /// The zone whose queue holds the taxi now, if any.
+    public internal(set) var queuedIn: ZoneID?
+
+    /// True when the rules put the taxi in a zone queue: available, reporting, in a zone.
+    public var isQueueable: Bool {
+        state == .available && staleSince == nil && zone != nil && place != nil
+    }
+}

@@ -1,0 +1,131 @@
+import FixRecords
+import Fleet
+import GeoKit
+import ServiceClock
+import TaxiDispatch
+import Testing
+import Zones
+
+/// Random sequences of commands, fleet events and ticks (GeoKit's seeded
+/// `SplitMix64`, so a failing seed replays) keep the engine's invariants
+/// after every step, and a refused command changes nothing.
+@Suite struct DispatchInvariantTests {
+    static let taxis: [TaxiID] = ["A", "B", "C", "D", "E", "F"]
+    static let passengers: [PassengerID] = ["p1", "p2", "p3", "p4", "p5"]
+    static let zones: [ZoneID?] = ["230", "161", "48", nil]
+
+    @Test(arguments: 1...40)
+    func invariantsHoldOverRandomSequences(seed: Int) throws {
+        var random = SplitMix64(state: UInt64(seed))
+        var harness = DispatchHarness(rules: DispatchRules(zoneDwell: .seconds(20), staleGrace: .seconds(120)))
+        var fleetZone: [TaxiID: ZoneID?] = [:]
+        var stale: Set<TaxiID> = []
+        for step in 0..<400 {
+            let taxi = Self.taxis.randomElement(using: &random)!
+            let passenger = Self.passengers.randomElement(using: &random)!
+            let zone = Self.zones.randomElement(using: &random)!
+            let request = harness.snapshot.requests.keys.sorted().randomElement(using: &random)
+            let before = harness.snapshot
+            do {
+                switch Int.random(in: 0..<17, using: &random) {
+                case 0: _ = harness.engine.login(taxi, now: harness.now)
+                case 1: _ = try harness.engine.logout(taxi, now: harness.now)
+                case 2, 3: _ = try harness.engine.setAvailable(taxi, now: harness.now)
+                case 4: _ = try harness.engine.setUnavailable(taxi, now: harness.now)
+                case 5: _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
+                case 6: _ = try harness.engine.refuse(taxi, now: harness.now)
+                case 7, 8: _ = harness.request(passenger, in: zone)
+                case 9: if let request { _ = try harness.engine.cancel(request, now: harness.now) }
+                case 10: if let request { _ = try harness.engine.confirm(request, now: harness.now) }
+                case 11:
+                    switch Int.random(in: 0..<4, using: &random) {
+                    case 0: _ = try harness.engine.arrived(taxi, now: harness.now)
+                    case 1: _ = try harness.engine.passengerAboard(taxi, now: harness.now)
+                    case 2: _ = try harness.engine.completed(taxi, now: harness.now)
+                    default: _ = try harness.engine.missingClient(taxi, now: harness.now)
+                    }
+                case 12, 13:
+                    if let old = fleetZone[taxi] {
+                        harness.fleet(.changedZone(taxi, from: old, to: zone, at: harness.clock.now))
+                    } else {
+                        harness.fleet(.appeared(taxi, zone: zone, at: harness.clock.now))
+                    }
+                    fleetZone[taxi] = zone
+                case 14:
+                    guard fleetZone[taxi] != nil else { break }
+                    if stale.remove(taxi) != nil {
+                        harness.fleet(.cameBack(taxi, zone: zone, at: harness.clock.now))
+                        fleetZone[taxi] = zone
+                    } else {
+                        stale.insert(taxi)
+                        harness.fleet(.wentStale(taxi, lastHeard: harness.clock.now))
+                    }
+                default:
+                    harness.advance(Int.random(in: 1...40, using: &random))
+                }
+            } catch {
+                #expect(harness.snapshot == before, "seed \(seed) step \(step): \(error) changed the state")
+            }
+            try Self.checkInvariants(harness.snapshot, context: "seed \(seed) step \(step)")
+        }
+    }
+
+    /// What must hold between any two calls.
+    static func checkInvariants(_ snapshot: DispatchSnapshot, context: String) throws {
+        // Every available, reporting taxi in a zone is in exactly that zone's queue, and no other taxi is queued.
+        var queued: [TaxiID: ZoneID] = [:]
+        for (zone, queue) in snapshot.taxiQueues {
+            #expect(!queue.isEmpty, "\(context): empty queue kept for \(zone)")
+            for entry in queue.entries {
+                #expect(queued.updateValue(zone, forKey: entry.taxi) == nil, "\(context): \(entry.taxi) queued twice")
+                #expect(snapshot.taxis[entry.taxi]?.place == entry.place, "\(context): \(entry.taxi) queued at a stale place")
+            }
+            // Queues stay in availability order.
+            let places = queue.entries.map(\.place)
+            #expect(places == places.sorted(), "\(context): queue \(zone) out of order")
+        }
+        for (taxi, record) in snapshot.taxis {
+            #expect(queued[taxi] == (record.isQueueable ? record.zone : nil), "\(context): \(taxi) in the wrong queue")
+            #expect(record.queuedIn == queued[taxi], "\(context): \(taxi) does not know its queue")
+        }
+        // No taxi holds two offers or rides, and each driver state matches its request.
+        var holders: [TaxiID: RideRequestID] = [:]
+        for (id, request) in snapshot.requests {
+            guard let taxi = request.phase.taxi else { continue }
+            #expect(holders.updateValue(id, forKey: taxi) == nil, "\(context): \(taxi) holds two requests")
+            if case .offered = request.phase {
+                #expect(snapshot.state(of: taxi) == .offered(id), "\(context): \(taxi) unaware of its offer")
+            } else {
+                #expect(snapshot.state(of: taxi) == .busy(id), "\(context): \(taxi) unaware of its ride")
+            }
+        }
+        for (taxi, record) in snapshot.taxis {
+            switch record.state {
+            case .offered(let id), .busy(let id): #expect(holders[taxi] == id, "\(context): \(taxi) holds a request that does not name it")
+            default: #expect(holders[taxi] == nil)
+            }
+        }
+        // No passenger has two open requests.
+        let passengers = snapshot.requests.values.map(\.passenger)
+        #expect(Set(passengers).count == passengers.count, "\(context): a passenger has two open requests")
+        #expect(snapshot.openRequestOfPassenger.count == passengers.count)
+        // Waiting requests are in their zone's passenger queue, oldest first, and nothing else is.
+        for (zone, queue) in snapshot.passengerQueues {
+            #expect(!queue.isEmpty && queue == queue.sorted(), "\(context): passenger queue \(zone) out of order")
+            for id in queue {
+                let request = try #require(snapshot.requests[id], "\(context): \(id) queued but closed")
+                #expect(request.zone == zone)
+                guard case .waiting = request.phase else {
+                    Issue.record("\(context): \(id) queued but \(request.phase)")
+                    continue
+                }
+                // Nothing is left to offer: every queued taxi was tried by every waiting request.
+                for taxi in snapshot.taxiQueue(in: zone) {
+                    #expect(request.triedTaxis.contains(taxi), "\(context): \(id) waits while \(taxi) is free")
+                }
+            }
+        }
+        let waiting = snapshot.requests.values.filter { if case .waiting = $0.phase { true } else { false } }
+        #expect(waiting.count == snapshot.passengerQueues.values.map(\.count).reduce(0, +))
+    }
+}
