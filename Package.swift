@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "ServiceClock", targets: ["ServiceClock"]),
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "TaxiDispatch", targets: ["TaxiDispatch"]),
+        .library(name: "DispatchService", targets: ["DispatchService"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -122,6 +124,28 @@ let package = Package(
             name: "RoutingTests", dependencies: ["Routing", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
+        // TaxiDispatch: the dispatch engine's pure core (driver states, zone queues,
+        // requests, offers, passenger queues, rides), driven by commands, fleet
+        // events and explicit times; no I/O. Not `Dispatch`: that is libdispatch.
+        .target(
+            name: "TaxiDispatch", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "TaxiDispatchTests",
+            dependencies: ["TaxiDispatch", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock"],
+            swiftSettings: swiftSettings),
+
+        // DispatchService: the one owner of the dispatch engine in the service,
+        // making every command durable in the dispatch log before it is told.
+        .target(
+            name: "DispatchService",
+            dependencies: ["TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DispatchServiceTests",
+            dependencies: ["DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit"],
+            swiftSettings: swiftSettings),
+
         // Storage: what must survive kill -9 (the fix archive), behind one protocol.
         .target(
             name: "Storage",
@@ -140,7 +164,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -167,7 +191,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API",
+                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -228,6 +252,15 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Routing",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
+            name: "DispatchBenchmarks",
+            dependencies: [
+                "DispatchService", "TaxiDispatch", "Storage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Dispatch",
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(

@@ -14,18 +14,24 @@ import ServiceLifecycle
 import UnixSignals
 import Storage
 import Synchronization
+import DispatchService
+import TaxiDispatch
 import Zones
 
 /// The running service of `mytaxi serve`: zones, devices, the archive, the
-/// live index rebuilt from it, the ingest listeners and the HTTP API.
+/// live index rebuilt from it, the dispatcher rebuilt from its log, the
+/// ingest listeners and the HTTP API.
 ///
 /// Start order matters for durability: the archive opens and the live state
-/// is rebuilt from it before any listener accepts a fix.
+/// is rebuilt from it, and the dispatcher from the dispatch log, before any
+/// listener accepts a fix.
 public final class MytaxiService: Sendable {
     public let configuration: ServiceConfiguration
     public let fleet: FleetIndex
     public let pipeline: IngestPipeline
     public let archive: SQLiteFixArchive
+    /// The one owner of the dispatch state.
+    public let dispatcher: Dispatcher
     private let committer: GroupCommitter<AcceptedFix>
     private let listeners: IngestListeners
     private let group: MultiThreadedEventLoopGroup
@@ -76,12 +82,21 @@ public final class MytaxiService: Sendable {
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             metrics.committed(fixCount: report.itemCount, duration: report.duration)
         }
+        do {
+            dispatcher = try await Dispatcher(
+                log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
+                clock: clock)
+        } catch {
+            committer.shutdown()
+            throw error
+        }
         pipeline = IngestPipeline(
             devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
+        let dispatchState = await dispatcher.snapshot
         logger.info(
-            "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive")
+            "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive, \(dispatchState.requests.count) open requests and \(dispatchState.taxiQueues.values.map(\.entries.count).reduce(0, +)) queued taxis from the dispatch log")
     }
 
     /// Runs the service until SIGTERM or SIGINT, then stops it gracefully.
@@ -103,11 +118,13 @@ public final class MytaxiService: Sendable {
         } catch {
             await listeners.close()
             committer.shutdown()
+            dispatcher.close()
             try? await group.shutdownGracefully()
             throw error
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ArchiveService(committer: committer)),
+            .init(service: DispatcherService(dispatcher: dispatcher, fleet: fleet, clock: clock)),
             .init(service: ingest),
         ]
         if let port = configuration.tcpPorts[.osmand] {
@@ -143,6 +160,7 @@ public final class MytaxiService: Sendable {
             try await serviceGroup.run()
         } catch {
             committer.shutdown()
+            dispatcher.close()
             try? await group.shutdownGracefully()
             throw error
         }

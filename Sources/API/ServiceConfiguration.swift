@@ -2,6 +2,7 @@ import FixRecords
 import Foundation
 import Ingest
 import NIOCore
+import TaxiDispatch
 import Zones
 
 /// Everything `mytaxi serve` needs, from flags, a config file, or defaults
@@ -43,6 +44,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var maxHTTPConnections = 10_000
     /// Fix validation limits.
     public var validation = ValidationRules()
+    /// The dispatch engine's durations (offer timeout, confirmation, dwell, stale grace, missing client).
+    public var dispatchRules = DispatchRules()
 
     public static let defaultTCPPorts: [WireProtocol: Int] = [
         .line: WireProtocol.line.defaultPort, .nmea: WireProtocol.nmea.defaultPort,

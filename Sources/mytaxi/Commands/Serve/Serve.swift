@@ -93,6 +93,29 @@ struct Serve: AsyncParsableCommand {
         valueName: "N"))
     var httpMaxConnections: Int?
 
+    @Option(name: .customLong("offer-timeout"), help: ArgumentHelp(
+        "Seconds a driver has to answer a ride offer before it goes to the next taxi. (default: 15)", valueName: "SECONDS"))
+    var offerTimeout: Double?
+
+    @Option(name: .customLong("confirmation-timeout"), help: ArgumentHelp(
+        "Seconds a passenger told to wait in a zone's passenger queue has to confirm before the request is cancelled. (default: 30)",
+        valueName: "SECONDS"))
+    var confirmationTimeout: Double?
+
+    @Option(name: .customLong("zone-dwell"), help: ArgumentHelp(
+        "Seconds a taxi must stay in another zone before it changes queue, so GPS jitter on a border does not move it. (default: 30)",
+        valueName: "SECONDS"))
+    var zoneDwell: Double?
+
+    @Option(name: .customLong("stale-grace"), help: ArgumentHelp(
+        "Seconds a stale taxi keeps its place in its zone queue: reporting again within them, it rejoins where it was. (default: 600)",
+        valueName: "SECONDS"))
+    var staleGrace: Double?
+
+    @Option(name: .customLong("missing-client-wait"), help: ArgumentHelp(
+        "Seconds a driver waits at the pickup before a missing client can be reported. (default: 300)", valueName: "SECONDS"))
+    var missingClientWait: Double?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -142,6 +165,8 @@ struct Serve: AsyncParsableCommand {
         (settings.teltonikaPort, settings.gt06Port) = (teltonikaPort, gt06Port)
         (settings.staleAfter, settings.idleTimeout, settings.loginTimeout) = (staleAfter, idleTimeout, loginTimeout)
         (settings.httpTimeout, settings.maxConnections, settings.httpMaxConnections) = (httpTimeout, maxConnections, httpMaxConnections)
+        (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
+        (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
         return settings
     }
 

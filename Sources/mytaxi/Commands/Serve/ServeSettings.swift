@@ -3,6 +3,7 @@ import ArgumentParser
 import FixRecords
 import Foundation
 import Ingest
+import TaxiDispatch
 
 /// Every setting of `mytaxi serve`, as the flags or the `--config` file give
 /// it (a JSON object keyed by the long flag names); nil where not given.
@@ -31,6 +32,11 @@ struct ServeSettings: Decodable, Equatable {
     var httpTimeout: Double?
     var maxConnections: Int?
     var httpMaxConnections: Int?
+    var offerTimeout: Double?
+    var confirmationTimeout: Double?
+    var zoneDwell: Double?
+    var staleGrace: Double?
+    var missingClientWait: Double?
 
     enum CodingKeys: String, CodingKey {
         case zones, idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
@@ -38,6 +44,8 @@ struct ServeSettings: Decodable, Equatable {
         case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
         case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
         case maxConnections = "max-connections", httpMaxConnections = "http-max-connections"
+        case offerTimeout = "offer-timeout", confirmationTimeout = "confirmation-timeout", zoneDwell = "zone-dwell"
+        case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -56,7 +64,9 @@ struct ServeSettings: Decodable, Equatable {
 
     /// The settings that are numbers (seconds, square metres), by key.
     private static var numbers: [(CodingKeys, WritableKeyPath<ServeSettings, Double?>)] {
-        [(.overlapTolerance, \.overlapTolerance), (.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout)]
+        [(.overlapTolerance, \.overlapTolerance), (.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout),
+         (.offerTimeout, \.offerTimeout), (.confirmationTimeout, \.confirmationTimeout), (.zoneDwell, \.zoneDwell),
+         (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait)]
     }
 
     init() {}
@@ -134,6 +144,7 @@ struct ServeSettings: Decodable, Equatable {
             maxConnections ?? configuration.maxIngestConnections, flag: "max-connections")
         configuration.maxHTTPConnections = try Self.count(
             httpMaxConnections ?? configuration.maxHTTPConnections, flag: "http-max-connections")
+        configuration.dispatchRules = try dispatchRules(defaults: configuration.dispatchRules)
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
             ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),
@@ -153,6 +164,20 @@ struct ServeSettings: Decodable, Equatable {
             if let udp = port.udp { configuration.udpPorts[udp] = number }
         }
         return configuration
+    }
+
+    /// The dispatch engine's durations (SPEC D2–D6), each checked as ``seconds(_:flag:)``.
+    private func dispatchRules(defaults: DispatchRules) throws -> DispatchRules {
+        func duration(_ value: Double?, _ fallback: Duration, flag: String) throws -> Duration {
+            guard let value else { return fallback }
+            return .milliseconds(Int64(try Self.seconds(value, flag: flag) * 1000))
+        }
+        return DispatchRules(
+            offerTimeout: try duration(offerTimeout, defaults.offerTimeout, flag: "offer-timeout"),
+            confirmationTimeout: try duration(confirmationTimeout, defaults.confirmationTimeout, flag: "confirmation-timeout"),
+            zoneDwell: try duration(zoneDwell, defaults.zoneDwell, flag: "zone-dwell"),
+            staleGrace: try duration(staleGrace, defaults.staleGrace, flag: "stale-grace"),
+            missingClientWait: try duration(missingClientWait, defaults.missingClientWait, flag: "missing-client-wait"))
     }
 
     /// A duration in seconds: finite, at least a millisecond and at most a

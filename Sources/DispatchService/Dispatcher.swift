@@ -1,0 +1,238 @@
+import FixRecords
+import Fleet
+import Foundation
+import ServiceClock
+import Storage
+import TaxiDispatch
+
+/// The one owner of the dispatch state in `mytaxi serve` (SPEC D1–D6): it
+/// serialises every command, so two requests never get the same taxi, and
+/// makes each durable in the dispatch log before its caller or anyone else
+/// hears of the outcome.
+///
+/// A command runs on the engine at once (so the next one sees its effect),
+/// its log entry joins the group commit (many commands, one fsync), and
+/// ``execute(_:)`` returns, and ``events`` publishes, only once the entry is
+/// durable. When a write fails, the state the lost entries built is thrown
+/// away: the dispatcher refuses commands until it has reloaded from the
+/// log, and the callers of the lost entries get the storage error (an API
+/// answers 503; nothing was promised).
+///
+/// Time: the engine runs on its own time line, the service clock's uptime
+/// plus the engine time the log had reached at start, so a restart resumes
+/// every pending timer (offers, confirmations, dwells) with the time it had
+/// left when its last command was logged.
+public actor Dispatcher {
+    /// The rules the engine applies.
+    public nonisolated let rules: DispatchRules
+    /// What the engine decided, published once durable, for the
+    /// notification layer (the newest ``eventBufferSize`` are kept for a slow reader).
+    public nonisolated let events: AsyncStream<DispatchEvent>
+    /// How many unread events ``events`` keeps.
+    public static let eventBufferSize = 100_000
+
+    private var engine: DispatchEngine
+    private let log: any DispatchLog
+    private let gate: DispatchLogGate
+    private let committer: GroupCommitter<EpochWrite>
+    private let clock: any ServiceClock
+    private let snapshotInterval: Int
+    private let eventSink: AsyncStream<DispatchEvent>.Continuation
+    private let timeOffset: Duration
+    private var epoch = 0
+    private var lastSequence: Int64 = 0
+    private var lastEngineTime: Duration = .zero
+    private var entriesSinceSnapshot = 0
+    private var reloading = false
+
+    /// Opens the dispatcher on `log`, rebuilding the state from its newest
+    /// snapshot and the entries after it; a snapshot is written every
+    /// `snapshotInterval` entries.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
+    ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
+    public init(
+        log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
+        snapshotInterval: Int = 10_000
+    ) async throws(DispatcherError) {
+        let restored = try await Self.restore(from: log, rules: rules)
+        self.rules = rules
+        self.log = log
+        self.clock = clock
+        self.snapshotInterval = max(1, snapshotInterval)
+        engine = restored.engine
+        lastSequence = restored.lastSequence
+        lastEngineTime = restored.engineTime
+        timeOffset = restored.engineTime - clock.uptime
+        let gate = DispatchLogGate(log: log)
+        self.gate = gate
+        committer = GroupCommitter(threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) })
+        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
+    }
+
+    /// The engine's time now.
+    public var engineTime: Duration { clock.uptime + timeOffset }
+
+    /// The whole state, as the engine holds it (including commands whose
+    /// entries are still being written).
+    public var snapshot: DispatchSnapshot { engine.snapshot }
+
+    /// The number of the last entry written or being written to the log.
+    public var logSequence: Int64 { lastSequence }
+
+    /// Carries out `command` now and returns what the engine decided, once
+    /// the command is durable. A timer tick that decides nothing is not logged.
+    /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not
+    ///   fit (nothing changed), ``DispatcherError/storage(_:)`` when it could
+    ///   not be made durable (nothing changed either).
+    @discardableResult
+    public func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
+        let (writes, events) = try run(command)
+        guard !writes.isEmpty else { return events }
+        do {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                submit(writes, events: events) { continuation.resume(with: $0) }
+            }
+        } catch {
+            await recover()
+            throw .storage(error as? StorageError ?? .writeFailed(reason: "\(error)"))
+        }
+        return events
+    }
+
+    /// Carries out `command` now without waiting for it to be durable: for
+    /// what nobody waits an answer for (the fleet's zone changes), so that
+    /// a burst of them shares commits. Its events are published once
+    /// durable, as for ``execute(_:)``; a failed write is handled the same way.
+    /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not fit.
+    public func record(_ command: DispatchCommand) throws(DispatcherError) {
+        let (writes, events) = try run(command)
+        guard !writes.isEmpty else { return }
+        submit(writes, events: events) { [self] result in
+            if case .failure = result { Task { await self.recover() } }
+        }
+    }
+
+    /// Applies the timers due now, then sleeps until the next deadline (at
+    /// most `maximumSleep`, which bounds how late a deadline set meanwhile
+    /// can fire), until the task is cancelled.
+    public func runTimers(maximumSleep: Duration = .milliseconds(250)) async {
+        while !Task.isCancelled {
+            _ = try? await execute(.tick)
+            let untilDeadline = engine.nextDeadline.map { $0 - engineTime } ?? maximumSleep
+            let sleep = min(max(untilDeadline, .zero), maximumSleep)
+            do { try await clock.sleep(for: sleep) } catch { return }
+        }
+    }
+
+    /// Writes what is queued and stops the log's writer.
+    public nonisolated func close() {
+        committer.shutdown()
+    }
+
+    /// Runs `command` on the engine and returns the log writes that make it durable.
+    private func run(_ command: DispatchCommand) throws(DispatcherError) -> ([EpochWrite], [DispatchEvent]) {
+        guard !reloading else {
+            throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
+        }
+        let now = max(engineTime, lastEngineTime)
+        let entry: Data
+        do {
+            entry = try DispatchLogCoding.encode(LoggedCommand(command: command, engineTime: now, wallTime: clock.now))
+        } catch {
+            throw .storage(.writeFailed(reason: "the command cannot be encoded: \(error)"))
+        }
+        let events: [DispatchEvent]
+        do {
+            events = try engine.execute(command, now: now)
+        } catch {
+            throw .rejected(error)
+        }
+        if case .tick = command, events.isEmpty { return ([], []) }
+        lastSequence += 1
+        lastEngineTime = now
+        var writes = [EpochWrite(epoch: epoch, write: .entry(DispatchLogEntry(sequence: lastSequence, payload: entry)))]
+        entriesSinceSnapshot += 1
+        if entriesSinceSnapshot >= snapshotInterval,
+           let state = try? DispatchLogCoding.encode(LoggedState(snapshot: engine.snapshot, engineTime: now)) {
+            writes.append(EpochWrite(epoch: epoch, write: .snapshot(DispatchLogSnapshot(sequence: lastSequence, payload: state))))
+            entriesSinceSnapshot = 0
+        }
+        return (writes, events)
+    }
+
+    private func submit(
+        _ writes: [EpochWrite], events: [DispatchEvent], then: @escaping @Sendable (Result<Void, any Error>) -> Void
+    ) {
+        let sink = eventSink
+        committer.submit(writes) { result in
+            if case .success = result {
+                for event in events { sink.yield(event) }
+            }
+            then(result)
+        }
+    }
+
+    /// After a failed write: waits until every write queued before it has
+    /// been turned down, then rebuilds the state from the log.
+    private func recover() async {
+        guard !reloading, epoch != gate.currentEpoch else { return }
+        reloading = true
+        defer { reloading = false }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            committer.submit([]) { _ in continuation.resume() }
+        }
+        while true {
+            do {
+                let restored = try await Self.restore(from: log, rules: rules)
+                engine = restored.engine
+                lastSequence = restored.lastSequence
+                lastEngineTime = max(lastEngineTime, restored.engineTime)
+                entriesSinceSnapshot = 0
+                epoch = gate.currentEpoch
+                return
+            } catch {
+                try? await clock.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    private struct Restored {
+        var engine: DispatchEngine
+        var lastSequence: Int64
+        var engineTime: Duration
+    }
+
+    /// The state the log holds: its newest snapshot, then every entry after it replayed at its time.
+    private static func restore(from log: any DispatchLog, rules: DispatchRules) async throws(DispatcherError) -> Restored {
+        let snapshot: DispatchLogSnapshot?
+        let entries: [DispatchLogEntry]
+        do {
+            snapshot = try await log.latestSnapshot()
+            entries = try await log.entries(after: snapshot?.sequence ?? 0)
+        } catch {
+            throw .storage(error)
+        }
+        var restored = Restored(engine: DispatchEngine(rules: rules), lastSequence: 0, engineTime: .zero)
+        if let snapshot {
+            do {
+                let state = try DispatchLogCoding.decode(LoggedState.self, from: snapshot.payload)
+                restored = Restored(
+                    engine: DispatchEngine(rules: rules, restoring: state.snapshot),
+                    lastSequence: snapshot.sequence, engineTime: state.engineTime)
+            } catch {
+                throw .corruptLog(sequence: snapshot.sequence, reason: "its snapshot does not decode: \(error)")
+            }
+        }
+        for entry in entries {
+            do {
+                let logged = try DispatchLogCoding.decode(LoggedCommand.self, from: entry.payload)
+                _ = try restored.engine.execute(logged.command, now: logged.engineTime)
+                restored.engineTime = logged.engineTime
+                restored.lastSequence = entry.sequence
+            } catch {
+                throw .corruptLog(sequence: entry.sequence, reason: "\(error)")
+            }
+        }
+        return restored
+    }
+}

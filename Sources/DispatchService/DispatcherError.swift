@@ -1,0 +1,24 @@
+import Storage
+import TaxiDispatch
+
+/// Why the dispatcher did not carry out a command.
+public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// The command does not fit the current state; nothing changed.
+    case rejected(DispatchError)
+    /// The command could not be made durable (nothing was changed and
+    /// nobody was told), or the dispatcher is reloading its state after
+    /// such a failure: try again shortly.
+    case storage(StorageError)
+    /// The dispatch log cannot be replayed: entry `sequence` is unreadable
+    /// or does not apply; the log needs an operator's look.
+    case corruptLog(sequence: Int64, reason: String)
+
+    public var description: String {
+        switch self {
+        case .rejected(let error): "\(error)"
+        case .storage(let error): "the dispatch log: \(error)"
+        case .corruptLog(let sequence, let reason):
+            "the dispatch log cannot be replayed at entry \(sequence): \(reason); keep the data directory for inspection"
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import TaxiDispatch
+
+/// A command as the dispatch log keeps it: what it was, and when the engine
+/// carried it out, on the engine's time line (which continues across
+/// restarts) and on the wall clock (for history and audit).
+struct LoggedCommand: Codable, Equatable {
+    /// The command.
+    let command: DispatchCommand
+    /// The engine time it ran at.
+    let engineTime: Duration
+    /// The wall-clock time it ran at.
+    let wallTime: Date
+}
+
+/// The engine's state as the dispatch log's snapshot keeps it, with the
+/// engine time of the last command it includes.
+struct LoggedState: Codable, Equatable {
+    /// The whole state.
+    let snapshot: DispatchSnapshot
+    /// The engine time of its last command.
+    let engineTime: Duration
+}
+
+/// How log entries and snapshots become bytes: JSON, so an operator can read
+/// the log with the `sqlite3` shell, and so that a field added later
+/// decodes old entries.
+enum DispatchLogCoding {
+    static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        return try encoder.encode(value)
+    }
+
+    static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        return try decoder.decode(type, from: data)
+    }
+}

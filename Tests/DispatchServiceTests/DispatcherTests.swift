@@ -1,0 +1,148 @@
+import DispatchService
+import FixRecords
+import Fleet
+import Foundation
+import GeoKit
+import ServiceClock
+import Storage
+import Synchronization
+import TaxiDispatch
+import Testing
+import Zones
+
+/// A log that fails the writes it is told to fail, and otherwise keeps
+/// everything in memory.
+final class FlakyDispatchLog: DispatchLog {
+    let inner = InMemoryDispatchLog()
+    let failuresLeft = Mutex(0)
+
+    func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
+        let fail = failuresLeft.withLock { left in
+            defer { left = max(0, left - 1) }
+            return left > 0
+        }
+        if fail { throw .writeFailed(reason: "No space left on device") }
+        try inner.write(writes)
+    }
+
+    func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot? { try await inner.latestSnapshot() }
+    func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] { try await inner.entries(after: sequence) }
+}
+
+/// The dispatcher: every command durable before it is told, the state
+/// rebuilt exactly from the log, timers resumed with the time they had left.
+@Suite struct DispatcherTests {
+    static let pickup = Coordinate(longitude: -73.9855, latitude: 40.7580)
+
+    /// Two available taxis in zone 230 and a request offered to the first.
+    static func rideScenario(_ dispatcher: Dispatcher, clock: ManualClock) async throws -> RideRequestID {
+        for taxi: TaxiID in ["A", "B"] {
+            try await dispatcher.execute(.fleet(.appeared(taxi, zone: "230", at: clock.now)))
+            try await dispatcher.execute(.login(taxi))
+            try await dispatcher.execute(.setAvailable(taxi))
+            clock.advance(by: .seconds(1))
+        }
+        let events = try await dispatcher.execute(.request("p1", pickup: pickup, zone: "230", destination: nil))
+        guard case .requestOpened(let id, _, _) = events.first else {
+            Issue.record("no request opened: \(events)")
+            return RideRequestID(0)
+        }
+        return id
+    }
+
+    @Test func aReopenedLogGivesBackTheSameState() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock, snapshotInterval: 4)
+        let id = try await Self.rideScenario(dispatcher, clock: clock)
+        clock.advance(by: .seconds(5))
+        try await dispatcher.execute(.refuse("A"))
+        let before = await dispatcher.snapshot
+        dispatcher.close()
+        #expect(try await log.latestSnapshot() != nil, "8 entries with a snapshot every 4")
+
+        let reopened = try await Dispatcher(log: log, clock: ManualClock(now: clock.now), snapshotInterval: 4)
+        #expect(await reopened.snapshot == before)
+        #expect(await reopened.snapshot.state(of: "B") == .offered(id))
+        #expect(await reopened.logSequence == 8)
+        reopened.close()
+    }
+
+    /// SPEC D3 across a restart: an offer with 12 s left when its last
+    /// command was logged still has 12 s after the restart.
+    @Test func aPendingOfferResumesWithTheTimeItHadLeft() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock)
+        let id = try await Self.rideScenario(dispatcher, clock: clock)
+        clock.advance(by: .seconds(3))
+        dispatcher.close()
+
+        let restartClock = ManualClock(now: clock.now.addingTimeInterval(60))
+        let reopened = try await Dispatcher(log: log, clock: restartClock)
+        restartClock.advance(by: .seconds(14))
+        #expect(try await reopened.execute(.tick) == [])
+        #expect(await reopened.snapshot.state(of: "A") == .offered(id))
+        restartClock.advance(by: .seconds(1))
+        let events = try await reopened.execute(.tick)
+        #expect(events.contains(.offerTimedOut(id, taxi: "A")))
+        #expect(await reopened.snapshot.state(of: "B") == .offered(id))
+        reopened.close()
+    }
+
+    /// A command whose entry could not be written changed nothing and told
+    /// nobody; the dispatcher works on once the store does.
+    @Test func aFailedWriteLeavesNoTraceAndTheNextCommandWorks() async throws {
+        let log = FlakyDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock)
+        try await dispatcher.execute(.fleet(.appeared("A", zone: "230", at: clock.now)))
+        try await dispatcher.execute(.login("A"))
+        let before = await dispatcher.snapshot
+        log.failuresLeft.withLock { $0 = 1 }
+        await #expect(throws: DispatcherError.storage(.writeFailed(reason: "No space left on device"))) {
+            try await dispatcher.execute(.setAvailable("A"))
+        }
+        #expect(await dispatcher.snapshot == before)
+        try await dispatcher.execute(.setAvailable("A"))
+        #expect(await dispatcher.snapshot.taxiQueue(in: "230") == ["A"])
+        #expect(try await log.entries(after: 0).count == 3)
+
+        dispatcher.close()
+        var published: [DispatchEvent] = []
+        for await event in dispatcher.events {
+            published.append(event)
+            if case .taxiJoinedQueue = event { break }
+        }
+        #expect(published.filter { $0 == .driverStateChanged("A", from: .unavailable, to: .available) }.count == 1,
+                "the lost command's events were never published")
+    }
+
+    @Test func aRejectedCommandIsNotLogged() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock)
+        await #expect(throws: DispatcherError.rejected(.notLoggedIn("A"))) {
+            try await dispatcher.execute(.setAvailable("A"))
+        }
+        #expect(try await log.entries(after: 0).isEmpty)
+        dispatcher.close()
+    }
+
+    /// The timer loop fires an offer's timeout when the clock reaches it.
+    @Test func theTimerLoopTimesOffersOut() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: InMemoryDispatchLog(), clock: clock)
+        let id = try await Self.rideScenario(dispatcher, clock: clock)
+        let timers = Task { await dispatcher.runTimers() }
+        defer { timers.cancel() }
+        for _ in 0..<100 {
+            while clock.sleeperCount == 0 { await Task.yield() }
+            if await dispatcher.snapshot.state(of: "B") == .offered(id) { break }
+            clock.advance(by: .milliseconds(250))
+        }
+        #expect(await dispatcher.snapshot.state(of: "B") == .offered(id))
+        #expect(await dispatcher.snapshot.requests[id]?.triedTaxis == ["A", "B"])
+        dispatcher.close()
+    }
+}
