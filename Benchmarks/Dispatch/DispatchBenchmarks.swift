@@ -1,0 +1,118 @@
+import Benchmark
+import DispatchService
+import FixRecords
+import Fleet
+import Foundation
+import GeoKit
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Zones
+
+/// The dispatcher's request path (SPEC D3), in process: 10,000 available
+/// taxis spread over the 263 NYC taxi zones, then 1,000 passengers asking
+/// at once, each request made durable in the SQLite dispatch log (group
+/// commit, synchronous=FULL) before it returns with its first offer.
+/// One iteration is 1,000 simultaneous requests; `request latency` is each
+/// one's time from the call to its answer (the first offer), commit included.
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput], warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 30)
+    let latency = BenchmarkMetric.custom("request latency (µs)", polarity: .prefersSmaller, useScalingFactor: false)
+    Benchmark("1,000 simultaneous requests to 10,000 taxis in 263 zones, each durable before its first offer",
+              configuration: .init(metrics: [.wallClock, .throughput, latency])) { (benchmark: Benchmark, city: BenchmarkCity) in
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            let latencies = try await city.requestAll()
+            benchmark.stopMeasurement()
+            for microseconds in latencies { benchmark.measurement(latency, microseconds) }
+            try await city.cancelAll()
+        }
+    } setup: {
+        try await BenchmarkCity()
+    }
+    // The fleet's events as the ingest path hands them over: each taxi moving
+    // to the next zone, recorded without waiting, then one durable command
+    // behind them all (the log is written in order).
+    Benchmark("10,000 zone changes recorded and made durable") { (benchmark: Benchmark, city: BenchmarkCity) in
+        for _ in benchmark.scaledIterations {
+            try await city.moveEveryTaxi()
+        }
+    } setup: {
+        try await BenchmarkCity()
+    }
+}
+
+/// A dispatcher on a fresh SQLite log in a temporary directory, with
+/// 10,000 logged-in, available taxis over 263 zones.
+final class BenchmarkCity: @unchecked Sendable {
+    static let zones = (1...263).map { ZoneID(String($0)) }
+    static let taxis = (0..<10_000).map { TaxiID("T\($0)") }
+    let directory: String
+    let dispatcher: Dispatcher
+    let clock = SystemClock()
+    private var round = 0
+
+    init() async throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-dispatch-bench-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        dispatcher = try await Dispatcher(log: try SQLiteDispatchLog(directory: directory), clock: clock)
+        for (index, taxi) in Self.taxis.enumerated() {
+            try await dispatcher.record(.fleet(.appeared(taxi, zone: Self.zones[index % Self.zones.count], at: clock.now)))
+            try await dispatcher.record(.login(taxi))
+            try await dispatcher.record(.setAvailable(taxi))
+        }
+        try await dispatcher.execute(.tick)
+    }
+
+    deinit {
+        dispatcher.close()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// 1,000 passengers ask at once, each in the next zone; returns each
+    /// request's latency in microseconds.
+    func requestAll() async throws -> [Int] {
+        round += 1
+        let dispatcher = dispatcher
+        let round = round
+        return try await withThrowingTaskGroup(of: Int.self) { group in
+            for passenger in 0..<1_000 {
+                group.addTask {
+                    let start = ContinuousClock.now
+                    let events = try await dispatcher.execute(.request(
+                        PassengerID("P\(passenger)"), pickup: Coordinate(longitude: -73.98, latitude: 40.75),
+                        zone: Self.zones[(passenger + round) % Self.zones.count], destination: nil))
+                    guard events.contains(where: { if case .offerMade = $0 { true } else { false } }) else {
+                        throw BenchmarkFailure.noOffer(events)
+                    }
+                    let elapsed = ContinuousClock.now - start
+                    return Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+                }
+            }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+    }
+
+    /// Cancels every open request, so the next round finds the taxis free again.
+    func cancelAll() async throws {
+        for id in await dispatcher.snapshot.requests.keys {
+            try await dispatcher.record(.cancel(id))
+        }
+    }
+
+    /// Every taxi reports from the next zone; the dwell is over at the end.
+    func moveEveryTaxi() async throws {
+        round += 1
+        for (index, taxi) in Self.taxis.enumerated() {
+            let from = Self.zones[(index + round - 1) % Self.zones.count]
+            let to = Self.zones[(index + round) % Self.zones.count]
+            try await dispatcher.record(.fleet(.changedZone(taxi, from: from, to: to, at: clock.now)))
+        }
+        try await dispatcher.execute(.tick)
+    }
+}
+
+enum BenchmarkFailure: Error {
+    case noOffer([DispatchEvent])
+}
