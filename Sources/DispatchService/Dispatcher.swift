@@ -119,7 +119,10 @@ public actor Dispatcher {
         while !Task.isCancelled {
             _ = try? await execute(.tick)
             let untilDeadline = engine.nextDeadline.map { $0 - engineTime } ?? maximumSleep
-            let sleep = min(max(untilDeadline, .zero), maximumSleep)
+            let untilReservation = engine.nextReservationDeadline.map {
+                Duration.milliseconds(Int64(max(0, min($0.timeIntervalSince(clock.now), 86_400)) * 1000))
+            } ?? maximumSleep
+            let sleep = min(max(min(untilDeadline, untilReservation), .zero), maximumSleep)
             do { try await clock.sleep(for: sleep) } catch { return }
         }
     }
@@ -135,15 +138,16 @@ public actor Dispatcher {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
         }
         let now = max(engineTime, lastEngineTime)
+        let wall = clock.now
         let entry: Data
         do {
-            entry = try DispatchLogCoding.encode(LoggedCommand(command: command, engineTime: now, wallTime: clock.now))
+            entry = try DispatchLogCoding.encode(LoggedCommand(command: command, engineTime: now, wallTime: wall))
         } catch {
             throw .storage(.writeFailed(reason: "the command cannot be encoded: \(error)"))
         }
         let events: [DispatchEvent]
         do {
-            events = try engine.execute(command, now: now)
+            events = try engine.execute(command, now: now, wall: wall)
         } catch {
             throw .rejected(error)
         }
@@ -226,7 +230,7 @@ public actor Dispatcher {
         for entry in entries {
             do {
                 let logged = try DispatchLogCoding.decode(LoggedCommand.self, from: entry.payload)
-                _ = try restored.engine.execute(logged.command, now: logged.engineTime)
+                _ = try restored.engine.execute(logged.command, now: logged.engineTime, wall: logged.wallTime)
                 restored.engineTime = logged.engineTime
                 restored.lastSequence = entry.sequence
             } catch {

@@ -1,4 +1,5 @@
 import FixRecords
+import Foundation
 import Fleet
 import GeoKit
 import Zones
@@ -33,6 +34,12 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case confirm(RideRequestID)
     /// The passenger cancels.
     case cancel(RideRequestID)
+    /// A passenger books a ride ahead (D5).
+    case reserve(PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date)
+    /// The passenger cancels a reservation.
+    case cancelReservation(ReservationID)
+    /// The service allocates the nearest free taxi to a reservation that awaits one.
+    case allocate(ReservationID, taxi: TaxiID)
     /// The live fleet index reported a zone change or a silence (D2).
     case fleet(FleetEvent)
     /// The timers due at the command's time fire.
@@ -40,10 +47,11 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
 }
 
 extension DispatchEngine {
-    /// Carries out `command` at `now` (monotonic time), as the method of the
-    /// same name would, and returns the events it decided.
+    /// Carries out `command` at `now` (monotonic time) and `wall` (wall-clock
+    /// time, for reservations), as the method of the same name would, and
+    /// returns the events it decided.
     /// - Throws: the ``DispatchError`` of that method; the state is then unchanged.
-    public mutating func execute(_ command: DispatchCommand, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+    public mutating func execute(_ command: DispatchCommand, now: Duration, wall: Date) throws(DispatchError) -> [DispatchEvent] {
         switch command {
         case .login(let taxi): login(taxi, now: now)
         case .logout(let taxi): try logout(taxi, now: now)
@@ -59,8 +67,12 @@ extension DispatchEngine {
             request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, now: now)
         case .confirm(let id): try confirm(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt):
+            reserve(passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt, now: now, wall: wall)
+        case .cancelReservation(let id): try cancelReservation(id, now: now, wall: wall)
+        case .allocate(let id, let taxi): try allocate(id, to: taxi, now: now)
         case .fleet(let event): apply(event, now: now)
-        case .tick: tick(now: now)
+        case .tick: tick(now: now, wall: wall)
         }
     }
 }

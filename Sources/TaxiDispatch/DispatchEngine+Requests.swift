@@ -54,11 +54,16 @@ extension DispatchEngine {
     /// offer is withdrawn and its taxi goes back to its old place in the
     /// queue (it did nothing wrong); a taxi already on its way is available
     /// again, at the back, in the zone it is in.
-    /// - Throws: ``DispatchError/unknownRequest(_:)``, or
-    ///   ``DispatchError/rideInProgress(_:)`` once the passenger is aboard.
+    /// - Throws: ``DispatchError/unknownRequest(_:)``,
+    ///   ``DispatchError/rideInProgress(_:)`` once the passenger is aboard, or
+    ///   ``DispatchError/reservationCancellationTooLate(_:deadline:)`` for the
+    ///   ride of a reservation (its taxi comes after the cancellation deadline).
     public mutating func cancel(_ id: RideRequestID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
             guard let request = engine.state.requests[id] else { throw .unknownRequest(id) }
+            if let booked = request.reservation.flatMap({ engine.state.reservations[$0] }) {
+                throw .reservationCancellationTooLate(booked.id, deadline: engine.cancellationDeadline(of: booked))
+            }
             switch request.phase {
             case .aboard:
                 throw .rideInProgress(id)

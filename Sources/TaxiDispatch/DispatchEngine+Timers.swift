@@ -1,4 +1,5 @@
 import FixRecords
+import Foundation
 
 /// The engine's timers (SPEC D2–D4): it never sleeps; its owner wakes it at
 /// ``nextDeadline`` with ``tick(now:)``.
@@ -35,12 +36,14 @@ extension DispatchEngine {
     /// Fires every timer due at `now`, earliest first: an unanswered offer
     /// goes to the next taxi and its taxi to the back of its queue; an
     /// unconfirmed queued request is cancelled; a zone change that outlasted
-    /// its dwell counts. Whatever these set in motion starts at `now`.
-    public mutating func tick(now: Duration) -> [DispatchEvent] {
+    /// its dwell counts. Then every reservation due by `wall` gets its taxi
+    /// (``nextReservationDeadline``). Whatever these set in motion starts at `now`.
+    public mutating func tick(now: Duration, wall: Date) -> [DispatchEvent] {
         recording { engine in
             while let due = engine.timers.filter({ $0.deadline <= now }).min(by: { ($0.deadline, $0.timer) < ($1.deadline, $1.timer) }) {
                 engine.fire(due.timer, now: now)
             }
+            engine.allocateDueReservations(now: now, wall: wall)
         }
     }
 

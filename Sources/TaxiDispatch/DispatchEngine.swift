@@ -78,9 +78,11 @@ public struct DispatchEngine: Sendable {
         }
     }
 
-    /// Offers `zone`'s waiting requests, oldest first, each to the first
-    /// taxi of the queue it has not tried, until no such pair is left.
+    /// Gives `zone`'s reservations awaiting a taxi theirs, then offers its
+    /// waiting requests, oldest first, each to the first taxi of the queue
+    /// it has not tried, until no such pair is left.
     mutating func dispatch(in zone: ZoneID, now: Duration) {
+        allocateAwaitingReservations(in: zone, now: now)
         while let match = nextMatch(in: zone) {
             offer(match.request, to: match.taxi, now: now)
         }
@@ -131,11 +133,13 @@ public struct DispatchEngine: Sendable {
         if state.passengerQueues[zone]?.isEmpty == true { state.passengerQueues[zone] = nil }
     }
 
-    /// Forgets request `id` (cancelled, or its ride ended): its passenger may ask again.
+    /// Forgets request `id` (cancelled, or its ride ended): its passenger
+    /// may ask again; a reservation it served is over.
     mutating func closeRequest(_ id: RideRequestID) {
         removeFromPassengerQueue(id)
         guard let request = state.requests.removeValue(forKey: id) else { return }
-        state.openRequestOfPassenger[request.passenger] = nil
+        if state.openRequestOfPassenger[request.passenger] == id { state.openRequestOfPassenger[request.passenger] = nil }
+        if let reservation = request.reservation { state.reservations[reservation] = nil }
     }
 
     /// Makes `taxi` available at the back of its zone's queue (after a

@@ -1,4 +1,5 @@
 import FixRecords
+import Foundation
 
 /// A command the engine cannot carry out in the current state; the state is
 /// left unchanged (SPEC A3: every input is checked).
@@ -19,6 +20,14 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownRequest(RideRequestID)
     /// The passenger is aboard: the ride can only be completed.
     case rideInProgress(RideRequestID)
+    /// No open reservation has this id.
+    case unknownReservation(ReservationID)
+    /// A reservation can be cancelled only until `deadline` (D5: 1 h before its pickup).
+    case reservationCancellationTooLate(ReservationID, deadline: Date)
+    /// The service can allocate a taxi to a reservation only once it awaits one.
+    case reservationNotAwaitingTaxi(ReservationID)
+    /// The taxi is not free (available, reporting, in a queue) to take a reservation.
+    case taxiNotFree(TaxiID)
 
     public var description: String {
         switch self {
@@ -31,6 +40,11 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
             "taxi \(taxi) can report a missing client only from \(allowedFrom) on"
         case .unknownRequest(let request): "no open request \(request)"
         case .rideInProgress(let request): "the passenger of \(request) is aboard"
+        case .unknownReservation(let reservation): "no open reservation \(reservation)"
+        case .reservationCancellationTooLate(let reservation, let deadline):
+            "reservation \(reservation) could be cancelled only until \(deadline.formatted(.iso8601))"
+        case .reservationNotAwaitingTaxi(let reservation): "reservation \(reservation) does not await a taxi"
+        case .taxiNotFree(let taxi): "taxi \(taxi) is not free"
         }
     }
 }

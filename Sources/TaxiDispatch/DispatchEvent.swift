@@ -1,4 +1,5 @@
 import FixRecords
+import Foundation
 import Zones
 
 /// What the engine decided, in the order it decided it: every command,
@@ -43,4 +44,14 @@ public enum DispatchEvent: Equatable, Sendable, Codable {
     case rideCompleted(RideRequestID, taxi: TaxiID)
     /// The driver waited at the pickup in vain (D6).
     case clientMissing(RideRequestID, taxi: TaxiID)
+    /// A reservation was booked for `pickupAt` (D5).
+    case reservationMade(ReservationID, passenger: PassengerID, pickupAt: Date)
+    /// A reservation was cancelled by its passenger.
+    case reservationCancelled(ReservationID)
+    /// A reservation's allocation time came with no free taxi in its zone:
+    /// the next one to become free there takes it, unless the service
+    /// allocates a nearer free taxi first.
+    case reservationAwaitingTaxi(ReservationID, zone: ZoneID)
+    /// A taxi was allocated to a reservation (it cannot refuse): the ride is request `ride`.
+    case reservationAllocated(ReservationID, taxi: TaxiID, ride: RideRequestID)
 }

@@ -3,7 +3,8 @@
 /// shorten or lengthen any of them.
 ///
 /// Every duration is measured on the service clock's monotonic time
-/// (`ServiceClock.uptime`), which does not jump when the wall clock is set.
+/// (`ServiceClock.uptime`), which does not jump when the wall clock is set,
+/// except the reservation leads, which count to a pickup's wall-clock time.
 public struct DispatchRules: Equatable, Sendable {
     /// How long a driver has to answer an offer before it goes to the next taxi (D3).
     public var offerTimeout: Duration
@@ -18,6 +19,14 @@ public struct DispatchRules: Equatable, Sendable {
     public var staleGrace: Duration
     /// How long a driver waits at the pickup before reporting a missing client (D6).
     public var missingClientWait: Duration
+    /// How far ahead a reservation's pickup must be at least (D5: 2 h).
+    public var reservationMinimumLead: Duration = .seconds(2 * 3600)
+    /// How far ahead a reservation's pickup may be at most (D5: 48 h).
+    public var reservationMaximumLead: Duration = .seconds(48 * 3600)
+    /// Until how long before its pickup a reservation may be cancelled (D5: 1 h).
+    public var reservationCancellationLead: Duration = .seconds(3600)
+    /// How long before its pickup a reservation gets its taxi (D5: 10 min).
+    public var allocationLead: Duration = .seconds(600)
 
     /// Rules with the defaults of the specification: 15 s to answer an
     /// offer, 30 s to confirm a queued request, a 30 s dwell, a 10 min stale

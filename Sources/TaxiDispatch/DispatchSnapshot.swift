@@ -1,4 +1,5 @@
 import FixRecords
+import Foundation
 import Zones
 
 /// The whole state of the dispatch engine as one value: taxis, zone queues,
@@ -16,8 +17,12 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
     public internal(set) var passengerQueues: [ZoneID: [RideRequestID]] = [:]
     /// Each passenger's open request.
     public internal(set) var openRequestOfPassenger: [PassengerID: RideRequestID] = [:]
+    /// The reservations not yet cancelled or ridden (D5).
+    public internal(set) var reservations: [ReservationID: Reservation] = [:]
     /// The number the next request gets.
     public internal(set) var nextRequestNumber = 1
+    /// The number the next reservation gets.
+    public internal(set) var nextReservationNumber = 1
     /// The sequence number the next queue place gets.
     public internal(set) var nextPlaceSequence = 0
 

@@ -22,4 +22,6 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public internal(set) var triedTaxis: [TaxiID] = []
     /// True once the passenger confirmed waiting in the passenger queue.
     public internal(set) var confirmed = false
+    /// The reservation this ride serves; nil for an immediate request.
+    public internal(set) var reservation: ReservationID?
 }

@@ -26,7 +26,7 @@ struct DispatchHarness {
     @discardableResult
     mutating func advance(_ seconds: Int) -> [DispatchEvent] {
         clock.advance(by: .seconds(seconds))
-        return engine.tick(now: now)
+        return engine.tick(now: now, wall: clock.now)
     }
 
     /// A taxi the fleet has seen in `zone`, logged in and available.

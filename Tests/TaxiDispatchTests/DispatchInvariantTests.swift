@@ -1,5 +1,6 @@
 import FixRecords
 import Fleet
+import Foundation
 import GeoKit
 import ServiceClock
 import TaxiDispatch
@@ -20,58 +21,74 @@ import Zones
         var harness = DispatchHarness(rules: DispatchRules(zoneDwell: .seconds(20), staleGrace: .seconds(120)))
         var fleetZone: [TaxiID: ZoneID?] = [:]
         var stale: Set<TaxiID> = []
+        var allocated: Set<ReservationID> = []
         for step in 0..<400 {
             let taxi = Self.taxis.randomElement(using: &random)!
             let passenger = Self.passengers.randomElement(using: &random)!
             let zone = Self.zones.randomElement(using: &random)!
             let request = harness.snapshot.requests.keys.sorted().randomElement(using: &random)
+            let reservation = harness.snapshot.reservations.keys.sorted().randomElement(using: &random)
+            let (now, wall) = (harness.now, harness.clock.now)
             let before = harness.snapshot
+            var events: [DispatchEvent] = []
             do {
-                switch Int.random(in: 0..<17, using: &random) {
-                case 0: _ = harness.engine.login(taxi, now: harness.now)
-                case 1: _ = try harness.engine.logout(taxi, now: harness.now)
-                case 2, 3: _ = try harness.engine.setAvailable(taxi, now: harness.now)
-                case 4: _ = try harness.engine.setUnavailable(taxi, now: harness.now)
-                case 5: _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
-                case 6: _ = try harness.engine.refuse(taxi, now: harness.now)
-                case 7, 8: _ = harness.request(passenger, in: zone)
-                case 9: if let request { _ = try harness.engine.cancel(request, now: harness.now) }
-                case 10: if let request { _ = try harness.engine.confirm(request, now: harness.now) }
+                switch Int.random(in: 0..<20, using: &random) {
+                case 0: events = harness.engine.login(taxi, now: now)
+                case 1: events = try harness.engine.logout(taxi, now: now)
+                case 2, 3: events = try harness.engine.setAvailable(taxi, now: now)
+                case 4: events = try harness.engine.setUnavailable(taxi, now: now)
+                case 5: events = try harness.engine.accept(taxi, eta: .seconds(240), now: now)
+                case 6: events = try harness.engine.refuse(taxi, now: now)
+                case 7, 8: events = harness.request(passenger, in: zone).events
+                case 9: if let request { events = try harness.engine.cancel(request, now: now) }
+                case 10: if let request { events = try harness.engine.confirm(request, now: now) }
                 case 11:
                     switch Int.random(in: 0..<4, using: &random) {
-                    case 0: _ = try harness.engine.arrived(taxi, now: harness.now)
-                    case 1: _ = try harness.engine.passengerAboard(taxi, now: harness.now)
-                    case 2: _ = try harness.engine.completed(taxi, now: harness.now)
-                    default: _ = try harness.engine.missingClient(taxi, now: harness.now)
+                    case 0: events = try harness.engine.arrived(taxi, now: now)
+                    case 1: events = try harness.engine.passengerAboard(taxi, now: now)
+                    case 2: events = try harness.engine.completed(taxi, now: now)
+                    default: events = try harness.engine.missingClient(taxi, now: now)
                     }
                 case 12, 13:
                     if let old = fleetZone[taxi] {
-                        harness.fleet(.changedZone(taxi, from: old, to: zone, at: harness.clock.now))
+                        events = harness.fleet(.changedZone(taxi, from: old, to: zone, at: wall))
                     } else {
-                        harness.fleet(.appeared(taxi, zone: zone, at: harness.clock.now))
+                        events = harness.fleet(.appeared(taxi, zone: zone, at: wall))
                     }
                     fleetZone[taxi] = zone
                 case 14:
                     guard fleetZone[taxi] != nil else { break }
                     if stale.remove(taxi) != nil {
-                        harness.fleet(.cameBack(taxi, zone: zone, at: harness.clock.now))
+                        events = harness.fleet(.cameBack(taxi, zone: zone, at: wall))
                         fleetZone[taxi] = zone
                     } else {
                         stale.insert(taxi)
-                        harness.fleet(.wentStale(taxi, lastHeard: harness.clock.now))
+                        events = harness.fleet(.wentStale(taxi, lastHeard: wall))
                     }
-                default:
-                    harness.advance(Int.random(in: 1...40, using: &random))
+                case 15:
+                    events = harness.engine.reserve(
+                        passenger: passenger, origin: DispatchHarness.pickup, zone: zone, destination: DispatchHarness.pickup,
+                        pickupAt: wall.addingTimeInterval(Double.random(in: 1.5...50, using: &random) * 3600), now: now, wall: wall)
+                case 16: if let reservation { events = try harness.engine.cancelReservation(reservation, now: now, wall: wall) }
+                case 17: if let reservation { events = try harness.engine.allocate(reservation, to: taxi, now: now) }
+                case 18: events = harness.advance(Int.random(in: 600...10_800, using: &random))
+                default: events = harness.advance(Int.random(in: 1...40, using: &random))
                 }
             } catch {
                 #expect(harness.snapshot == before, "seed \(seed) step \(step): \(error) changed the state")
             }
-            try Self.checkInvariants(harness.snapshot, context: "seed \(seed) step \(step)")
+            // Every reservation is allocated once, and not before its allocation time.
+            for case .reservationAllocated(let id, _, _) in events {
+                #expect(allocated.insert(id).inserted, "seed \(seed) step \(step): \(id) allocated twice")
+                let pickupAt = try #require(before.reservations[id]?.pickupAt)
+                #expect(harness.clock.now >= pickupAt.addingTimeInterval(-600), "seed \(seed) step \(step): \(id) allocated early")
+            }
+            try Self.checkInvariants(harness.snapshot, wall: harness.clock.now, context: "seed \(seed) step \(step)")
         }
     }
 
     /// What must hold between any two calls.
-    static func checkInvariants(_ snapshot: DispatchSnapshot, context: String) throws {
+    static func checkInvariants(_ snapshot: DispatchSnapshot, wall: Date, context: String) throws {
         // Every available, reporting taxi in a zone is in exactly that zone's queue, and no other taxi is queued.
         var queued: [TaxiID: ZoneID] = [:]
         for (zone, queue) in snapshot.taxiQueues {
@@ -105,8 +122,8 @@ import Zones
             default: #expect(holders[taxi] == nil)
             }
         }
-        // No passenger has two open requests.
-        let passengers = snapshot.requests.values.map(\.passenger)
+        // No passenger has two open requests (the ride of a reservation is not one they asked for now).
+        let passengers = snapshot.requests.values.filter { $0.reservation == nil }.map(\.passenger)
         #expect(Set(passengers).count == passengers.count, "\(context): a passenger has two open requests")
         #expect(snapshot.openRequestOfPassenger.count == passengers.count)
         // Waiting requests are in their zone's passenger queue, oldest first, and nothing else is.
@@ -123,6 +140,17 @@ import Zones
                 for taxi in snapshot.taxiQueue(in: zone) {
                     #expect(request.triedTaxis.contains(taxi), "\(context): \(id) waits while \(taxi) is free")
                 }
+            }
+        }
+        // A reservation past its allocation time has a taxi or awaits one; its ride names it.
+        for (id, reservation) in snapshot.reservations {
+            switch reservation.phase {
+            case .booked:
+                #expect(wall < reservation.pickupAt.addingTimeInterval(-600), "\(context): \(id) not allocated in time")
+            case .awaitingTaxi:
+                #expect(snapshot.taxiQueue(in: reservation.zone).isEmpty, "\(context): \(id) awaits a taxi while one is free")
+            case .allocated(let taxi, let ride):
+                #expect(snapshot.requests[ride]?.reservation == id && snapshot.requests[ride]?.phase.taxi == taxi)
             }
         }
         let waiting = snapshot.requests.values.filter { if case .waiting = $0.phase { true } else { false } }
