@@ -20,8 +20,10 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case accept(TaxiID, eta: Duration?)
     /// The driver refuses the pending offer.
     case refuse(TaxiID)
-    /// The taxi is at the pickup (D6).
+    /// The taxi is at the pickup (D6): the driver said so, or its fixes put it within the arrival radius.
     case arrived(TaxiID)
+    /// The router's ETA of the taxi on its way to the pickup of a ride, from its latest fix (D6).
+    case updateETA(RideRequestID, eta: Duration)
     /// The passenger got in.
     case passengerAboard(TaxiID)
     /// The ride ended at the destination.
@@ -60,6 +62,7 @@ extension DispatchEngine {
         case .accept(let taxi, let eta): try accept(taxi, eta: eta, now: now)
         case .refuse(let taxi): try refuse(taxi, now: now)
         case .arrived(let taxi): try arrived(taxi, now: now)
+        case .updateETA(let id, let eta): try updateETA(id, eta: eta, now: now)
         case .passengerAboard(let taxi): try passengerAboard(taxi, now: now)
         case .completed(let taxi): try completed(taxi, now: now)
         case .missingClient(let taxi): try missingClient(taxi, now: now)
@@ -74,5 +77,32 @@ extension DispatchEngine {
         case .fleet(let event): apply(event, now: now)
         case .tick: tick(now: now, wall: wall)
         }
+    }
+}
+
+extension DispatchCommand {
+    /// True for the commands that only look whether something is due (a
+    /// timer tick, a new ETA): when they decide nothing they change nothing,
+    /// and need not be logged.
+    public var isObservation: Bool {
+        switch self {
+        case .tick, .updateETA: true
+        default: false
+        }
+    }
+
+    /// What makes the command malformed, nil when nothing does: a
+    /// coordinate that is not finite or outside WGS84, or a pickup time that
+    /// is not finite, which no zone holds and no log can record.
+    public var invalidity: String? {
+        if case .reserve(_, _, _, _, let pickupAt) = self, !pickupAt.timeIntervalSince1970.isFinite {
+            return "the pickup time is not a time"
+        }
+        let places: [(String, Coordinate)] = switch self {
+        case .request(_, let pickup, _, let destination): [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? [])
+        case .reserve(_, let origin, _, let destination, _): [("origin", origin), ("destination", destination)]
+        default: []
+        }
+        return places.first { !$0.1.isInRange }.map { "the \($0.0) \($0.1) is not a WGS84 position" }
     }
 }

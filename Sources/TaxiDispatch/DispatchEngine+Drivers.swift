@@ -73,6 +73,7 @@ extension DispatchEngine {
                 throw .noPendingOffer(taxi)
             }
             engine.state.requests[id]?.phase = .assigned(taxi: taxi, eta: eta)
+            engine.state.requests[id]?.etaToldAt = eta == nil ? nil : now
             engine.emitted.append(.offerAccepted(id, taxi: taxi, eta: eta))
             engine.state.taxis[taxi]?.place = nil
             engine.setState(taxi, to: .busy(id))

@@ -11,7 +11,7 @@ extension DispatchEngine {
     ///
     /// - `appeared`: the taxi's first zone counts at once.
     /// - `changedZone`: the new zone counts once the taxi has stayed there
-    ///   for ``DispatchRules/zoneDwell`` (``tick(now:)`` applies it); going
+    ///   for ``DispatchRules/zoneDwell`` (``tick(now:wall:)`` applies it); going
     ///   back to the current zone first cancels the change. A queued taxi
     ///   then moves to the new zone's queue at the same place.
     /// - `wentStale`: the taxi leaves its queue and gets no offer (an offer

@@ -60,6 +60,26 @@ extension DispatchEngine {
         }
     }
 
+    /// The router's new ETA for the taxi on its way to the pickup of ride
+    /// `id`, computed from its fixes: told to the passenger (`etaChanged`)
+    /// when it differs from the last one told by more than
+    /// ``DispatchRules/etaChangeThreshold`` or that one is
+    /// ``DispatchRules/etaRefreshInterval`` old; otherwise nothing changes.
+    /// - Throws: ``DispatchError/unknownRequest(_:)``; a ride no longer on its
+    ///   way to the pickup takes no ETA and changes nothing.
+    public mutating func updateETA(_ id: RideRequestID, eta: Duration, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+        try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            guard let request = engine.state.requests[id] else { throw .unknownRequest(id) }
+            guard case .assigned(let taxi, let told) = request.phase else { return }
+            let moved = told.map { (($0 > eta) ? $0 - eta : eta - $0) > engine.rules.etaChangeThreshold } ?? true
+            let stale = request.etaToldAt.map { now - $0 >= engine.rules.etaRefreshInterval } ?? true
+            guard moved || stale else { return }
+            engine.state.requests[id]?.phase = .assigned(taxi: taxi, eta: eta)
+            engine.state.requests[id]?.etaToldAt = now
+            engine.emitted.append(.etaChanged(id, taxi: taxi, eta: eta))
+        }
+    }
+
     private func ride(of taxi: TaxiID) -> RideRequestID? {
         guard case .busy(let id) = state.state(of: taxi) else { return nil }
         return id

@@ -9,7 +9,7 @@ import Zones
 /// The engine does no I/O and never reads a clock or sleeps: every call
 /// says what time it is (`now`, the service clock's monotonic
 /// `ServiceClock.uptime`), the engine says when it next needs to be woken
-/// (``nextDeadline``), and ``tick(now:)`` fires the offer timeouts,
+/// (``nextDeadline``), and ``tick(now:wall:)`` fires the offer timeouts,
 /// confirmation timeouts and zone dwells that are due. So the same calls
 /// give the same decisions, which a test drives with a manual clock and a
 /// restart can replay. Its one owner (an actor in the service) serialises
@@ -73,6 +73,7 @@ public struct DispatchEngine: Sendable {
         if let target, let place = record.place {
             let position = state.taxiQueues[target, default: ZoneQueue()].insert(taxi, at: place)
             state.taxis[taxi]?.queuedIn = target
+            noteArrival(in: target, now: now)
             emitted.append(.taxiJoinedQueue(taxi, zone: target, position: position))
             dispatch(in: target, now: now)
         }

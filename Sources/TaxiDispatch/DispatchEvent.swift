@@ -44,6 +44,8 @@ public enum DispatchEvent: Equatable, Sendable, Codable {
     case rideCompleted(RideRequestID, taxi: TaxiID)
     /// The driver waited at the pickup in vain (D6).
     case clientMissing(RideRequestID, taxi: TaxiID)
+    /// The ETA of the taxi on its way to the pickup changed, or is told again (D6).
+    case etaChanged(RideRequestID, taxi: TaxiID, eta: Duration)
     /// A reservation was booked for `pickupAt` (D5).
     case reservationMade(ReservationID, passenger: PassengerID, pickupAt: Date)
     /// A reservation was cancelled by its passenger.

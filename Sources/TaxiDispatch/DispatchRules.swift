@@ -27,6 +27,10 @@ public struct DispatchRules: Equatable, Sendable {
     public var reservationCancellationLead: Duration = .seconds(3600)
     /// How long before its pickup a reservation gets its taxi (D5: 10 min).
     public var allocationLead: Duration = .seconds(600)
+    /// An ETA on the way to the pickup is told again when it moved by more than this (D6: 30 s) ...
+    public var etaChangeThreshold: Duration = .seconds(30)
+    /// ... or when it was last told this long ago (D6: 90 s).
+    public var etaRefreshInterval: Duration = .seconds(90)
 
     /// Rules with the defaults of the specification: 15 s to answer an
     /// offer, 30 s to confirm a queued request, a 30 s dwell, a 10 min stale

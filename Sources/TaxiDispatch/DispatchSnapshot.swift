@@ -19,6 +19,9 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
     public internal(set) var openRequestOfPassenger: [PassengerID: RideRequestID] = [:]
     /// The reservations not yet cancelled or ridden (D5).
     public internal(set) var reservations: [ReservationID: Reservation] = [:]
+    /// When taxis last joined each zone's queue (monotonic time, the latest
+    /// few), for the rate at which taxis become free there (D9).
+    public internal(set) var recentArrivals: [ZoneID: [Duration]] = [:]
     /// The number the next request gets.
     public internal(set) var nextRequestNumber = 1
     /// The number the next reservation gets.

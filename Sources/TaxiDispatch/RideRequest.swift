@@ -22,6 +22,8 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public internal(set) var triedTaxis: [TaxiID] = []
     /// True once the passenger confirmed waiting in the passenger queue.
     public internal(set) var confirmed = false
+    /// When the ETA of an assigned ride was last told (monotonic time); nil before any.
+    public internal(set) var etaToldAt: Duration?
     /// The reservation this ride serves; nil for an immediate request.
     public internal(set) var reservation: ReservationID?
 }

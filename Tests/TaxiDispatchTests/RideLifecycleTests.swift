@@ -57,4 +57,18 @@ import Zones
         #expect(throws: DispatchError.rideStepOutOfOrder("A", .arrived)) { try harness.engine.arrived("A", now: harness.now) }
         #expect(throws: DispatchError.rideInProgress(id)) { try harness.engine.cancel(id, now: harness.now) }
     }
+
+    /// D6: on the way, a new ETA is told when it moved by more than 30 s or
+    /// the last one is 90 s old; otherwise nothing changes.
+    @Test func anETAIsToldAgainWhenItMovesBy30SecondsOrEvery90() throws {
+        var (harness, id) = try acceptedRide()
+        #expect(try harness.engine.updateETA(id, eta: .seconds(260), now: harness.now) == [], "20 s off the 240 s told")
+        #expect(try harness.engine.updateETA(id, eta: .seconds(200), now: harness.now) == [.etaChanged(id, taxi: "A", eta: .seconds(200))])
+        harness.advance(60)
+        #expect(try harness.engine.updateETA(id, eta: .seconds(180), now: harness.now) == [])
+        harness.advance(30)
+        #expect(try harness.engine.updateETA(id, eta: .seconds(180), now: harness.now) == [.etaChanged(id, taxi: "A", eta: .seconds(180))])
+        _ = try harness.engine.arrived("A", now: harness.now)
+        #expect(try harness.engine.updateETA(id, eta: .seconds(10), now: harness.now) == [], "arrived: no more ETAs")
+    }
 }
