@@ -9,6 +9,7 @@ import Metrics
 import NIOCore
 import NIOPosix
 import Prometheus
+import Routing
 import ServiceClock
 import ServiceLifecycle
 import UnixSignals
@@ -32,6 +33,7 @@ public final class MytaxiService: Sendable {
     public let archive: SQLiteFixArchive
     /// The one owner of the dispatch state.
     public let dispatcher: Dispatcher
+    private let dispatchMetrics: DispatchMetrics
     private let committer: GroupCommitter<AcceptedFix>
     private let listeners: IngestListeners
     private let group: MultiThreadedEventLoopGroup
@@ -59,6 +61,7 @@ public final class MytaxiService: Sendable {
         zoneSet = loaded.zoneSet
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
+        let router = try Self.loadRouter(configuration)
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
         archive = try SQLiteFixArchive(
@@ -82,10 +85,13 @@ public final class MytaxiService: Sendable {
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             metrics.committed(fixCount: report.itemCount, duration: report.duration)
         }
+        let dispatchMetrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        self.dispatchMetrics = dispatchMetrics
+        let etas: any PickupETAs = router.map { RouterPickupETAs(router: $0, fleet: fleet) } ?? NoPickupETAs()
         do {
             dispatcher = try await Dispatcher(
                 log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
-                clock: clock)
+                clock: clock, etas: etas, positions: fleet, metrics: dispatchMetrics)
         } catch {
             committer.shutdown()
             throw error
@@ -124,7 +130,7 @@ public final class MytaxiService: Sendable {
         }
         var services: [ServiceGroupConfiguration.ServiceConfiguration] = [
             .init(service: ArchiveService(committer: committer)),
-            .init(service: DispatcherService(dispatcher: dispatcher, fleet: fleet, clock: clock)),
+            .init(service: DispatcherService(dispatcher: dispatcher, fleet: fleet, clock: clock, metrics: dispatchMetrics)),
             .init(service: ingest),
         ]
         if let port = configuration.tcpPorts[.osmand] {
@@ -166,6 +172,23 @@ public final class MytaxiService: Sendable {
         }
         logger.info("stopped: every queued fix was written")
         try await group.shutdownGracefully()
+    }
+
+    /// The road router of `--graph`, nil without one.
+    /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
+    private static func loadRouter(_ configuration: ServiceConfiguration) throws -> Routing.Router? {
+        guard let graphPath = configuration.graphPath else { return nil }
+        let profile: SpeedProfile?
+        do {
+            profile = try configuration.speedProfilePath.map { try SpeedProfile(parsing: String(contentsOfFile: $0, encoding: .utf8)) }
+        } catch {
+            throw ServiceStartError(file: configuration.speedProfilePath ?? "", reason: "\(error)")
+        }
+        do {
+            return try RoutingGraph.load(from: URL(fileURLWithPath: graphPath), speedProfile: profile)
+        } catch {
+            throw ServiceStartError(file: graphPath, reason: "\(error)")
+        }
     }
 
     private func report(listener: String, port: Int) {

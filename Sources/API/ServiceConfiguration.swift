@@ -10,6 +10,10 @@ import Zones
 public struct ServiceConfiguration: Sendable, Equatable {
     /// The zone GeoJSON file.
     public var zonesPath: String
+    /// The road graph file the dispatcher's ETAs come from; nil: no ETAs.
+    public var graphPath: String?
+    /// A weekly speed profile for the graph; nil: the graph's own.
+    public var speedProfilePath: String?
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

@@ -1,11 +1,20 @@
+import Foundation
 import Storage
 import Synchronization
 
-/// A write to the dispatch log, tagged with the epoch of the engine state
-/// it was decided on.
+/// A write to the dispatch log as the dispatcher decides it: the command or
+/// the state, still to be encoded (on the log's writer thread, so the
+/// dispatcher's own thread only runs the engine), tagged with the epoch of
+/// the engine state it was decided on.
 struct EpochWrite: Sendable {
+    /// What to write.
+    enum Content: Sendable {
+        case entry(sequence: Int64, LoggedCommand)
+        case snapshot(sequence: Int64, LoggedState)
+    }
+
     let epoch: Int
-    let write: DispatchLogWrite
+    let content: Content
 }
 
 /// Keeps the dispatch log consistent after a failed write. Once a write
@@ -14,7 +23,12 @@ struct EpochWrite: Sendable {
 /// lets through only writes of that epoch, which the dispatcher uses once
 /// it has reloaded its state from the log.
 final class DispatchLogGate: Sendable {
-    private let epoch = Mutex(0)
+    private struct State {
+        var epoch = 0
+        let encoder = DispatchLogCoding.makeEncoder()
+    }
+
+    private let state = Mutex(State())
     private let log: any DispatchLog
 
     init(log: any DispatchLog) {
@@ -22,21 +36,36 @@ final class DispatchLogGate: Sendable {
     }
 
     /// The epoch writes must carry to be written.
-    var currentEpoch: Int { epoch.withLock { $0 } }
+    var currentEpoch: Int { state.withLock { $0.epoch } }
 
-    /// Writes `writes` when all are of the current epoch; a failed write
-    /// starts a new epoch. Runs on the group committer's thread.
+    /// Encodes and writes `writes` when all are of the current epoch; a
+    /// failed write starts a new epoch. Runs on the group committer's thread.
     func write(_ writes: [EpochWrite]) throws(StorageError) {
-        try epoch.withLock { (epoch: inout Int) throws(StorageError) in
-            guard writes.allSatisfy({ $0.epoch == epoch }) else {
+        try state.withLock { (state: inout State) throws(StorageError) in
+            guard writes.allSatisfy({ $0.epoch == state.epoch }) else {
                 throw .writeFailed(reason: "an earlier write of the dispatch log failed; the dispatcher is reloading its state")
             }
             do throws(StorageError) {
-                try log.write(writes.map(\.write))
+                try log.write(try Self.encode(writes, with: state.encoder))
             } catch {
-                epoch += 1
+                state.epoch += 1
                 throw error
             }
+        }
+    }
+
+    private static func encode(_ writes: [EpochWrite], with encoder: JSONEncoder) throws(StorageError) -> [DispatchLogWrite] {
+        do {
+            return try writes.map { write in
+                switch write.content {
+                case .entry(let sequence, let command):
+                    .entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))
+                case .snapshot(let sequence, let state):
+                    .snapshot(DispatchLogSnapshot(sequence: sequence, payload: try encoder.encode(state)))
+                }
+            }
+        } catch {
+            throw .writeFailed(reason: "a dispatch log entry cannot be encoded: \(error)")
         }
     }
 }

@@ -1,9 +1,11 @@
 import FixRecords
 import Fleet
 import Foundation
+import GeoKit
 import ServiceClock
 import Storage
 import TaxiDispatch
+import Zones
 
 /// The one owner of the dispatch state in `mytaxi serve` (SPEC D1–D6): it
 /// serialises every command, so two requests never get the same taxi, and
@@ -32,6 +34,10 @@ public actor Dispatcher {
     public static let eventBufferSize = 100_000
 
     private var engine: DispatchEngine
+    private let etas: any PickupETAs
+    private let positions: any TaxiPositions
+    private let trackingInterval: Duration
+    private var lastTracking: Duration?
     private let log: any DispatchLog
     private let gate: DispatchLogGate
     private let committer: GroupCommitter<EpochWrite>
@@ -47,15 +53,23 @@ public actor Dispatcher {
 
     /// Opens the dispatcher on `log`, rebuilding the state from its newest
     /// snapshot and the entries after it; a snapshot is written every
-    /// `snapshotInterval` entries.
+    /// `snapshotInterval` entries. `etas` gives the driving times from taxis
+    /// to a pickup (the road router on the live fleet in the service),
+    /// `positions` the taxis' latest positions, which every
+    /// `trackingInterval` tell the ETA and the arrival of taxis on their way
+    /// to a pickup (SPEC D6); `metrics` hears of every commit of the log.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
-        snapshotInterval: Int = 10_000
+        etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
+        trackingInterval: Duration = .seconds(5), snapshotInterval: Int = 10_000, metrics: DispatchMetrics? = nil
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
+        self.etas = etas
+        self.positions = positions
+        self.trackingInterval = trackingInterval
         self.log = log
         self.clock = clock
         self.snapshotInterval = max(1, snapshotInterval)
@@ -65,7 +79,9 @@ public actor Dispatcher {
         timeOffset = restored.engineTime - clock.uptime
         let gate = DispatchLogGate(log: log)
         self.gate = gate
-        committer = GroupCommitter(threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) })
+        committer = GroupCommitter(
+            threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) },
+            afterCommit: { _, report in metrics?.committed(writes: report.itemCount, duration: report.duration) })
         (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
     }
 
@@ -80,7 +96,8 @@ public actor Dispatcher {
     public var logSequence: Int64 { lastSequence }
 
     /// Carries out `command` now and returns what the engine decided, once
-    /// the command is durable. A timer tick that decides nothing is not logged.
+    /// the command is durable. An observation that decides nothing (a timer
+    /// tick, an ETA within the threshold) is not logged.
     /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not
     ///   fit (nothing changed), ``DispatcherError/storage(_:)`` when it could
     ///   not be made durable (nothing changed either).
@@ -112,12 +129,86 @@ public actor Dispatcher {
         }
     }
 
+    /// The driver of `taxi` accepts the offer it holds: the passenger is told
+    /// the router's ETA from the taxi's position to the pickup (SPEC D3).
+    /// - Throws: as ``execute(_:)``; ``DispatchError/noPendingOffer(_:)`` without an offer.
+    @discardableResult
+    public func accept(_ taxi: TaxiID) async throws(DispatcherError) -> [DispatchEvent] {
+        let pickup = engine.snapshot.request(heldBy: taxi)?.pickup
+        let eta = pickup.flatMap { etas.etas(from: [taxi], to: $0, depart: clock.now)[taxi] }
+        return try await execute(.accept(taxi, eta: eta))
+    }
+
+    /// For the dispatcher (SPEC D4): the zones with free taxis, ranked by the
+    /// ETA of their best free taxi to `pickup`, at most `limit`, from one
+    /// many-to-one router query over every free taxi (not a route per taxi).
+    public func nearestZonesWithFreeTaxis(to pickup: Coordinate, limit: Int = 5) -> [ZoneChoice] {
+        let free = engine.snapshot.taxiQueues.flatMap { zone, queue in queue.taxis.map { ($0, zone) } }
+        let known = etas.etas(from: free.map(\.0), to: pickup, depart: clock.now)
+        var best: [ZoneID: ZoneChoice] = [:]
+        for (taxi, zone) in free {
+            guard let eta = known[taxi] else { continue }
+            if let current = best[zone], (current.eta, current.taxi) <= (eta, taxi) { continue }
+            best[zone] = ZoneChoice(zone: zone, taxi: taxi, eta: eta)
+        }
+        return Array(best.values.sorted { ($0.eta, $0.zone) < ($1.eta, $1.zone) }.prefix(limit))
+    }
+
+    /// The expected wait of a new request at `pickup` in `zone` (SPEC D4,
+    /// D9): the time until a taxi can be offered it, plus, when a taxi is
+    /// free there now, that taxi's ETA to the pickup. Nil when the zone has
+    /// neither a free taxi nor a recent arrival rate.
+    public func expectedWait(at pickup: Coordinate, in zone: ZoneID) -> Duration? {
+        guard let toOffer = engine.expectedTimeToOffer(in: zone, now: engineTime) else { return nil }
+        guard toOffer == .zero, let head = engine.snapshot.taxiQueue(in: zone).first else { return toOffer }
+        return toOffer + (etas.etas(from: [head], to: pickup, depart: clock.now)[head] ?? .zero)
+    }
+
+    /// Gives every reservation that awaits a taxi (none was free in its zone
+    /// at its allocation time) the free taxi with the shortest ETA to its origin.
+    private func allocateNearestToAwaitingReservations() async {
+        let awaiting = engine.snapshot.reservations.values
+            .filter { $0.phase == .awaitingTaxi }
+            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
+        for reservation in awaiting {
+            guard let nearest = nearestZonesWithFreeTaxis(to: reservation.origin, limit: 1).first else { return }
+            _ = try? await execute(.allocate(reservation.id, taxi: nearest.taxi))
+        }
+    }
+
+    /// Follows every taxi on its way to a pickup from its latest fix (SPEC
+    /// D6): within ``arrivalRadiusMetres`` of the pickup it has arrived (the
+    /// wait for a missing client starts), else the router's new ETA is told
+    /// when it moved by more than 30 s or was last told 90 s ago.
+    private func trackRidesToPickup() async {
+        let onTheWay = engine.snapshot.requests.values.compactMap { request -> (RideRequestID, TaxiID, Coordinate)? in
+            guard case .assigned(let taxi, _) = request.phase else { return nil }
+            return (request.id, taxi, request.pickup)
+        }
+        for (id, taxi, pickup) in onTheWay {
+            guard let position = positions.position(of: taxi) else { continue }
+            if position.haversineDistance(to: pickup) <= Self.arrivalRadiusMetres {
+                _ = try? await execute(.arrived(taxi))
+            } else if let eta = etas.etas(from: [taxi], to: pickup, depart: clock.now)[taxi] {
+                _ = try? await execute(.updateETA(id, eta: eta))
+            }
+        }
+    }
+
+    /// A taxi this close to its pickup has arrived (SPEC D6: 20 m).
+    public static let arrivalRadiusMetres = 20.0
+
     /// Applies the timers due now, then sleeps until the next deadline (at
     /// most `maximumSleep`, which bounds how late a deadline set meanwhile
     /// can fire), until the task is cancelled.
     public func runTimers(maximumSleep: Duration = .milliseconds(250)) async {
         while !Task.isCancelled {
             _ = try? await execute(.tick)
+            await allocateNearestToAwaitingReservations()
+            if lastTracking.map({ engineTime - $0 >= trackingInterval }) ?? true {
+                lastTracking = engineTime
+                await trackRidesToPickup()
+            }
             let untilDeadline = engine.nextDeadline.map { $0 - engineTime } ?? maximumSleep
             let untilReservation = engine.nextReservationDeadline.map {
                 Duration.milliseconds(Int64(max(0, min($0.timeIntervalSince(clock.now), 86_400)) * 1000))
@@ -137,28 +228,24 @@ public actor Dispatcher {
         guard !reloading else {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
         }
+        if let problem = command.invalidity { throw .invalid(problem) }
         let now = max(engineTime, lastEngineTime)
         let wall = clock.now
-        let entry: Data
-        do {
-            entry = try DispatchLogCoding.encode(LoggedCommand(command: command, engineTime: now, wallTime: wall))
-        } catch {
-            throw .storage(.writeFailed(reason: "the command cannot be encoded: \(error)"))
-        }
         let events: [DispatchEvent]
         do {
             events = try engine.execute(command, now: now, wall: wall)
         } catch {
             throw .rejected(error)
         }
-        if case .tick = command, events.isEmpty { return ([], []) }
+        if command.isObservation, events.isEmpty { return ([], []) }
         lastSequence += 1
         lastEngineTime = now
-        var writes = [EpochWrite(epoch: epoch, write: .entry(DispatchLogEntry(sequence: lastSequence, payload: entry)))]
+        let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
+        var writes = [EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
         entriesSinceSnapshot += 1
-        if entriesSinceSnapshot >= snapshotInterval,
-           let state = try? DispatchLogCoding.encode(LoggedState(snapshot: engine.snapshot, engineTime: now)) {
-            writes.append(EpochWrite(epoch: epoch, write: .snapshot(DispatchLogSnapshot(sequence: lastSequence, payload: state))))
+        if entriesSinceSnapshot >= snapshotInterval {
+            let state = LoggedState(snapshot: engine.snapshot, engineTime: now)
+            writes.append(EpochWrite(epoch: epoch, content: .snapshot(sequence: lastSequence, state)))
             entriesSinceSnapshot = 0
         }
         return (writes, events)

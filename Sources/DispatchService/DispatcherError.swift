@@ -5,6 +5,8 @@ import TaxiDispatch
 public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The command does not fit the current state; nothing changed.
     case rejected(DispatchError)
+    /// The command itself is malformed (a coordinate out of range); nothing changed.
+    case invalid(String)
     /// The command could not be made durable (nothing was changed and
     /// nobody was told), or the dispatcher is reloading its state after
     /// such a failure: try again shortly.
@@ -16,6 +18,7 @@ public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible
     public var description: String {
         switch self {
         case .rejected(let error): "\(error)"
+        case .invalid(let problem): problem
         case .storage(let error): "the dispatch log: \(error)"
         case .corruptLog(let sequence, let reason):
             "the dispatch log cannot be replayed at entry \(sequence): \(reason); keep the data directory for inspection"

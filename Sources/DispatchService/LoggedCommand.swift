@@ -4,7 +4,7 @@ import TaxiDispatch
 /// A command as the dispatch log keeps it: what it was, and when the engine
 /// carried it out, on the engine's time line (which continues across
 /// restarts) and on the wall clock (for history and audit).
-struct LoggedCommand: Codable, Equatable {
+struct LoggedCommand: Codable, Equatable, Sendable {
     /// The command.
     let command: DispatchCommand
     /// The engine time it ran at.
@@ -15,7 +15,7 @@ struct LoggedCommand: Codable, Equatable {
 
 /// The engine's state as the dispatch log's snapshot keeps it, with the
 /// engine time of the last command it includes.
-struct LoggedState: Codable, Equatable {
+struct LoggedState: Codable, Equatable, Sendable {
     /// The whole state.
     let snapshot: DispatchSnapshot
     /// The engine time of its last command.
@@ -26,10 +26,10 @@ struct LoggedState: Codable, Equatable {
 /// the log with the `sqlite3` shell, and so that a field added later
 /// decodes old entries.
 enum DispatchLogCoding {
-    static func encode<Value: Encodable>(_ value: Value) throws -> Data {
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .millisecondsSince1970
-        return try encoder.encode(value)
+        return encoder
     }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from data: Data) throws -> Value {

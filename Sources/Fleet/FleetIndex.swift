@@ -154,6 +154,11 @@ public final class FleetIndex: Sendable {
         }
     }
 
+    /// The latest position of `taxi`, nil when never heard of.
+    public func latestPosition(of taxi: TaxiID) -> TaxiPosition? {
+        state.withLock { $0.taxis[taxi]?.position }
+    }
+
     /// The taxis whose latest position is in `zone`, by taxi id.
     public func entries(inZone zone: ZoneID, now: Date) -> [Entry] {
         state.withLock { state in

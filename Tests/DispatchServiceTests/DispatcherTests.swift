@@ -129,6 +129,19 @@ final class FlakyDispatchLog: DispatchLog {
         dispatcher.close()
     }
 
+    @Test func aCommandWithAPositionThatIsNotOneIsRefusedAndNotLogged() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock)
+        let nowhere = Coordinate(longitude: .nan, latitude: 40.7)
+        await #expect(throws: DispatcherError.invalid("the pickup \(nowhere) is not a WGS84 position")) {
+            try await dispatcher.execute(.request("p1", pickup: nowhere, zone: "230", destination: nil))
+        }
+        #expect(await dispatcher.snapshot.requests.isEmpty)
+        #expect(try await log.entries(after: 0).isEmpty)
+        dispatcher.close()
+    }
+
     /// The timer loop fires an offer's timeout when the clock reaches it.
     @Test func theTimerLoopTimesOffersOut() async throws {
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))

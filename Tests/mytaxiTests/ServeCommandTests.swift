@@ -193,7 +193,8 @@ import Testing
     @Test(arguments: [
         ("--idle-timeout", "nan"), ("--idle-timeout", "inf"), ("--stale-after", "nan"), ("--login-timeout", "1e400"),
         ("--http-timeout", "0"), ("--login-timeout", "1e-9"), ("--max-connections", "0"), ("--http-max-connections", "0"),
-        ("--http-port", "70000"),
+        ("--http-port", "70000"), ("--offer-timeout", "nan"), ("--confirmation-timeout", "0"), ("--zone-dwell", "inf"),
+        ("--stale-grace", "0"), ("--missing-client-wait", "1e400"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
         let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", flag, value])
@@ -220,6 +221,24 @@ import Testing
         }
     }
 
+    /// The router's files are checked at start: a speed profile needs a
+    /// graph, and a graph file that cannot be read is named.
+    @Test func theDispatchersGraphIsCheckedAtStart() throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let profileAlone = try CommandRunner.run(
+            ["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--speed-profile", "Profiles/nyc-manhattan.csv"])
+        #expect(profileAlone.status == 2)
+        #expect(profileAlone.standardError.contains("--speed-profile needs --graph"), "\(profileAlone.standardError)")
+        let missing = directory.appendingPathComponent("missing.graph").path
+        let badGraph = try CommandRunner.run([
+            "serve", "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path,
+            "--devices", directory.appendingPathComponent("devices.csv").path,
+            "--data-dir", directory.appendingPathComponent("data").path, "--graph", missing,
+        ])
+        #expect(badGraph.status == 2)
+        #expect(badGraph.standardError.contains(missing), "\(badGraph.standardError)")
+    }
+
     @Test func aBadNumberInTheConfigFileIsNamed() throws {
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "idle-timeout": "nan"}"#
             .write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
@@ -240,13 +259,19 @@ import Testing
         defer { service.stop() }
         #expect(service.ports["nmea/tcp"] == nil)
         #expect(try service.get("/healthz").status == 200)
+        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        for name in ["mytaxi_dispatch_queued_taxis", "mytaxi_dispatch_open_requests", "mytaxi_dispatch_pending_offers"] {
+            #expect(metrics.contains(name), "the dispatcher's \(name) is in /metrics")
+        }
     }
 
     @Test func helpDocumentsEveryFlagAndDefault() throws {
         let help = try CommandRunner.run(["serve", "--help"]).standardOutput
         for flag in ["--zones", "--devices", "--data-dir", "--http-port", "--bind", "--config", "--line-port", "--nmea-port",
                      "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
-                     "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections"] {
+                     "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",
+                     "--graph", "--speed-profile", "--offer-timeout", "--confirmation-timeout", "--zone-dwell",
+                     "--stale-grace", "--missing-client-wait"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {

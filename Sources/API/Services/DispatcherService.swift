@@ -14,15 +14,25 @@ struct DispatcherService: Service {
     let dispatcher: Dispatcher
     let fleet: FleetIndex
     let clock: any ServiceClock
+    let metrics: DispatchMetrics
 
     func run() async throws {
         await withDiscardingTaskGroup { group in
             group.addTask { await passFleetEvents() }
             group.addTask { await dispatcher.runTimers() }
+            group.addTask { await showState() }
             try? await gracefulShutdown()
             group.cancelAll()
         }
         dispatcher.close()
+    }
+
+    /// Shows the engine's state in `/metrics` once a second.
+    private func showState() async {
+        while !Task.isCancelled {
+            metrics.show(await dispatcher.snapshot)
+            do { try await clock.sleep(for: .seconds(1)) } catch { return }
+        }
     }
 
     /// Hands every fleet event to the dispatcher; while it reloads after a

@@ -93,6 +93,16 @@ struct Serve: AsyncParsableCommand {
         valueName: "N"))
     var httpMaxConnections: Int?
 
+    @Option(help: ArgumentHelp(
+        "The road graph file (`mytaxi graph build`) the dispatcher asks for ETAs: told on acceptance, ranking the nearest zones with free taxis, choosing a reservation's taxi. Without it no ETA is told.",
+        valueName: "CITY.graph"))
+    var graph: String?
+
+    @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
+        "A weekly speed profile file for --graph (docs/speed-profile.md). (default: the graph's own, else the built-in dense-city profile)",
+        valueName: "FILE"))
+    var speedProfile: String?
+
     @Option(name: .customLong("offer-timeout"), help: ArgumentHelp(
         "Seconds a driver has to answer a ride offer before it goes to the next taxi. (default: 15)", valueName: "SECONDS"))
     var offerTimeout: Double?
@@ -158,6 +168,7 @@ struct Serve: AsyncParsableCommand {
     var flagSettings: ServeSettings {
         var settings = ServeSettings()
         (settings.zones, settings.devices, settings.dataDir) = (zones, devices, dataDir)
+        (settings.graph, settings.speedProfile) = (graph, speedProfile)
         (settings.idProperty, settings.nameProperty, settings.overlapTolerance) =
             (zoneFile.idProperty, zoneFile.nameProperty, zoneFile.overlapTolerance)
         (settings.httpPort, settings.bind, settings.ingestBind) = (httpPort, bind, ingestBind)

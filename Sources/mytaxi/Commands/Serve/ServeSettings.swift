@@ -13,6 +13,8 @@ import TaxiDispatch
 /// field here, one flag, and one line in ``configuration()``.
 struct ServeSettings: Decodable, Equatable {
     var zones: String?
+    var graph: String?
+    var speedProfile: String?
     var idProperty: String?
     var nameProperty: String?
     var overlapTolerance: Double?
@@ -39,7 +41,7 @@ struct ServeSettings: Decodable, Equatable {
     var missingClientWait: Double?
 
     enum CodingKeys: String, CodingKey {
-        case zones, idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
+        case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
         case ingestBind = "ingest-bind", linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
         case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
         case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
@@ -51,7 +53,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
     private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
         [
-            (.zones, \.zones), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
+            (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
             (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port),
         ]
@@ -129,6 +131,11 @@ struct ServeSettings: Decodable, Equatable {
         guard let devices else { throw ValidationError("missing --devices FILE (or \"devices\" in the config file)") }
         guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
         var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
+        configuration.graphPath = graph
+        configuration.speedProfilePath = speedProfile
+        if speedProfile != nil, graph == nil {
+            throw ValidationError("--speed-profile needs --graph FILE (the road graph whose speeds it sets)")
+        }
         try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
         configuration.zoneFileOptions = ZoneFileArguments.options(
             idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)

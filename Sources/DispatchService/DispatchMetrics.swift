@@ -1,0 +1,56 @@
+import CoreMetrics
+import Synchronization
+import TaxiDispatch
+import Zones
+
+/// The dispatch engine's state in `/metrics` (SPEC D2–D5, I7): zone queue
+/// lengths, open requests, pending offers, waiting passengers and
+/// reservations, read from the engine's snapshot once a second, and the
+/// dispatch log's commits as they happen.
+public final class DispatchMetrics: Sendable {
+    private let factory: any MetricsFactory
+    private let queuedTaxis: Gauge
+    private let openRequests: Gauge
+    private let pendingOffers: Gauge
+    private let waitingPassengers: Gauge
+    private let reservations: Gauge
+    private let commitDuration: CoreMetrics.Timer
+    private let entriesWritten: Counter
+    private let zonesShown = Mutex<Set<ZoneID>>([])
+
+    /// Metrics made by `factory` (the service's Prometheus registry).
+    public init(factory: any MetricsFactory) {
+        self.factory = factory
+        queuedTaxis = Gauge(label: "mytaxi_dispatch_queued_taxis", factory: factory)
+        openRequests = Gauge(label: "mytaxi_dispatch_open_requests", factory: factory)
+        pendingOffers = Gauge(label: "mytaxi_dispatch_pending_offers", factory: factory)
+        waitingPassengers = Gauge(label: "mytaxi_dispatch_waiting_passengers", factory: factory)
+        reservations = Gauge(label: "mytaxi_dispatch_reservations", factory: factory)
+        commitDuration = CoreMetrics.Timer(label: "mytaxi_dispatch_log_commit_seconds", factory: factory)
+        entriesWritten = Counter(label: "mytaxi_dispatch_log_writes_total", factory: factory)
+    }
+
+    /// Shows `snapshot`: totals, and each zone's queue length
+    /// (`mytaxi_dispatch_queue_length{zone}`; a zone whose queue emptied shows 0).
+    public func show(_ snapshot: DispatchSnapshot) {
+        queuedTaxis.record(snapshot.taxiQueues.values.reduce(0) { $0 + $1.entries.count })
+        openRequests.record(snapshot.requests.count)
+        pendingOffers.record(snapshot.requests.values.filter { if case .offered = $0.phase { true } else { false } }.count)
+        waitingPassengers.record(snapshot.passengerQueues.values.reduce(0) { $0 + $1.count })
+        reservations.record(snapshot.reservations.count)
+        let zones = zonesShown.withLock { shown in
+            defer { shown.formUnion(snapshot.taxiQueues.keys) }
+            return shown.union(snapshot.taxiQueues.keys)
+        }
+        for zone in zones {
+            Gauge(label: "mytaxi_dispatch_queue_length", dimensions: [("zone", zone.text)], factory: factory)
+                .record(snapshot.taxiQueue(in: zone).count)
+        }
+    }
+
+    /// Records one commit of the dispatch log: `writes` entries and snapshots in `duration`.
+    public func committed(writes: Int, duration: Duration) {
+        commitDuration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        entriesWritten.increment(by: writes)
+    }
+}

@@ -1,0 +1,130 @@
+import DispatchService
+import FixRecords
+import Fleet
+import Foundation
+import GeoKit
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Testing
+import Zones
+
+/// Fixed driving times per taxi, whatever the pickup.
+struct FixedETAs: PickupETAs {
+    let seconds: [TaxiID: Int]
+
+    func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] {
+        Dictionary(uniqueKeysWithValues: taxis.compactMap { taxi in seconds[taxi].map { (taxi, Duration.seconds($0)) } })
+    }
+}
+
+/// Fixed positions per taxi.
+struct FixedPositions: TaxiPositions {
+    let positions: [TaxiID: Coordinate]
+
+    func position(of taxi: TaxiID) -> Coordinate? { positions[taxi] }
+}
+
+/// The dispatcher's use of the router's ETAs (SPEC D3–D6).
+@Suite struct DispatcherETATests {
+    static let pickup = Coordinate(longitude: -73.9855, latitude: 40.7580)
+
+    static func dispatcher(_ etas: [TaxiID: Int], clock: ManualClock) async throws -> Dispatcher {
+        try await Dispatcher(log: InMemoryDispatchLog(), clock: clock, etas: FixedETAs(seconds: etas))
+    }
+
+    static func freeTaxi(_ taxi: TaxiID, in zone: ZoneID, _ dispatcher: Dispatcher, clock: ManualClock) async throws {
+        try await dispatcher.execute(.fleet(.appeared(taxi, zone: zone, at: clock.now)))
+        try await dispatcher.execute(.login(taxi))
+        try await dispatcher.execute(.setAvailable(taxi))
+    }
+
+    @Test func acceptanceTellsThePassengerTheRoutersETA() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher(["A": 240], clock: clock)
+        try await Self.freeTaxi("A", in: "230", dispatcher, clock: clock)
+        try await dispatcher.execute(.request("p1", pickup: Self.pickup, zone: "230", destination: nil))
+        let events = try await dispatcher.accept("A")
+        #expect(events.contains { if case .offerAccepted(_, "A", .seconds(240)) = $0 { true } else { false } })
+        dispatcher.close()
+    }
+
+    @Test func theNearestZonesAreRankedByTheETAOfTheirBestFreeTaxi() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher(["A": 300, "B": 90, "C": 200, "D": 500], clock: clock)
+        for (taxi, zone): (TaxiID, ZoneID) in [("A", "230"), ("B", "230"), ("C", "161"), ("D", "48")] {
+            try await Self.freeTaxi(taxi, in: zone, dispatcher, clock: clock)
+        }
+        let ranked = await dispatcher.nearestZonesWithFreeTaxis(to: Self.pickup, limit: 2)
+        #expect(ranked == [
+            ZoneChoice(zone: "230", taxi: "B", eta: .seconds(90)),
+            ZoneChoice(zone: "161", taxi: "C", eta: .seconds(200)),
+        ])
+        dispatcher.close()
+    }
+
+    @Test func theExpectedWaitAddsTheFreeTaxisETA() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher(["A": 180], clock: clock)
+        try await Self.freeTaxi("A", in: "230", dispatcher, clock: clock)
+        #expect(await dispatcher.expectedWait(at: Self.pickup, in: "230") == .seconds(180))
+        #expect(await dispatcher.expectedWait(at: Self.pickup, in: "161") == nil)
+        dispatcher.close()
+    }
+
+    /// SPEC D5: no free taxi in the origin's zone at allocation time, so the
+    /// free taxi with the shortest ETA elsewhere is allocated.
+    @Test func aReservationWithoutAFreeTaxiInItsZoneGetsTheNearestFreeTaxi() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher(["C": 400, "D": 150], clock: clock)
+        try await Self.freeTaxi("C", in: "161", dispatcher, clock: clock)
+        try await Self.freeTaxi("D", in: "48", dispatcher, clock: clock)
+        let events = try await dispatcher.execute(.reserve(
+            "p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: clock.now.addingTimeInterval(2 * 3600)))
+        guard case .reservationMade(let id, _, _) = events.first else {
+            Issue.record("not booked: \(events)")
+            return
+        }
+        clock.advance(by: .seconds(2 * 3600 - 600))
+        let timers = Task { await dispatcher.runTimers() }
+        defer { timers.cancel() }
+        for _ in 0..<1_000 {
+            if case .allocated = await dispatcher.snapshot.reservations[id]?.phase { break }
+            await Task.yield()
+        }
+        guard case .allocated(let taxi, _) = await dispatcher.snapshot.reservations[id]?.phase else {
+            Issue.record("not allocated: \(String(describing: await dispatcher.snapshot.reservations[id]))")
+            return
+        }
+        #expect(taxi == "D")
+        dispatcher.close()
+    }
+
+    /// D6: a taxi whose fix puts it within 20 m of the pickup has arrived.
+    @Test func aTaxiWithin20MetresOfThePickupHasArrived() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let nearby = Coordinate(longitude: Self.pickup.longitude, latitude: Self.pickup.latitude + 0.0001)
+        let dispatcher = try await Dispatcher(
+            log: InMemoryDispatchLog(), clock: clock, etas: FixedETAs(seconds: ["A": 30]),
+            positions: FixedPositions(positions: ["A": nearby]))
+        try await Self.freeTaxi("A", in: "230", dispatcher, clock: clock)
+        let opened = try await dispatcher.execute(.request("p1", pickup: Self.pickup, zone: "230", destination: nil))
+        guard case .requestOpened(let id, _, _) = opened.first else {
+            Issue.record("no request: \(opened)")
+            return
+        }
+        try await dispatcher.accept("A")
+        let timers = Task { await dispatcher.runTimers() }
+        defer { timers.cancel() }
+        for _ in 0..<1_000 {
+            if case .arrived = await dispatcher.snapshot.requests[id]?.phase { break }
+            await Task.yield()
+        }
+        guard case .arrived(let taxi, _) = await dispatcher.snapshot.requests[id]?.phase else {
+            Issue.record("not arrived: \(String(describing: await dispatcher.snapshot.requests[id]?.phase))")
+            return
+        }
+        #expect(taxi == "A")
+        dispatcher.close()
+    }
+}
