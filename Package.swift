@@ -139,11 +139,20 @@ let package = Package(
         // making every command durable in the dispatch log before it is told.
         .target(
             name: "DispatchService",
-            dependencies: ["TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit"],
+            dependencies: [
+                "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DispatchServiceTests",
             dependencies: ["DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit"],
+            swiftSettings: swiftSettings),
+
+        // DispatchSimulation: the engine against a simulated fleet on the road graph.
+        .target(
+            name: "DispatchSimulation",
+            dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
 
         // Storage: what must survive kill -9 (the fix archive), behind one protocol.
@@ -164,7 +173,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -191,7 +200,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch",
+                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch", "DispatchSimulation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -57,9 +57,13 @@ step "Leaving Union Square at 17:40 by taxi, am I at Grand Central by 18:00? (R6
   "$mytaxi" route --graph "$graph" --from=-73.9900,40.7370 --to=-73.9772,40.7527 --depart 2026-11-23T17:40:00-05:00 \
   --arrive-by 2026-11-23T18:00:00-05:00 --expected-wait 420
 
-printf '\n== The service with a simulated fleet (SPEC I1-I7)\n'
+step "The dispatch engine against 300 simulated taxis and 600 requests an hour, 2 hours of the Monday rush (SPEC D2-D4, D9)" \
+  "$mytaxi" dispatch simulate --zones "$zones" --graph "$graph" --taxis 300 --requests-per-hour 600 --hours 2 \
+  --refusal-rate 0.1 --seed 2026
+
+printf '\n== The service with a simulated fleet (SPEC I1-I7, D2)\n'
 "$loadgen" --devices 2000 --write-devices "$work/devices.csv"
-"$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" \
+"$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
   --http-port 0 --line-port 0 --nmea-port 0 --osmand-port 0 --teltonika-port 0 --gt06-port 0 \
   >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!

@@ -1,0 +1,58 @@
+import Foundation
+
+/// What a simulation measured, per zone and overall (SPEC D9): how the
+/// requests went, how long passengers waited for their taxi, and how far
+/// the wait told at request time was from the wait they had.
+public struct SimulationReport: Sendable, Equatable, Codable {
+    /// The figures of one zone, or of the whole city.
+    public struct Figures: Sendable, Equatable, Codable {
+        /// Requests opened (pickup in the zone).
+        public var requests = 0
+        /// Offers made to drivers.
+        public var offers = 0
+        /// Offers refused.
+        public var refusals = 0
+        /// Passengers picked up.
+        public var served = 0
+        /// Requests cancelled (the passenger gave up waiting).
+        public var cancelled = 0
+        /// Median wait from request to the taxi at the pickup, seconds.
+        public var waitP50Seconds: Double?
+        /// 90th percentile of the same, seconds.
+        public var waitP90Seconds: Double?
+        /// Median absolute percentage error of the wait told at request time against the actual wait.
+        public var estimateMdAPEPercent: Double?
+        /// Mean of told minus actual wait, seconds (negative: waits were longer than told).
+        public var estimateBiasSeconds: Double?
+        /// Served requests that were told a wait, which the error is taken over.
+        public var estimated = 0
+
+        /// No request yet.
+        public init() {}
+    }
+
+    /// One zone's figures.
+    public struct ZoneFigures: Sendable, Equatable, Codable {
+        /// The zone's id.
+        public var zone: String
+        /// Its figures.
+        public var figures: Figures
+    }
+
+    /// Taxis simulated.
+    public var taxis: Int
+    /// Requests an hour simulated.
+    public var requestsPerHour: Double
+    /// Hours of city time simulated.
+    public var hours: Double
+    /// The share of offers refused.
+    public var refusalRate: Double
+    /// The seed.
+    public var seed: UInt64
+    /// Requests whose pickup was outside every zone (refused).
+    public var refusedOutsideServiceArea: Int
+    /// The whole city.
+    public var overall: Figures
+    /// Every zone with at least one request, by zone id.
+    public var zones: [ZoneFigures]
+}
