@@ -2,15 +2,15 @@ import Foundation
 import Storage
 import Synchronization
 
-/// A write to the dispatch log as the dispatcher decides it: the command or
-/// the state, still to be encoded (on the log's writer thread, so the
-/// dispatcher's own thread only runs the engine), tagged with the epoch of
-/// the engine state it was decided on.
+/// A write to the dispatch log as the dispatcher decides it, tagged with
+/// the epoch of the engine state it was decided on: a command still to be
+/// encoded (on the log's writer thread, so the dispatcher's own thread only
+/// runs the engine), or a snapshot encoded in the background.
 struct EpochWrite: Sendable {
     /// What to write.
     enum Content: Sendable {
         case entry(sequence: Int64, LoggedCommand)
-        case snapshot(sequence: Int64, LoggedState)
+        case snapshot(DispatchLogSnapshot)
     }
 
     let epoch: Int
@@ -60,8 +60,8 @@ final class DispatchLogGate: Sendable {
                 switch write.content {
                 case .entry(let sequence, let command):
                     .entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))
-                case .snapshot(let sequence, let state):
-                    .snapshot(DispatchLogSnapshot(sequence: sequence, payload: try encoder.encode(state)))
+                case .snapshot(let snapshot):
+                    .snapshot(snapshot)
                 }
             }
         } catch {

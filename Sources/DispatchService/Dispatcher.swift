@@ -50,6 +50,7 @@ public actor Dispatcher {
     private var lastEngineTime: Duration = .zero
     private var entriesSinceSnapshot = 0
     private var reloading = false
+    private var snapshotWriting: Task<Void, Never>?
 
     /// Opens the dispatcher on `log`, rebuilding the state from its newest
     /// snapshot and the entries after it; a snapshot is written every
@@ -241,14 +242,34 @@ public actor Dispatcher {
         lastSequence += 1
         lastEngineTime = now
         let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
-        var writes = [EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
         entriesSinceSnapshot += 1
         if entriesSinceSnapshot >= snapshotInterval {
-            let state = LoggedState(snapshot: engine.snapshot, engineTime: now)
-            writes.append(EpochWrite(epoch: epoch, content: .snapshot(sequence: lastSequence, state)))
+            writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }
-        return (writes, events)
+        return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))], events)
+    }
+
+    /// Encodes `state`, the state after the entry just logged, off the
+    /// dispatcher and the log's writer (a city's state takes a while), then
+    /// writes it behind the entries it includes, which the log's order keeps
+    /// ahead of it. A snapshot that fails to encode is skipped: the next one
+    /// will do, and the log alone rebuilds the state.
+    private func writeSnapshotInTheBackground(_ state: LoggedState) {
+        let (committer, epoch, sequence, previous) = (committer, epoch, lastSequence, snapshotWriting)
+        snapshotWriting = Task.detached(priority: .background) {
+            await previous?.value
+            guard let payload = try? DispatchLogCoding.makeEncoder().encode(state) else { return }
+            let write = EpochWrite(epoch: epoch, content: .snapshot(DispatchLogSnapshot(sequence: sequence, payload: payload)))
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                committer.submit([write]) { _ in continuation.resume() }
+            }
+        }
+    }
+
+    /// Returns once the snapshots begun so far are written (or failed).
+    public func finishSnapshots() async {
+        await snapshotWriting?.value
     }
 
     private func submit(

@@ -24,6 +24,7 @@ struct DispatcherService: Service {
             try? await gracefulShutdown()
             group.cancelAll()
         }
+        await dispatcher.finishSnapshots()
         dispatcher.close()
     }
 
