@@ -86,17 +86,10 @@ struct FixedPositions: TaxiPositions {
             return
         }
         clock.advance(by: .seconds(2 * 3600 - 600))
-        let timers = Task { await dispatcher.runTimers() }
-        defer { timers.cancel() }
-        for _ in 0..<1_000 {
-            if case .allocated = await dispatcher.snapshot.reservations[id]?.phase { break }
-            await Task.yield()
-        }
-        guard case .allocated(let taxi, _) = await dispatcher.snapshot.reservations[id]?.phase else {
-            Issue.record("not allocated: \(String(describing: await dispatcher.snapshot.reservations[id]))")
-            return
-        }
-        #expect(taxi == "D")
+        let phase = await Self.runTimers(of: dispatcher) { snapshot in
+            if case .allocated = snapshot.reservations[id]?.phase { true } else { false }
+        }.reservations[id]?.phase
+        #expect(phase.map { if case .allocated("D", _) = $0 { true } else { false } } == true, "\(String(describing: phase))")
         dispatcher.close()
     }
 
@@ -114,17 +107,22 @@ struct FixedPositions: TaxiPositions {
             return
         }
         try await dispatcher.accept("A")
+        let phase = await Self.runTimers(of: dispatcher) { snapshot in
+            if case .arrived = snapshot.requests[id]?.phase { true } else { false }
+        }.requests[id]?.phase
+        #expect(phase.map { if case .arrived("A", _) = $0 { true } else { false } } == true, "\(String(describing: phase))")
+        dispatcher.close()
+    }
+
+    /// Runs the dispatcher's timer loop until `done` holds for its state
+    /// (or a thousand turns have passed), and returns that state.
+    static func runTimers(of dispatcher: Dispatcher, until done: (DispatchSnapshot) -> Bool) async -> DispatchSnapshot {
         let timers = Task { await dispatcher.runTimers() }
         defer { timers.cancel() }
         for _ in 0..<1_000 {
-            if case .arrived = await dispatcher.snapshot.requests[id]?.phase { break }
+            if done(await dispatcher.snapshot) { break }
             await Task.yield()
         }
-        guard case .arrived(let taxi, _) = await dispatcher.snapshot.requests[id]?.phase else {
-            Issue.record("not arrived: \(String(describing: await dispatcher.snapshot.requests[id]?.phase))")
-            return
-        }
-        #expect(taxi == "A")
-        dispatcher.close()
+        return await dispatcher.snapshot
     }
 }
