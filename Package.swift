@@ -36,6 +36,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
     ],
@@ -132,7 +133,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TaxiDispatchTests",
-            dependencies: ["TaxiDispatch", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock"],
+            dependencies: [
+                "TaxiDispatch", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             swiftSettings: swiftSettings),
 
         // DispatchService: the one owner of the dispatch engine in the service,
@@ -146,7 +150,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DispatchServiceTests",
-            dependencies: ["DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit"],
+            dependencies: [
+                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit",
+                .product(name: "Prometheus", package: "swift-prometheus"),
+            ],
             swiftSettings: swiftSettings),
 
         // DispatchSimulation: the engine against a simulated fleet on the road graph.

@@ -11,6 +11,7 @@ struct EpochWrite: Sendable {
     enum Content: Sendable {
         case entry(sequence: Int64, LoggedCommand)
         case snapshot(DispatchLogSnapshot)
+        case history(RideHistoryRecord)
     }
 
     let epoch: Int
@@ -62,6 +63,8 @@ final class DispatchLogGate: Sendable {
                     .entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))
                 case .snapshot(let snapshot):
                     .snapshot(snapshot)
+                case .history(let record):
+                    .history(record)
                 }
             }
         } catch {

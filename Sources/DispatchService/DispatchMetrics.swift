@@ -48,6 +48,34 @@ public final class DispatchMetrics: Sendable {
         }
     }
 
+    /// Counts per zone what `events` decided (SPEC D9, statistics per zone;
+    /// Prometheus gives them per hour): requests, offers, refusals (refused
+    /// or timed out), and the wait from request to the taxi at the pickup.
+    /// `state` is the engine's state right after them.
+    public func count(_ events: [DispatchEvent], in state: DispatchSnapshot, at now: Duration) {
+        for event in events {
+            switch event {
+            case .requestOpened(_, _, let zone):
+                perZone("mytaxi_dispatch_requests_total", zone).increment()
+            case .offerMade(let id, _, _):
+                if let zone = state.requests[id]?.zone { perZone("mytaxi_dispatch_offers_total", zone).increment() }
+            case .offerRefused(let id, _), .offerTimedOut(let id, _):
+                if let zone = state.requests[id]?.zone { perZone("mytaxi_dispatch_refusals_total", zone).increment() }
+            case .taxiArrived(let id, _):
+                guard let request = state.requests[id] else { continue }
+                let wait = now - request.openedAt
+                CoreMetrics.Timer(label: "mytaxi_dispatch_wait_seconds", dimensions: [("zone", request.zone.text)], factory: factory)
+                    .recordNanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+            default:
+                continue
+            }
+        }
+    }
+
+    private func perZone(_ label: String, _ zone: ZoneID) -> Counter {
+        Counter(label: label, dimensions: [("zone", zone.text)], factory: factory)
+    }
+
     /// Records one commit of the dispatch log: `writes` entries and snapshots in `duration`.
     public func committed(writes: Int, duration: Duration) {
         commitDuration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)

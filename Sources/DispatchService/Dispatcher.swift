@@ -51,6 +51,7 @@ public actor Dispatcher {
     private var entriesSinceSnapshot = 0
     private var reloading = false
     private var snapshotWriting: Task<Void, Never>?
+    private let metrics: DispatchMetrics?
 
     /// Opens the dispatcher on `log`, rebuilding the state from its newest
     /// snapshot and the entries after it; a snapshot is written every
@@ -58,7 +59,8 @@ public actor Dispatcher {
     /// to a pickup (the road router on the live fleet in the service),
     /// `positions` the taxis' latest positions, which every
     /// `trackingInterval` tell the ETA and the arrival of taxis on their way
-    /// to a pickup (SPEC D6); `metrics` hears of every commit of the log.
+    /// to a pickup (SPEC D6); `metrics` hears of every commit of the log and
+    /// counts what each durable command decided, per zone.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
@@ -69,6 +71,7 @@ public actor Dispatcher {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
         self.etas = etas
+        self.metrics = metrics
         self.positions = positions
         self.trackingInterval = trackingInterval
         self.log = log
@@ -199,6 +202,34 @@ public actor Dispatcher {
     /// A taxi this close to its pickup has arrived (SPEC D6: 20 m).
     public static let arrivalRadiusMetres = 20.0
 
+    /// A passenger's history (SPEC D8): upcoming reservations, soonest
+    /// first, and the rides and bookings that ended in the past `days` days
+    /// (a month by default), most recent first.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
+    public func history(ofPassenger passenger: PassengerID, days: Int = 31, limit: Int = 500) async throws(DispatcherError) -> PassengerHistory {
+        let upcoming = engine.snapshot.reservations.values
+            .filter { $0.passenger == passenger }
+            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
+        do {
+            let past = try await log.history(
+                ofPassenger: passenger.text, since: clock.now.addingTimeInterval(-Double(days) * 86_400), limit: limit)
+            return PassengerHistory(upcoming: upcoming, past: past)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The rides a driver's taxi served or was sent for in the past `days`
+    /// days, most recent first (SPEC D8).
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
+    public func history(ofTaxi taxi: TaxiID, days: Int = 31, limit: Int = 500) async throws(DispatcherError) -> [RideHistoryRecord] {
+        do {
+            return try await log.history(ofTaxi: taxi.text, since: clock.now.addingTimeInterval(-Double(days) * 86_400), limit: limit)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// Applies the timers due now, then sleeps until the next deadline (at
     /// most `maximumSleep`, which bounds how late a deadline set meanwhile
     /// can fire), until the task is cancelled.
@@ -232,6 +263,7 @@ public actor Dispatcher {
         if let problem = command.invalidity { throw .invalid(problem) }
         let now = max(engineTime, lastEngineTime)
         let wall = clock.now
+        let before = engine.snapshot
         let events: [DispatchEvent]
         do {
             events = try engine.execute(command, now: now, wall: wall)
@@ -247,7 +279,9 @@ public actor Dispatcher {
             writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }
-        return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))], events)
+        let ended = RideHistory.records(endedBy: events, before: before, at: wall)
+        return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
+            + ended.map { EpochWrite(epoch: epoch, content: .history($0)) }, events)
     }
 
     /// Encodes `state`, the state after the entry just logged, off the
@@ -275,10 +309,11 @@ public actor Dispatcher {
     private func submit(
         _ writes: [EpochWrite], events: [DispatchEvent], then: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        let sink = eventSink
+        let (sink, metrics, state, now) = (eventSink, metrics, engine.snapshot, lastEngineTime)
         committer.submit(writes) { result in
             if case .success = result {
                 for event in events { sink.yield(event) }
+                metrics?.count(events, in: state, at: now)
             }
             then(result)
         }

@@ -20,6 +20,14 @@ public protocol DispatchLog: Sendable {
 
     /// The entries with a sequence number above `sequence`, oldest first.
     func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry]
+
+    /// The rides and bookings of `passenger` that ended at `since` or
+    /// later, most recent first, at most `limit` (SPEC D8).
+    func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
+
+    /// The rides `taxi` served or was sent for that ended at `since` or
+    /// later, most recent first, at most `limit` (SPEC D8).
+    func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
 }
 
 /// One thing to write to a ``DispatchLog``.
@@ -28,6 +36,8 @@ public enum DispatchLogWrite: Sendable, Equatable {
     case entry(DispatchLogEntry)
     /// The state after every entry up to and including its sequence number.
     case snapshot(DispatchLogSnapshot)
+    /// A ride or booking that ended with the entry written with it.
+    case history(RideHistoryRecord)
 }
 
 /// One entry of the dispatch log: a command as the service encoded it.

@@ -7,6 +7,7 @@ public final class InMemoryDispatchLog: DispatchLog {
     private struct Contents {
         var entries: [DispatchLogEntry] = []
         var snapshot: DispatchLogSnapshot?
+        var history: [RideHistoryRecord] = []
     }
 
     private let contents = Mutex(Contents())
@@ -24,6 +25,8 @@ public final class InMemoryDispatchLog: DispatchLog {
                     next.entries.append(entry)
                 case .snapshot(let snapshot):
                     next.snapshot = snapshot
+                case .history(let record):
+                    next.history.append(record)
                 }
             }
             contents = next
@@ -36,6 +39,19 @@ public final class InMemoryDispatchLog: DispatchLog {
 
     public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
         contents.withLock { contents in contents.entries.filter { $0.sequence > sequence } }
+    }
+
+    public func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        Self.newestFirst(contents.withLock { $0.history }.filter { $0.passenger == passenger && $0.endedAt >= since }, limit: limit)
+    }
+
+    public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        Self.newestFirst(contents.withLock { $0.history }.filter { $0.taxi == taxi && $0.endedAt >= since }, limit: limit)
+    }
+
+    /// Most recent first; of records that ended together, the one written last first.
+    private static func newestFirst(_ records: [RideHistoryRecord], limit: Int) -> [RideHistoryRecord] {
+        Array(records.enumerated().sorted { ($0.element.endedAt, $0.offset) > ($1.element.endedAt, $1.offset) }.map(\.element).prefix(limit))
     }
 
     /// Rejects an entry that does not come after the last one, as a database key would.

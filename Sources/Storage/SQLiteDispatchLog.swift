@@ -19,6 +19,12 @@ public final class SQLiteDispatchLog: DispatchLog {
             try database.write { db in
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS dispatch_log (sequence INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
                 try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS ride_history (
+                        id INTEGER PRIMARY KEY, passenger TEXT NOT NULL, taxi TEXT, ended_ms INTEGER NOT NULL, record BLOB NOT NULL)
+                    """)
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_passenger ON ride_history (passenger, ended_ms)")
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_taxi ON ride_history (taxi, ended_ms)")
+                try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS dispatch_snapshot (
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
@@ -44,6 +50,10 @@ public final class SQLiteDispatchLog: DispatchLog {
                         try db.execute(
                             sql: "INSERT OR REPLACE INTO dispatch_snapshot (id, sequence, payload) VALUES (1, ?, ?)",
                             arguments: [snapshot.sequence, snapshot.payload])
+                    case .history(let record):
+                        try db.execute(
+                            sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)",
+                            arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try JSONEncoder().encode(record)])
                     }
                 }
             }
@@ -52,6 +62,32 @@ public final class SQLiteDispatchLog: DispatchLog {
         } catch {
             throw .writeFailed(reason: "\(error)")
         }
+    }
+
+    public func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await history(where: "passenger = ?", passenger, since: since, limit: limit)
+    }
+
+    public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await history(where: "taxi = ?", taxi, since: since, limit: limit)
+    }
+
+    private func history(where condition: String, _ value: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        do {
+            return try await database.read { db in
+                try Data.fetchAll(
+                    db,
+                    sql: "SELECT record FROM ride_history WHERE \(condition) AND ended_ms >= ? ORDER BY ended_ms DESC, id DESC LIMIT ?",
+                    arguments: [value, Self.milliseconds(since), limit]
+                ).map { try JSONDecoder().decode(RideHistoryRecord.self, from: $0) }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+
+    private static func milliseconds(_ date: Date) -> Int64 {
+        Int64((date.timeIntervalSince1970 * 1000).rounded())
     }
 
     public func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot? {

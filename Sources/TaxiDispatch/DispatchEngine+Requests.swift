@@ -29,7 +29,7 @@ extension DispatchEngine {
             engine.state.nextRequestNumber += 1
             engine.state.requests[id] = RideRequest(
                 id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
-                phase: .waiting(confirmBy: nil))
+                phase: .waiting(confirmBy: nil), openedAt: now)
             engine.state.openRequestOfPassenger[passenger] = id
             engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
             engine.enqueuePassenger(id, now: now)

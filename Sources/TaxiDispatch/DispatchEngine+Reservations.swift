@@ -107,7 +107,7 @@ extension DispatchEngine {
         state.nextRequestNumber += 1
         state.requests[ride] = RideRequest(
             id: ride, passenger: reservation.passenger, pickup: reservation.origin, zone: reservation.zone,
-            destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), reservation: id)
+            destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), openedAt: now, reservation: id)
         state.reservations[id]?.phase = .allocated(taxi: taxi, ride: ride)
         emitted.append(.reservationAllocated(id, taxi: taxi, ride: ride))
         state.taxis[taxi]?.place = nil

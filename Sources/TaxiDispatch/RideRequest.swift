@@ -17,6 +17,8 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public let destination: Coordinate?
     /// Where the request stands.
     public internal(set) var phase: RequestPhase
+    /// When the request was opened (monotonic time), for the wait until its taxi arrives (D9).
+    public internal(set) var openedAt: Duration = .zero
     /// The taxis already offered this request, in order: none of them is
     /// offered it again, whatever queue they rejoin.
     public internal(set) var triedTaxis: [TaxiID] = []

@@ -3,6 +3,7 @@ import FixRecords
 import Fleet
 import Foundation
 import GeoKit
+import Prometheus
 import ServiceClock
 import Storage
 import Synchronization
@@ -26,6 +27,12 @@ final class FlakyDispatchLog: DispatchLog {
     }
 
     func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot? { try await inner.latestSnapshot() }
+    func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await inner.history(ofPassenger: passenger, since: since, limit: limit)
+    }
+    func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await inner.history(ofTaxi: taxi, since: since, limit: limit)
+    }
     func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] { try await inner.entries(after: sequence) }
 }
 
@@ -157,6 +164,56 @@ final class FlakyDispatchLog: DispatchLog {
         }
         #expect(await dispatcher.snapshot.state(of: "B") == .offered(id))
         #expect(await dispatcher.snapshot.requests[id]?.triedTaxis == ["A", "B"])
+        dispatcher.close()
+    }
+
+    /// SPEC D9, I7: what each durable command decided is counted per zone,
+    /// and the engine's state shows as gauges.
+    @Test func requestsOffersRefusalsAndWaitsAreCountedPerZone() async throws {
+        let registry = PrometheusCollectorRegistry()
+        let metrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: InMemoryDispatchLog(), clock: clock, metrics: metrics)
+        _ = try await Self.rideScenario(dispatcher, clock: clock)
+        try await dispatcher.execute(.refuse("A"))
+        try await dispatcher.accept("B")
+        clock.advance(by: .seconds(200))
+        try await dispatcher.execute(.arrived("B"))
+        metrics.show(await dispatcher.snapshot)
+        dispatcher.close()
+        let text = registry.emitToString()
+        for line in [
+            #"mytaxi_dispatch_requests_total{zone="230"} 1"#, #"mytaxi_dispatch_offers_total{zone="230"} 2"#,
+            #"mytaxi_dispatch_refusals_total{zone="230"} 1"#, #"mytaxi_dispatch_wait_seconds_count{zone="230"} 1"#,
+            "mytaxi_dispatch_open_requests 1", #"mytaxi_dispatch_queue_length{zone="230"} 1"#,
+        ] {
+            #expect(text.contains(line), "\(line) missing from\n\(text)")
+        }
+    }
+
+    /// SPEC D8: upcoming reservations soonest first; rides and bookings that
+    /// ended, most recent first, for the passenger and for the driver.
+    @Test func historyShowsWhatIsComingAndWhatEnded() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Dispatcher(log: log, clock: clock)
+        let id = try await Self.rideScenario(dispatcher, clock: clock)
+        try await dispatcher.accept("A")
+        try await dispatcher.execute(.passengerAboard("A"))
+        clock.advance(by: .seconds(900))
+        try await dispatcher.execute(.completed("A"))
+        let later = clock.now.addingTimeInterval(5 * 3600), sooner = clock.now.addingTimeInterval(3 * 3600)
+        try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: later))
+        try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: sooner))
+        try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: later))
+        try await dispatcher.execute(.cancelReservation(ReservationID(3)))
+
+        let history = try await dispatcher.history(ofPassenger: "p1")
+        #expect(history.upcoming.map(\.pickupAt) == [sooner, later])
+        #expect(history.past.map(\.outcome) == [.reservationCancelled, .completed])
+        #expect(history.past.last?.ride == id.description && history.past.last?.taxi == "A")
+        #expect(try await dispatcher.history(ofTaxi: "A").map(\.ride) == [id.description])
+        #expect(try await dispatcher.history(ofTaxi: "B").isEmpty, "B served no ride")
         dispatcher.close()
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GeoKit
 import Testing
 import Storage
 
@@ -73,5 +74,31 @@ import Storage
         let reopened = try reopen()
         #expect(try await reopened.latestSnapshot() == snapshot)
         #expect(try await reopened.entries(after: 1) == [Self.entry(2)])
+    }
+
+    static func ride(_ number: Int, passenger: String, taxi: String?, endedAt seconds: Double) -> RideHistoryRecord {
+        RideHistoryRecord(
+            ride: "R\(number)", reservation: nil, passenger: passenger, taxi: taxi,
+            pickup: Coordinate(longitude: -73.98, latitude: 40.75), destination: nil, pickupAt: nil,
+            endedAt: Date(timeIntervalSince1970: 1_790_000_000 + seconds), outcome: .completed)
+    }
+
+    /// SPEC D8: a passenger's and a driver's rides, most recent first, within the period asked for.
+    @Test(arguments: implementations)
+    func historyComesBackMostRecentFirstWithinThePeriod(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let old = Self.ride(1, passenger: "p1", taxi: "A", endedAt: 0)
+        let newer = Self.ride(2, passenger: "p1", taxi: "B", endedAt: 600)
+        let other = Self.ride(3, passenger: "p2", taxi: "A", endedAt: 900)
+        try log.write([.entry(Self.entry(1)), .history(old)])
+        try log.write([.entry(Self.entry(2)), .history(newer), .history(other)])
+        let since = Date(timeIntervalSince1970: 1_790_000_000)
+        for store in [log] + (try reopen.map { [try $0()] } ?? []) {
+            #expect(try await store.history(ofPassenger: "p1", since: since, limit: 10) == [newer, old])
+            #expect(try await store.history(ofPassenger: "p1", since: since.addingTimeInterval(1), limit: 10) == [newer])
+            #expect(try await store.history(ofTaxi: "A", since: since, limit: 10) == [other, old])
+            #expect(try await store.history(ofTaxi: "A", since: since, limit: 1) == [other])
+        }
     }
 }

@@ -4,25 +4,35 @@ import Foundation
 import GeoKit
 import ServiceClock
 import TaxiDispatch
+import PropertyBased
 import Testing
 import Zones
 
-/// Random sequences of commands, fleet events and ticks (GeoKit's seeded
-/// `SplitMix64`, so a failing seed replays) keep the engine's invariants
-/// after every step, and a refused command changes nothing.
+/// Property-based (x-sheep/swift-property-based): generated sequences of
+/// commands, fleet events, ticks and reservations keep the engine's
+/// invariants after every step, and a refused command changes nothing. Each
+/// step is one generated number that seeds every choice of the step, so a
+/// failing sequence shrinks to the few steps that break the rule, and the
+/// seed printed on failure replays it.
 @Suite struct DispatchInvariantTests {
     static let taxis: [TaxiID] = ["A", "B", "C", "D", "E", "F"]
     static let passengers: [PassengerID] = ["p1", "p2", "p3", "p4", "p5"]
     static let zones: [ZoneID?] = ["230", "161", "48", nil]
 
-    @Test(arguments: 1...40)
-    func invariantsHoldOverRandomSequences(seed: Int) throws {
-        var random = SplitMix64(state: UInt64(seed))
+    @Test func invariantsHoldOverGeneratedSequences() async {
+        await propertyCheck(count: 60, input: Gen.uint64().array(of: 1...400)) { steps in
+            try Self.run(steps)
+        }
+    }
+
+    /// Runs one generated sequence, checking the invariants after each step.
+    static func run(_ steps: [UInt64]) throws {
         var harness = DispatchHarness(rules: DispatchRules(zoneDwell: .seconds(20), staleGrace: .seconds(120)))
         var fleetZone: [TaxiID: ZoneID?] = [:]
         var stale: Set<TaxiID> = []
         var allocated: Set<ReservationID> = []
-        for step in 0..<400 {
+        for (step, code) in steps.enumerated() {
+            var random = SplitMix64(state: code)
             let taxi = Self.taxis.randomElement(using: &random)!
             let passenger = Self.passengers.randomElement(using: &random)!
             let zone = Self.zones.randomElement(using: &random)!
@@ -75,15 +85,15 @@ import Zones
                 default: events = harness.advance(Int.random(in: 1...40, using: &random))
                 }
             } catch {
-                #expect(harness.snapshot == before, "seed \(seed) step \(step): \(error) changed the state")
+                #expect(harness.snapshot == before, "step \(step) (code \(code)): \(error) changed the state")
             }
             // Every reservation is allocated once, and not before its allocation time.
             for case .reservationAllocated(let id, _, _) in events {
-                #expect(allocated.insert(id).inserted, "seed \(seed) step \(step): \(id) allocated twice")
+                #expect(allocated.insert(id).inserted, "step \(step) (code \(code)): \(id) allocated twice")
                 let pickupAt = try #require(before.reservations[id]?.pickupAt)
-                #expect(harness.clock.now >= pickupAt.addingTimeInterval(-600), "seed \(seed) step \(step): \(id) allocated early")
+                #expect(harness.clock.now >= pickupAt.addingTimeInterval(-600), "step \(step) (code \(code)): \(id) allocated early")
             }
-            try Self.checkInvariants(harness.snapshot, wall: harness.clock.now, context: "seed \(seed) step \(step)")
+            try Self.checkInvariants(harness.snapshot, wall: harness.clock.now, context: "step \(step) (code \(code))")
         }
     }
 
