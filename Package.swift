@@ -151,7 +151,7 @@ let package = Package(
         .testTarget(
             name: "DispatchServiceTests",
             dependencies: [
-                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit",
+                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
             swiftSettings: swiftSettings),
@@ -273,7 +273,7 @@ let package = Package(
         .executableTarget(
             name: "DispatchBenchmarks",
             dependencies: [
-                "DispatchService", "TaxiDispatch", "Storage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock",
+                "DispatchService", "TaxiDispatch", "Storage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock", "Routing",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Dispatch",

@@ -4,6 +4,7 @@ import FixRecords
 import Fleet
 import Foundation
 import GeoKit
+import Routing
 import ServiceClock
 import Storage
 import TaxiDispatch
@@ -44,6 +45,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         try await BenchmarkCity()
+    }
+    // SPEC D4: the dispatcher's nearest zones with free taxis for a pickup,
+    // over 2,000 free taxis at random road nodes of the Midtown demo map, one
+    // many-to-one router query (the taxis' positions snapped once, when
+    // first seen there, not at every query).
+    Benchmark("Nearest zones with free taxis: 2,000 free taxis, Midtown graph, router many-to-one included",
+              configuration: .init(metrics: [.wallClock, .throughput], maxDuration: .seconds(10), maxIterations: 2_000)) {
+        (benchmark: Benchmark, city: MidtownFleet) in
+        for _ in benchmark.scaledIterations {
+            let choices = await city.dispatcher.nearestZonesWithFreeTaxis(to: city.nextPickup())
+            guard !choices.isEmpty else { throw BenchmarkFailure.noZone }
+        }
+    } setup: {
+        try await MidtownFleet(freeTaxis: 2_000)
     }
     // The fleet's events as the ingest path hands them over: each taxi moving
     // to the next zone, recorded without waiting, then one durable command
@@ -142,4 +157,57 @@ final class BenchmarkCity: @unchecked Sendable {
 
 enum BenchmarkFailure: Error {
     case noOffer([DispatchEvent])
+    case noZone
+}
+
+/// Fixed positions, as the live fleet would give them.
+struct StillPositions: TaxiPositions {
+    let positions: [TaxiID: Coordinate]
+
+    func position(of taxi: TaxiID) -> Coordinate? { positions[taxi] }
+}
+
+/// The shipped demo map (Midtown Manhattan, its 20 taxi zones) with free
+/// taxis at random road nodes, and a dispatcher that asks its router.
+final class MidtownFleet: @unchecked Sendable {
+    let dispatcher: Dispatcher
+    private let pickups: [Coordinate]
+    private var next = 0
+
+    init(freeTaxis: Int) async throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let graph = GraphBuilder.build(
+            try OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path), profile: CarProfile()).graph
+        let router = Router(graph: graph, timeZone: TimeZone(identifier: "America/New_York") ?? .gmt)
+        let zones = try ZoneIndex(zoneSet: try ZoneFileLoader.load(path: root.appendingPathComponent("Zones/manhattan/zones.geojson").path).zoneSet)
+        let places = graph.coordinates.compactMap { coordinate in zones.zone(at: coordinate).map { (coordinate, $0.id) } }
+        var random = SplitMix64(state: 2026)
+        var positions: [TaxiID: Coordinate] = [:]
+        var zoneOf: [TaxiID: ZoneID] = [:]
+        for number in 0..<freeTaxis {
+            let place = places[Int(random.next() % UInt64(places.count))]
+            positions[TaxiID("T\(number)")] = place.0
+            zoneOf[TaxiID("T\(number)")] = place.1
+        }
+        pickups = (0..<100).map { _ in places[Int(random.next() % UInt64(places.count))].0 }
+        dispatcher = try await Dispatcher(
+            log: InMemoryDispatchLog(), clock: SystemClock(),
+            etas: RouterPickupETAs(router: router, fleet: StillPositions(positions: positions)))
+        for (taxi, zone) in zoneOf.sorted(by: { $0.key < $1.key }) {
+            try await dispatcher.record(.fleet(.appeared(taxi, zone: zone, at: Date())))
+            try await dispatcher.record(.login(taxi))
+            try await dispatcher.record(.setAvailable(taxi))
+        }
+        try await dispatcher.execute(.tick)
+    }
+
+    deinit {
+        dispatcher.close()
+    }
+
+    /// The next of 100 pickups at random road nodes.
+    func nextPickup() -> Coordinate {
+        defer { next = (next + 1) % pickups.count }
+        return pickups[next]
+    }
 }

@@ -3,6 +3,7 @@ import Fleet
 import Foundation
 import GeoKit
 import Routing
+import Synchronization
 
 /// Driving times from taxis to a pickup, for the ETA a passenger is told
 /// on acceptance and for choosing the nearest free taxi (SPEC D3–D5).
@@ -25,20 +26,25 @@ public struct NoPickupETAs: PickupETAs {
 }
 
 /// The road router on the live fleet's positions: one many-to-one table
-/// query for all the taxis asked about (not one route per taxi).
-public struct RouterPickupETAs: PickupETAs {
+/// query for all the taxis asked about (not one route per taxi). Each
+/// taxi's position is snapped to the roads once per position it reports,
+/// not at every query: a free taxi waiting in its zone costs no snapping
+/// however often it is a candidate, and the ingest path does not snap.
+public final class RouterPickupETAs: PickupETAs {
     let router: Router
-    let fleet: FleetIndex
+    let fleet: any TaxiPositions
+    /// Each taxi's last position snapped, and what it snapped to (nil: too far from a road).
+    private let snapped = Mutex<[TaxiID: (position: Coordinate, place: SnappedPlace?)]>([:])
 
     /// ETAs from `router` on the positions in `fleet`.
-    public init(router: Router, fleet: FleetIndex) {
+    public init(router: Router, fleet: any TaxiPositions) {
         self.router = router
         self.fleet = fleet
     }
 
     public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] {
-        let placed = taxis.compactMap { taxi in fleet.latestPosition(of: taxi).map { (taxi, $0.coordinate) } }
-        guard !placed.isEmpty, let estimates = try? router.table(from: placed.map(\.1), to: pickup, depart: depart) else {
+        let placed = places(of: taxis)
+        guard !placed.isEmpty, let estimates = try? router.table(fromSnapped: placed.map(\.1), to: pickup, depart: depart) else {
             return [:]
         }
         var etas: [TaxiID: Duration] = [:]
@@ -46,5 +52,21 @@ public struct RouterPickupETAs: PickupETAs {
             if let estimate { etas[taxi] = .milliseconds(Int64((estimate.durationSeconds * 1000).rounded())) }
         }
         return etas
+    }
+
+    /// The snapped positions of those of `taxis` whose position is known,
+    /// snapping only the positions not snapped before.
+    private func places(of taxis: [TaxiID]) -> [(TaxiID, SnappedPlace?)] {
+        let positions = taxis.compactMap { taxi in fleet.position(of: taxi).map { (taxi: taxi, position: $0) } }
+        let cached = snapped.withLock { cache in positions.map { cache[$0.taxi] } }
+        var fresh: [TaxiID: (position: Coordinate, place: SnappedPlace?)] = [:]
+        let placed = zip(positions, cached).map { entry, cached -> (TaxiID, SnappedPlace?) in
+            if let cached, cached.position == entry.position { return (entry.taxi, cached.place) }
+            let place = try? router.snap(entry.position)
+            fresh[entry.taxi] = (entry.position, place)
+            return (entry.taxi, place)
+        }
+        if !fresh.isEmpty { snapped.withLock { $0.merge(fresh) { _, new in new } } }
+        return placed
     }
 }

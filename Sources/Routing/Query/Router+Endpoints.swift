@@ -22,7 +22,7 @@ extension Router {
         SnappedEndpoint(candidates: try candidates(coordinate)) { targetSeeds($0, metric) }
     }
 
-    private func candidates(_ coordinate: Coordinate) throws -> [Snapper.Snap] {
+    func candidates(_ coordinate: Coordinate) throws -> [Snapper.Snap] {
         try snapper.candidates(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
                                limit: Self.maxSnapCandidates)
     }

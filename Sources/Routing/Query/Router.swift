@@ -123,15 +123,7 @@ public final class Router: Sendable {
     ///   a road or cannot reach the target.
     /// - Throws: ``SnapError`` when the target is too far from a road.
     public func table(from sources: [Coordinate], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
-        let metric = metric(departing: depart)
-        let to = try targetEndpoint(target, metric)
-        let from = sources.map { try? sourceEndpoint($0, metric) }
-        let selection = CCHSelection(topology: topology, endpoints: from.map { $0?.seeds ?? [] })
-        let cells = withQuery { $0.manyToOne(from: selection, to: to.seeds, metric: metric) }
-        return zip(from, cells).map { endpoint, cell in
-            guard let endpoint else { return nil }
-            return estimate(cell, direct: directDrive(from: endpoint, to: to, metric: metric))
-        }
+        try table(fromSnapped: sources.map { try? snap($0) }, to: target, depart: depart)
     }
 
     /// Travel estimates from one place to many, leaving at `depart` (one-to-many table).
