@@ -48,21 +48,37 @@ public final class DispatchMetrics: Sendable {
         }
     }
 
+    /// The open requests `events` name, from `state` (the engine's state
+    /// right after them): what ``count(_:requests:at:)`` needs, taken
+    /// without holding on to the whole state.
+    public static func requests(namedIn events: [DispatchEvent], of state: DispatchSnapshot) -> [RideRequestID: RideRequest] {
+        var named: [RideRequestID: RideRequest] = [:]
+        for event in events {
+            switch event {
+            case .offerMade(let id, _, _), .offerRefused(let id, _), .offerTimedOut(let id, _), .taxiArrived(let id, _):
+                named[id] = state.requests[id]
+            default:
+                continue
+            }
+        }
+        return named
+    }
+
     /// Counts per zone what `events` decided (SPEC D9, statistics per zone;
     /// Prometheus gives them per hour): requests, offers, refusals (refused
     /// or timed out), and the wait from request to the taxi at the pickup.
-    /// `state` is the engine's state right after them.
-    public func count(_ events: [DispatchEvent], in state: DispatchSnapshot, at now: Duration) {
+    /// `requests` are the requests they name (``requests(namedIn:of:)``).
+    public func count(_ events: [DispatchEvent], requests: [RideRequestID: RideRequest], at now: Duration) {
         for event in events {
             switch event {
             case .requestOpened(_, _, let zone):
                 perZone("mytaxi_dispatch_requests_total", zone).increment()
             case .offerMade(let id, _, _):
-                if let zone = state.requests[id]?.zone { perZone("mytaxi_dispatch_offers_total", zone).increment() }
+                if let zone = requests[id]?.zone { perZone("mytaxi_dispatch_offers_total", zone).increment() }
             case .offerRefused(let id, _), .offerTimedOut(let id, _):
-                if let zone = state.requests[id]?.zone { perZone("mytaxi_dispatch_refusals_total", zone).increment() }
+                if let zone = requests[id]?.zone { perZone("mytaxi_dispatch_refusals_total", zone).increment() }
             case .taxiArrived(let id, _):
-                guard let request = state.requests[id] else { continue }
+                guard let request = requests[id] else { continue }
                 let wait = now - request.openedAt
                 CoreMetrics.Timer(label: "mytaxi_dispatch_wait_seconds", dimensions: [("zone", request.zone.text)], factory: factory)
                     .recordNanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)

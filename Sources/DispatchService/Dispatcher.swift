@@ -263,7 +263,6 @@ public actor Dispatcher {
         if let problem = command.invalidity { throw .invalid(problem) }
         let now = max(engineTime, lastEngineTime)
         let wall = clock.now
-        let before = engine.snapshot
         let events: [DispatchEvent]
         do {
             events = try engine.execute(command, now: now, wall: wall)
@@ -279,7 +278,7 @@ public actor Dispatcher {
             writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }
-        let ended = RideHistory.records(endedBy: events, before: before, at: wall)
+        let ended = RideHistory.records(endedBy: events, closed: engine.closedByLastCall, at: wall)
         return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
             + ended.map { EpochWrite(epoch: epoch, content: .history($0)) }, events)
     }
@@ -309,11 +308,12 @@ public actor Dispatcher {
     private func submit(
         _ writes: [EpochWrite], events: [DispatchEvent], then: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        let (sink, metrics, state, now) = (eventSink, metrics, engine.snapshot, lastEngineTime)
+        let (sink, metrics, now) = (eventSink, metrics, lastEngineTime)
+        let requests = metrics == nil ? [:] : DispatchMetrics.requests(namedIn: events, of: engine.snapshot)
         committer.submit(writes) { result in
             if case .success = result {
                 for event in events { sink.yield(event) }
-                metrics?.count(events, in: state, at: now)
+                metrics?.count(events, requests: requests, at: now)
             }
             then(result)
         }

@@ -5,17 +5,21 @@ import TaxiDispatch
 
 /// What the history keeps of rides and bookings as they end (SPEC D8).
 enum RideHistory {
-    /// The records of the rides and bookings that `events` ended, read from
-    /// the state `before` them (where the ended requests still are).
-    static func records(endedBy events: [DispatchEvent], before: DispatchSnapshot, at wall: Date) -> [RideHistoryRecord] {
-        events.compactMap { event in
+    /// The records of the rides and bookings that `events` ended; `closed`
+    /// is what the engine's call closed, as it was (``DispatchEngine/closedByLastCall``).
+    static func records(
+        endedBy events: [DispatchEvent], closed: (requests: [RideRequest], reservations: [Reservation]), at wall: Date
+    ) -> [RideHistoryRecord] {
+        let requests = Dictionary(closed.requests.map { ($0.id, $0) }) { first, _ in first }
+        let reservations = Dictionary(closed.reservations.map { ($0.id, $0) }) { first, _ in first }
+        return events.compactMap { event in
             switch event {
-            case .rideCompleted(let id, _): record(of: id, before, .completed, wall)
-            case .clientMissing(let id, _): record(of: id, before, .clientMissing, wall)
-            case .requestCancelled(let id, .byPassenger): record(of: id, before, .cancelled, wall)
-            case .requestCancelled(let id, .notConfirmed): record(of: id, before, .notConfirmed, wall)
+            case .rideCompleted(let id, _): record(of: requests[id], reservations, .completed, wall)
+            case .clientMissing(let id, _): record(of: requests[id], reservations, .clientMissing, wall)
+            case .requestCancelled(let id, .byPassenger): record(of: requests[id], reservations, .cancelled, wall)
+            case .requestCancelled(let id, .notConfirmed): record(of: requests[id], reservations, .notConfirmed, wall)
             case .reservationCancelled(let id):
-                before.reservations[id].map { reservation in
+                reservations[id].map { reservation in
                     RideHistoryRecord(
                         ride: nil, reservation: id.description, passenger: reservation.passenger.text, taxi: nil,
                         pickup: reservation.origin, destination: reservation.destination, pickupAt: reservation.pickupAt,
@@ -27,15 +31,14 @@ enum RideHistory {
     }
 
     private static func record(
-        of id: RideRequestID, _ before: DispatchSnapshot, _ outcome: RideHistoryRecord.Outcome, _ wall: Date
+        of request: RideRequest?, _ reservations: [ReservationID: Reservation], _ outcome: RideHistoryRecord.Outcome, _ wall: Date
     ) -> RideHistoryRecord? {
-        guard let request = before.requests[id] else { return nil }
-        let reservation = request.reservation.flatMap { before.reservations[$0] }
+        guard let request else { return nil }
         // A taxi only offered the ride was never sent for it.
         let taxi: String? = if case .offered = request.phase { nil } else { request.phase.taxi?.text }
         return RideHistoryRecord(
-            ride: id.description, reservation: request.reservation?.description, passenger: request.passenger.text,
+            ride: request.id.description, reservation: request.reservation?.description, passenger: request.passenger.text,
             taxi: taxi, pickup: request.pickup, destination: request.destination,
-            pickupAt: reservation?.pickupAt, endedAt: wall, outcome: outcome)
+            pickupAt: request.reservation.flatMap { reservations[$0]?.pickupAt }, endedAt: wall, outcome: outcome)
     }
 }

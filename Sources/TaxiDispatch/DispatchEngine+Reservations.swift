@@ -48,6 +48,7 @@ extension DispatchEngine {
                 throw .reservationCancellationTooLate(id, deadline: deadline)
             }
             engine.state.reservations[id] = nil
+            engine.closedByLastCall.reservations.append(reservation)
             engine.emitted.append(.reservationCancelled(id))
         }
     }

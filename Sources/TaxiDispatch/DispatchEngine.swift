@@ -25,6 +25,11 @@ public struct DispatchEngine: Sendable {
     public let rules: DispatchRules
     var state: DispatchSnapshot
     var emitted: [DispatchEvent] = []
+    /// The requests the last call closed (cancelled, or their ride ended)
+    /// and the reservations it closed (cancelled, or their ride ended), as
+    /// they were: what a history keeps of them, without the caller holding
+    /// a copy of the whole state (which would make every change copy it).
+    public internal(set) var closedByLastCall: (requests: [RideRequest], reservations: [Reservation]) = ([], [])
 
     /// An engine with `rules`, starting from `snapshot` (empty by default:
     /// no taxi, no request).
@@ -39,6 +44,7 @@ public struct DispatchEngine: Sendable {
     /// Runs `change` and returns the events it emitted.
     mutating func recording<E: Error>(_ change: (inout DispatchEngine) throws(E) -> Void) throws(E) -> [DispatchEvent] {
         emitted = []
+        closedByLastCall = ([], [])
         defer { emitted = [] }
         try change(&self)
         return emitted
@@ -139,8 +145,11 @@ public struct DispatchEngine: Sendable {
     mutating func closeRequest(_ id: RideRequestID) {
         removeFromPassengerQueue(id)
         guard let request = state.requests.removeValue(forKey: id) else { return }
+        closedByLastCall.requests.append(request)
         if state.openRequestOfPassenger[request.passenger] == id { state.openRequestOfPassenger[request.passenger] = nil }
-        if let reservation = request.reservation { state.reservations[reservation] = nil }
+        if let reservation = request.reservation, let closed = state.reservations.removeValue(forKey: reservation) {
+            closedByLastCall.reservations.append(closed)
+        }
     }
 
     /// Makes `taxi` available at the back of its zone's queue (after a

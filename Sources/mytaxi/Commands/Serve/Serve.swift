@@ -9,7 +9,7 @@ import Logging
 /// protocol, the durable archive, the live fleet index and the HTTP API.
 struct Serve: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Run the service: GPS ingest listeners, archive, live fleet index, HTTP API.",
+        abstract: "Run the service: GPS ingest listeners, archive, live fleet index, dispatch engine, HTTP API.",
         discussion: """
             Listeners (TCP unless noted; Traccar's ports for GT06, Teltonika and OsmAnd):
               line 5100 (TCP and UDP), nmea 5005, osmand 5055 (HTTP), teltonika 5027 (TCP and UDP), gt06 5023.
