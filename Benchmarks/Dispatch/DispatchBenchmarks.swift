@@ -42,6 +42,7 @@ let benchmarks: @Sendable () -> Void = {
             let id = try await city.requestOne()
             benchmark.stopMeasurement()
             try await city.dispatcher.record(.cancel(id))
+            await city.dispatcher.waitForWrites()
         }
     } setup: {
         try await BenchmarkCity()
@@ -136,11 +137,14 @@ final class BenchmarkCity: @unchecked Sendable {
         return id
     }
 
-    /// Cancels every open request, so the next round finds the taxis free again.
+    /// Cancels every open request, so the next round finds the taxis free
+    /// again, and waits until the cancellations are written, so the next
+    /// round does not queue behind them.
     func cancelAll() async throws {
         for id in await dispatcher.snapshot.requests.keys {
             try await dispatcher.record(.cancel(id))
         }
+        await dispatcher.waitForWrites()
     }
 
     /// Every taxi reports from the next zone; the dwell is over at the end.

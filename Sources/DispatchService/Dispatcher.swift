@@ -300,6 +300,13 @@ public actor Dispatcher {
         }
     }
 
+    /// Returns once everything submitted to the log so far is written (or failed).
+    public func waitForWrites() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            committer.submit([]) { _ in continuation.resume() }
+        }
+    }
+
     /// Returns once the snapshots begun so far are written (or failed).
     public func finishSnapshots() async {
         await snapshotWriting?.value
@@ -325,9 +332,7 @@ public actor Dispatcher {
         guard !reloading, epoch != gate.currentEpoch else { return }
         reloading = true
         defer { reloading = false }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            committer.submit([]) { _ in continuation.resume() }
-        }
+        await waitForWrites()
         while true {
             do {
                 let restored = try await Self.restore(from: log, rules: rules)

@@ -37,6 +37,7 @@ public final class SQLiteDispatchLog: DispatchLog {
     public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
         guard !writes.isEmpty else { return }
         do {
+            let encoder = JSONEncoder()
             try database.write { db in
                 var last = try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM dispatch_log") ?? 0
                 let insert = try db.cachedStatement(sql: "INSERT INTO dispatch_log (sequence, payload) VALUES (?, ?)")
@@ -53,7 +54,7 @@ public final class SQLiteDispatchLog: DispatchLog {
                     case .history(let record):
                         try db.execute(
                             sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)",
-                            arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try JSONEncoder().encode(record)])
+                            arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
                     }
                 }
             }
