@@ -117,7 +117,7 @@ final class BenchmarkCity: @unchecked Sendable {
                         throw BenchmarkFailure.noOffer(events)
                     }
                     let elapsed = ContinuousClock.now - start
-                    return Int(elapsed.components.seconds * 1_000_000 + elapsed.components.attoseconds / 1_000_000_000_000)
+                    return Int(elapsed / .microseconds(1))
                 }
             }
             return try await group.reduce(into: []) { $0.append($1) }

@@ -81,7 +81,7 @@ public final class DispatchMetrics: Sendable {
                 guard let request = requests[id] else { continue }
                 let wait = now - request.openedAt
                 CoreMetrics.Timer(label: "mytaxi_dispatch_wait_seconds", dimensions: [("zone", request.zone.text)], factory: factory)
-                    .recordNanoseconds(wait.components.seconds * 1_000_000_000 + wait.components.attoseconds / 1_000_000_000)
+                    .recordNanoseconds(Int64(wait / .nanoseconds(1)))
             default:
                 continue
             }
@@ -94,7 +94,7 @@ public final class DispatchMetrics: Sendable {
 
     /// Records one commit of the dispatch log: `writes` entries and snapshots in `duration`.
     public func committed(writes: Int, duration: Duration) {
-        commitDuration.recordNanoseconds(duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        commitDuration.recordNanoseconds(Int64(duration / .nanoseconds(1)))
         entriesWritten.increment(by: writes)
     }
 }

@@ -171,10 +171,7 @@ public actor Dispatcher {
     /// Gives every reservation that awaits a taxi (none was free in its zone
     /// at its allocation time) the free taxi with the shortest ETA to its origin.
     private func allocateNearestToAwaitingReservations() async {
-        let awaiting = engine.snapshot.reservations.values
-            .filter { $0.phase == .awaitingTaxi }
-            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
-        for reservation in awaiting {
+        for reservation in engine.snapshot.reservations(where: { $0.phase == .awaitingTaxi }) {
             guard let nearest = nearestZonesWithFreeTaxis(to: reservation.origin, limit: 1).first else { return }
             _ = try? await execute(.allocate(reservation.id, taxi: nearest.taxi))
         }
@@ -207,12 +204,9 @@ public actor Dispatcher {
     /// (a month by default), most recent first.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
     public func history(ofPassenger passenger: PassengerID, days: Int = 31, limit: Int = 500) async throws(DispatcherError) -> PassengerHistory {
-        let upcoming = engine.snapshot.reservations.values
-            .filter { $0.passenger == passenger }
-            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
+        let upcoming = engine.snapshot.reservations(where: { $0.passenger == passenger })
         do {
-            let past = try await log.history(
-                ofPassenger: passenger.text, since: clock.now.addingTimeInterval(-Double(days) * 86_400), limit: limit)
+            let past = try await log.history(ofPassenger: passenger.text, since: daysAgo(days), limit: limit)
             return PassengerHistory(upcoming: upcoming, past: past)
         } catch {
             throw .storage(error)
@@ -224,10 +218,14 @@ public actor Dispatcher {
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
     public func history(ofTaxi taxi: TaxiID, days: Int = 31, limit: Int = 500) async throws(DispatcherError) -> [RideHistoryRecord] {
         do {
-            return try await log.history(ofTaxi: taxi.text, since: clock.now.addingTimeInterval(-Double(days) * 86_400), limit: limit)
+            return try await log.history(ofTaxi: taxi.text, since: daysAgo(days), limit: limit)
         } catch {
             throw .storage(error)
         }
+    }
+
+    private func daysAgo(_ days: Int) -> Date {
+        clock.now.addingTimeInterval(-Double(days) * 86_400)
     }
 
     /// Applies the timers due now, then sleeps until the next deadline (at
@@ -243,7 +241,7 @@ public actor Dispatcher {
             }
             let untilDeadline = engine.nextDeadline.map { $0 - engineTime } ?? maximumSleep
             let untilReservation = engine.nextReservationDeadline.map {
-                Duration.milliseconds(Int64(max(0, min($0.timeIntervalSince(clock.now), 86_400)) * 1000))
+                Duration.seconds(max(0, min($0.timeIntervalSince(clock.now), 86_400)))
             } ?? maximumSleep
             let sleep = min(max(min(untilDeadline, untilReservation), .zero), maximumSleep)
             do { try await clock.sleep(for: sleep) } catch { return }

@@ -10,6 +10,7 @@ enum RideHistory {
     static func records(
         endedBy events: [DispatchEvent], closed: (requests: [RideRequest], reservations: [Reservation]), at wall: Date
     ) -> [RideHistoryRecord] {
+        guard !closed.requests.isEmpty || !closed.reservations.isEmpty else { return [] }
         let requests = Dictionary(closed.requests.map { ($0.id, $0) }) { first, _ in first }
         let reservations = Dictionary(closed.reservations.map { ($0.id, $0) }) { first, _ in first }
         return events.compactMap { event in

@@ -102,7 +102,7 @@ public struct DispatchSimulation {
         return report()
     }
 
-    private var wall: Date { start.addingTimeInterval(Self.seconds(now)) }
+    private var wall: Date { start.addingTimeInterval(now / .seconds(1)) }
 
     private mutating func happen(_ happening: Happening) {
         switch happening {
@@ -126,11 +126,11 @@ public struct DispatchSimulation {
             handle((try? engine.arrived(taxi, now: now)) ?? [])
             handle((try? engine.passengerAboard(taxi, now: now)) ?? [])
             positions[taxi] = (pickup, request.zone)
-            let actual = Self.seconds(now - request.askedAt)
+            let actual = (now - request.askedAt) / .seconds(1)
             waits[request.zone, default: []].append(actual)
             figures[request.zone, default: .init()].served += 1
             if let told = request.toldWait {
-                estimates[request.zone, default: []].append((Self.seconds(told), actual))
+                estimates[request.zone, default: []].append((told / .seconds(1), actual))
             }
             let destinationZone = zones.zone(at: request.destination)?.id
             schedule(.dropOff(taxi, request.destination, destinationZone), after: drive(from: pickup, to: request.destination))
@@ -260,10 +260,6 @@ public struct DispatchSimulation {
         guard !sorted.isEmpty else { return nil }
         let rank = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
         return (sorted[rank] * 10).rounded() / 10
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }
 

@@ -16,8 +16,8 @@ extension DispatchEngine {
         now: Duration, wall: Date
     ) -> [DispatchEvent] {
         recording { engine in
-            let earliest = wall.addingTimeInterval(Self.seconds(engine.rules.reservationMinimumLead))
-            let latest = wall.addingTimeInterval(Self.seconds(engine.rules.reservationMaximumLead))
+            let earliest = wall.addingTimeInterval(engine.rules.reservationMinimumLead / .seconds(1))
+            let latest = wall.addingTimeInterval(engine.rules.reservationMaximumLead / .seconds(1))
             let refusal: RequestRefusal? =
                 if zone == nil { .outsideServiceArea(pickup: origin) }
                 else if pickupAt < earliest { .pickupTooSoon(earliest: earliest) }
@@ -75,10 +75,7 @@ extension DispatchEngine {
     /// Allocates every booked reservation whose allocation time has come by
     /// `wall`, earliest pickup first: the head of its zone's queue, else it awaits a taxi.
     mutating func allocateDueReservations(now: Duration, wall: Date) {
-        let due = state.reservations.values
-            .filter { $0.phase == .booked && allocationTime(of: $0) <= wall }
-            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
-        for reservation in due {
+        for reservation in state.reservations(where: { $0.phase == .booked && allocationTime(of: $0) <= wall }) {
             if let head = state.taxiQueues[reservation.zone]?.entries.first?.taxi {
                 give(reservation.id, to: head, now: now)
             } else {
@@ -92,10 +89,7 @@ extension DispatchEngine {
     /// first, to the taxis at the head of its queue (before any immediate
     /// request: their passengers booked first).
     mutating func allocateAwaitingReservations(in zone: ZoneID, now: Duration) {
-        let awaiting = state.reservations.values
-            .filter { $0.zone == zone && $0.phase == .awaitingTaxi }
-            .sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
-        for reservation in awaiting {
+        for reservation in state.reservations(where: { $0.zone == zone && $0.phase == .awaitingTaxi }) {
             guard let head = state.taxiQueues[zone]?.entries.first?.taxi else { return }
             give(reservation.id, to: head, now: now)
         }
@@ -118,15 +112,11 @@ extension DispatchEngine {
 
     /// When a reservation gets its taxi: its pickup less the allocation lead.
     func allocationTime(of reservation: Reservation) -> Date {
-        reservation.pickupAt.addingTimeInterval(-Self.seconds(rules.allocationLead))
+        reservation.pickupAt.addingTimeInterval(-(rules.allocationLead / .seconds(1)))
     }
 
     /// The last moment a reservation may be cancelled.
     func cancellationDeadline(of reservation: Reservation) -> Date {
-        reservation.pickupAt.addingTimeInterval(-Self.seconds(rules.reservationCancellationLead))
-    }
-
-    static func seconds(_ duration: Duration) -> TimeInterval {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        reservation.pickupAt.addingTimeInterval(-(rules.reservationCancellationLead / .seconds(1)))
     }
 }

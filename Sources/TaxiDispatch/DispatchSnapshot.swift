@@ -50,6 +50,11 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
         }
     }
 
+    /// The reservations `isIncluded` keeps, soonest pickup first (ties in booking order).
+    public func reservations(where isIncluded: (Reservation) -> Bool) -> [Reservation] {
+        reservations.values.filter(isIncluded).sorted { ($0.pickupAt, $0.id) < ($1.pickupAt, $1.id) }
+    }
+
     /// The driver's state of `taxi` (off duty when never heard of).
     public func state(of taxi: TaxiID) -> DriverState {
         taxis[taxi]?.state ?? .offDuty
