@@ -20,7 +20,9 @@ cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/nu
 trap cleanup EXIT
 
 "$bin/mytaxi-loadgen" --devices "$devices" --write-devices "$work/devices.csv" >/dev/null
+"$bin/mytaxi" graph build Maps/manhattan-midtown.osm.pbf -o "$work/midtown.graph" --time-zone America/New_York >/dev/null 2>&1
 "$bin/mytaxi" serve --zones Zones/manhattan/zones.geojson --devices "$work/devices.csv" --data-dir "$work/data" \
+  --graph "$work/midtown.graph" \
   --http-port 0 --line-port 0 --nmea-port off --osmand-port off --teltonika-port off --gt06-port off \
   >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!

@@ -27,7 +27,9 @@ cleanup() { [ -n "$serve_pid" ] && kill "$serve_pid" 2>/dev/null; wait 2>/dev/nu
 trap cleanup EXIT
 
 "$bin/mytaxi-loadgen" --protocol "$protocol" --devices "$devices" --write-devices "$work/devices.csv" >/dev/null
+"$bin/mytaxi" graph build Maps/manhattan-midtown.osm.pbf -o "$work/midtown.graph" --time-zone America/New_York >/dev/null 2>&1
 "$bin/mytaxi" serve --zones Zones/manhattan/zones.geojson --devices "$work/devices.csv" --data-dir "$work/data" \
+  --graph "$work/midtown.graph" \
   --http-port 0 --line-port "$(port_flag line)" --nmea-port "$(port_flag nmea)" --osmand-port off \
   --teltonika-port "$(port_flag teltonika)" --gt06-port "$(port_flag gt06)" \
   >"$work/listening" 2>"$work/serve.log" &

@@ -87,7 +87,7 @@ public final class MytaxiService: Sendable {
         }
         let dispatchMetrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
         self.dispatchMetrics = dispatchMetrics
-        let etas: any PickupETAs = router.map { RouterPickupETAs(router: $0, fleet: fleet) } ?? NoPickupETAs()
+        let etas = RouterPickupETAs(router: router, fleet: fleet)
         do {
             dispatcher = try await Dispatcher(
                 log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
@@ -174,10 +174,10 @@ public final class MytaxiService: Sendable {
         try await group.shutdownGracefully()
     }
 
-    /// The road router of `--graph`, nil without one.
+    /// The road router of `--graph`.
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
-    private static func loadRouter(_ configuration: ServiceConfiguration) throws -> Routing.Router? {
-        guard let graphPath = configuration.graphPath else { return nil }
+    private static func loadRouter(_ configuration: ServiceConfiguration) throws -> Routing.Router {
+        let graphPath = configuration.graphPath
         let profile: SpeedProfile?
         do {
             profile = try configuration.speedProfilePath.map { try SpeedProfile(parsing: String(contentsOfFile: $0, encoding: .utf8)) }

@@ -10,8 +10,8 @@ import Zones
 public struct ServiceConfiguration: Sendable, Equatable {
     /// The zone GeoJSON file.
     public var zonesPath: String
-    /// The road graph file the dispatcher's ETAs come from; nil: no ETAs.
-    public var graphPath: String?
+    /// The road graph file (`mytaxi graph build`) the dispatcher's ETAs come from.
+    public var graphPath: String
     /// A weekly speed profile for the graph; nil: the graph's own.
     public var speedProfilePath: String?
     /// How to read the zone file (id and name properties, overlap tolerance).
@@ -72,8 +72,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         return limits
     }
 
-    public init(zonesPath: String, devicesPath: String, dataDirectory: String) {
+    /// The configuration of a service on these files, with every other value at its default.
+    public init(zonesPath: String, graphPath: String, devicesPath: String, dataDirectory: String) {
         self.zonesPath = zonesPath
+        self.graphPath = graphPath
         self.devicesPath = devicesPath
         self.dataDirectory = dataDirectory
     }

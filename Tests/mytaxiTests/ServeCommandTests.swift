@@ -183,7 +183,11 @@ import Testing
         let result = try CommandRunner.run(["serve", "--zones", "Zones/manhattan/zones.geojson"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("missing --devices FILE"))
-        let badPort = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--gt06-port", "abc"])
+        let noGraph = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x"])
+        #expect(noGraph.status == 2)
+        #expect(noGraph.standardError.contains("missing --graph FILE"), "\(noGraph.standardError)")
+        #expect(noGraph.standardError.contains("mytaxi graph build"), "the error says how to make one")
+        let badPort = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--gt06-port", "abc"])
         #expect(badPort.status == 2)
         #expect(badPort.standardError.contains("--gt06-port must be a port number"))
     }
@@ -197,7 +201,7 @@ import Testing
         ("--stale-grace", "0"), ("--missing-client-wait", "1e400"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
-        let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", flag, value])
+        let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])
         #expect(result.status == 2)
         #expect(result.standardError.contains("\(flag) must be"), "\(result.standardError)")
     }
@@ -205,14 +209,14 @@ import Testing
     /// The zone file options are those of every zone command, and the
     /// config file may give them: a tolerance there is checked the same way.
     @Test func zoneFileOptionsComeFromTheConfigFileToo() throws {
-        try #"{"zones": "z", "devices": "d", "data-dir": "x", "name-property": "zone", "overlap-tolerance": -5}"#
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "name-property": "zone", "overlap-tolerance": -5}"#
             .write(to: directory.appendingPathComponent("zones.json"), atomically: true, encoding: .utf8)
         let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("zones.json").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("--overlap-tolerance must be"), "\(result.standardError)")
         // As a flag it is checked by the option group every zone command
         // shares: a usage error (64), as for the zone commands.
-        let flag = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--overlap-tolerance", "nan"])
+        let flag = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--overlap-tolerance", "nan"])
         #expect(flag.status == 64)
         #expect(flag.standardError.contains("--overlap-tolerance must be"), "\(flag.standardError)")
         let help = try CommandRunner.run(["serve", "--help"]).standardOutput
@@ -221,14 +225,9 @@ import Testing
         }
     }
 
-    /// The router's files are checked at start: a speed profile needs a
-    /// graph, and a graph file that cannot be read is named.
+    /// The router's graph file is checked at start: one that cannot be read is named.
     @Test func theDispatchersGraphIsCheckedAtStart() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let profileAlone = try CommandRunner.run(
-            ["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--speed-profile", "Profiles/nyc-manhattan.csv"])
-        #expect(profileAlone.status == 2)
-        #expect(profileAlone.standardError.contains("--speed-profile needs --graph"), "\(profileAlone.standardError)")
         let missing = directory.appendingPathComponent("missing.graph").path
         let badGraph = try CommandRunner.run([
             "serve", "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path,
@@ -240,7 +239,7 @@ import Testing
     }
 
     @Test func aBadNumberInTheConfigFileIsNamed() throws {
-        try #"{"zones": "z", "devices": "d", "data-dir": "x", "idle-timeout": "nan"}"#
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "idle-timeout": "nan"}"#
             .write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
         let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("bad.json").path])
         #expect(result.status == 2)
@@ -251,6 +250,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = """
             {"zones": "\(CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path)",
+             "graph": "\(try DemoGraph.path())",
              "devices": "devices.csv", "data-dir": "data", "http-port": 0, "line-port": 0,
              "nmea-port": "off", "osmand-port": "off", "teltonika-port": "off", "gt06-port": "off"}
             """

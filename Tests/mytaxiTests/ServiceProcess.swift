@@ -11,12 +11,15 @@ final class ServiceProcess: @unchecked Sendable {
     let errorLog: URL
 
     /// Starts `mytaxi serve arguments...` with every port chosen by the OS, and
-    /// waits until each listener reported its port on standard output.
+    /// waits until each listener reported its port on standard output. The
+    /// demo city's graph is added when neither the arguments nor a config
+    /// file name one.
     init(arguments: [String], directory: URL, expectedListeners: Set<String>) throws {
         errorLog = directory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process.executableURL = CommandRunner.binary
-        process.arguments = ["serve"] + arguments
+        let graph = arguments.contains("--graph") || arguments.contains("--config") ? [] : ["--graph", try DemoGraph.path()]
+        process.arguments = ["serve"] + arguments + graph
         process.currentDirectoryURL = directory
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorLog)

@@ -94,7 +94,7 @@ struct Serve: AsyncParsableCommand {
     var httpMaxConnections: Int?
 
     @Option(help: ArgumentHelp(
-        "The road graph file (`mytaxi graph build`) the dispatcher asks for ETAs: told on acceptance, ranking the nearest zones with free taxis, choosing a reservation's taxi. Without it no ETA is told.",
+        "The road graph file (`mytaxi graph build`) the dispatcher asks for ETAs: told on acceptance, ranking the nearest zones with free taxis, choosing a reservation's taxi. Required (here or in the config file).",
         valueName: "CITY.graph"))
     var graph: String?
 

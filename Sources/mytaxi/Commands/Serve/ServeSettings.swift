@@ -130,12 +130,12 @@ struct ServeSettings: Decodable, Equatable {
         guard let zones else { throw ValidationError("missing --zones FILE (or \"zones\" in the config file)") }
         guard let devices else { throw ValidationError("missing --devices FILE (or \"devices\" in the config file)") }
         guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
-        var configuration = ServiceConfiguration(zonesPath: zones, devicesPath: devices, dataDirectory: dataDir)
-        configuration.graphPath = graph
-        configuration.speedProfilePath = speedProfile
-        if speedProfile != nil, graph == nil {
-            throw ValidationError("--speed-profile needs --graph FILE (the road graph whose speeds it sets)")
+        guard let graph else {
+            throw ValidationError(
+                "missing --graph FILE (or \"graph\" in the config file): the road graph the dispatcher's ETAs come from; build one with `mytaxi graph build CITY.osm.pbf -o CITY.graph`")
         }
+        var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices, dataDirectory: dataDir)
+        configuration.speedProfilePath = speedProfile
         try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
         configuration.zoneFileOptions = ZoneFileArguments.options(
             idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
