@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "Routing", targets: ["Routing"]),
         .library(name: "TaxiDispatch", targets: ["TaxiDispatch"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
+        .library(name: "Accounts", targets: ["Accounts"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config. Module map + shim header only.
@@ -176,6 +179,24 @@ let package = Package(
             dependencies: ["Storage", "FixRecords", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
             swiftSettings: swiftSettings),
 
+        // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail
+        // confirmation and the outbox, over an AccountStore; no HTTP.
+        .target(
+            name: "Accounts",
+            dependencies: [
+                "Storage", "FixRecords", "ServiceClock",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "AccountsTests",
+            dependencies: [
+                "Accounts", "Storage", "FixRecords", "ServiceClock",
+                .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
+            ],
+            swiftSettings: swiftSettings),
+
         // API: the HTTP server (Hummingbird): fleet queries, archive, health, metrics.
         .target(
             name: "API",
@@ -208,6 +229,7 @@ let package = Package(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch", "DispatchSimulation",
+                "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

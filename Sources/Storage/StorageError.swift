@@ -1,5 +1,5 @@
-/// Why a store failed, for every store of the service (fixes today; the
-/// dispatch log, accounts and zone versions as they come): callers decide
+/// Why a store failed, for every store of the service (fixes, the dispatch
+/// log and accounts today; zone versions as they come): callers decide
 /// by case (retry, answer 503, stop at start) and show the description,
 /// which says what was not done and what to do.
 public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
@@ -13,6 +13,10 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     case readFailed(reason: String)
     /// The store is shutting down: the write was not attempted.
     case shuttingDown
+    /// The write would give a second record what must be unique (`field`
+    /// names it, e.g. `username`; `value` is the one asked for): nothing
+    /// was stored.
+    case conflict(field: String, value: String)
 
     public var description: String {
         switch self {
@@ -24,6 +28,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             "the read failed: \(reason)"
         case .shuttingDown:
             "the store is shutting down; nothing was stored"
+        case .conflict(let field, let value):
+            "the \(field) \(value) is already taken; nothing was stored"
         }
     }
 }

@@ -1,0 +1,45 @@
+import Storage
+
+/// Why the account service refused or failed: the API decides the answer by
+/// case (400, 409, 401, 403, 503) and shows the description, which says
+/// what is wrong and what to do.
+public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Fields break the rules: every problem, each with its field.
+    case invalid([FieldProblem])
+    /// Another account already has this username, e-mail address or taxi.
+    case taken(field: AccountField, value: String)
+    /// The username is unknown or the password wrong: one answer for both,
+    /// so that nobody learns which usernames exist.
+    case badCredentials
+    /// A passenger logs in before confirming the e-mail address.
+    case emailNotConfirmed
+    /// The account was disabled by an administrator.
+    case disabled
+    /// A confirmation token that is unknown, used or expired.
+    case invalidToken
+    /// An administrator named an account that does not exist.
+    case unknownAccount(username: String)
+    /// The account store failed; nothing was changed.
+    case storage(StorageError)
+
+    public var description: String {
+        switch self {
+        case .invalid(let problems):
+            problems.map(\.problem).joined(separator: "; ")
+        case .taken(let field, let value):
+            "the \(field) \(value) is already taken; choose another"
+        case .badCredentials:
+            "wrong username or password; check both and try again"
+        case .emailNotConfirmed:
+            "the e-mail address is not confirmed yet; use the token of the confirmation e-mail first"
+        case .disabled:
+            "this account is disabled; ask an administrator"
+        case .invalidToken:
+            "the confirmation token is unknown, already used or expired; ask for a new confirmation e-mail"
+        case .unknownAccount(let username):
+            "there is no account named \(username); check the name (list them with `mytaxi accounts list`)"
+        case .storage(let error):
+            "the account store failed: \(error)"
+        }
+    }
+}

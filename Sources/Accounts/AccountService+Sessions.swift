@@ -1,0 +1,110 @@
+import Foundation
+import ServiceClock
+import Storage
+
+extension AccountService {
+    /// The most characters a bearer token is looked up with: issued tokens
+    /// have 43; anything much longer is not one of ours.
+    static let maximumBearerLength = 256
+
+    /// Logs in (SPEC A2): checks the password against the stored bcrypt
+    /// hash and issues a bearer token valid for
+    /// ``AccountSettings/sessionLifetime``.
+    ///
+    /// An unknown username and a wrong password get the same error after
+    /// the same work (a bcrypt check against a decoy hash), so neither the
+    /// answer nor its time tells which usernames exist. Only with the right
+    /// password does the caller learn that the account is disabled or that
+    /// a passenger's e-mail address is not confirmed yet.
+    /// - Throws: ``AccountError/badCredentials``, ``AccountError/disabled``,
+    ///   ``AccountError/emailNotConfirmed``, ``AccountError/storage(_:)``.
+    public func login(username: String, password: String) async throws(AccountError) -> SessionToken {
+        let account = try await verifiedAccount(username: username, password: password)
+        if account.role == .passenger && !account.emailConfirmed { throw .emailNotConfirmed }
+        let now = clock.now
+        let token = SecretToken()
+        let record = TokenRecord(
+            hash: token.hash, accountID: account.id, kind: .session, createdAt: now,
+            expiresAt: now.addingTimeInterval(settings.sessionLifetime / .seconds(1)))
+        try await storing { () async throws(StorageError) in try await store.insertToken(record) }
+        return SessionToken(token: token.text, expiresAt: record.expiresAt, account: account)
+    }
+
+    /// Logs out: revokes the bearer token `token`, which stops working at
+    /// once. Harmless for a token that is unknown or already revoked.
+    /// - Returns: whether a working session token was revoked.
+    @discardableResult
+    public func logout(token: String) async throws(AccountError) -> Bool {
+        guard token.utf8.count <= Self.maximumBearerLength else { return false }
+        let hash = SecretToken.hash(of: token)
+        return try await storing { () async throws(StorageError) -> Bool in
+            guard let found = try await store.token(hash: hash), found.token.kind == .session else { return false }
+            return try await store.revokeToken(hash: hash)
+        }
+    }
+
+    /// The account a bearer token logs in, nil when the token is unknown,
+    /// expired, revoked, not a session token, or its account disabled (so
+    /// disabling works at once, whatever was revoked). One lookup by the
+    /// token's hash.
+    /// - Throws: ``AccountError/storage(_:)`` only: a bad token is nil.
+    public func authenticate(bearer: String) async throws(AccountError) -> AccountRecord? {
+        guard !bearer.isEmpty, bearer.utf8.count <= Self.maximumBearerLength else { return nil }
+        let hash = SecretToken.hash(of: bearer)
+        let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
+        guard let found, found.token.kind == .session, !found.token.revoked,
+              clock.now < found.token.expiresAt, !found.account.disabled
+        else { return nil }
+        return found.account
+    }
+
+    /// Confirms a passenger's e-mail address with the token of the
+    /// confirmation e-mail, which then no longer works: the passenger may
+    /// log in from now on.
+    /// - Returns: the account, confirmed.
+    /// - Throws: ``AccountError/invalidToken`` for a token unknown, used or
+    ///   expired; ``AccountError/disabled``; ``AccountError/storage(_:)``.
+    @discardableResult
+    public func confirmEmail(token: String) async throws(AccountError) -> AccountRecord {
+        guard token.utf8.count <= Self.maximumBearerLength else { throw .invalidToken }
+        let hash = SecretToken.hash(of: token)
+        let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
+        guard let found, found.token.kind == .emailConfirmation, !found.token.revoked,
+              clock.now < found.token.expiresAt
+        else { throw .invalidToken }
+        if found.account.disabled { throw .disabled }
+        let confirmed = try await storing { () async throws(StorageError) in
+            try await store.confirmEmail(accountID: found.account.id, tokenHash: hash)
+        }
+        return confirmed ?? found.account
+    }
+
+    /// Writes a new confirmation e-mail, with a new token, for a passenger
+    /// whose token expired or whose e-mail went astray; the password proves
+    /// the account is the caller's. Writes nothing when the address is
+    /// already confirmed.
+    /// - Returns: the account as it is.
+    /// - Throws: ``AccountError/badCredentials``, ``AccountError/disabled``, ``AccountError/storage(_:)``.
+    @discardableResult
+    public func requestConfirmationEmail(username: String, password: String) async throws(AccountError) -> AccountRecord {
+        let account = try await verifiedAccount(username: username, password: password)
+        guard let email = account.email, !account.emailConfirmed else { return account }
+        let issued = confirmation(of: SecretToken(), to: email, username: account.username, at: clock.now)
+        try await storing { () async throws(StorageError) in try await store.addConfirmation(issued, accountID: account.id) }
+        return account
+    }
+
+    /// The account named `username` if `password` is its password and it
+    /// is not disabled. An unknown name costs the same bcrypt check as a
+    /// known one and gets the same error as a wrong password.
+    private func verifiedAccount(username: String, password: String) async throws(AccountError) -> AccountRecord {
+        let account = try await storing { () async throws(StorageError) in try await store.account(username: username) }
+        guard let account else {
+            _ = await hasher.verify(password, hash: decoyHash)
+            throw .badCredentials
+        }
+        guard await hasher.verify(password, hash: account.passwordHash) else { throw .badCredentials }
+        if account.disabled { throw .disabled }
+        return account
+    }
+}

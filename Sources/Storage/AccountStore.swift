@@ -1,0 +1,67 @@
+import Foundation
+
+/// Where accounts, their tokens and the e-mail outbox live (SPEC A2):
+/// everything a login needs to survive a restart.
+///
+/// The store keeps what it is given and guards uniqueness (a username, an
+/// e-mail address, a taxi: each at most once, regardless of ASCII case);
+/// the rules (password policy, expiry, who may log in) are the account
+/// service's. Tokens are kept by their SHA-256 only. Dates are kept to the
+/// millisecond, and every record returned carries the date as stored.
+/// `AccountStoreContractTests` runs every implementation.
+public protocol AccountStore: Sendable {
+    /// Stores `account`, and with it, in the same transaction, the
+    /// confirmation token and its e-mail when there is one.
+    /// - Returns: the account as stored, with its id.
+    /// - Throws: ``StorageError/conflict(field:value:)`` naming `username`,
+    ///   `email` or `taxi` when another account has it (nothing is stored).
+    @discardableResult
+    func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord
+
+    /// The account with `id`, nil when there is none.
+    func account(id: Int64) async throws(StorageError) -> AccountRecord?
+
+    /// The account named `username` regardless of ASCII case, nil when there is none.
+    func account(username: String) async throws(StorageError) -> AccountRecord?
+
+    /// Every account, or those with `role`, oldest first.
+    func accounts(role: Role?) async throws(StorageError) -> [AccountRecord]
+
+    /// Issues another confirmation for the account with `accountID`: its
+    /// token and e-mail, in one transaction.
+    /// - Throws: ``StorageError/writeFailed(reason:)`` when there is no such account.
+    func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError)
+
+    /// Marks the e-mail address of the account with `accountID` confirmed
+    /// and revokes the token with `tokenHash` (it is good once), together.
+    /// - Returns: the account as it is now, nil when there is none.
+    func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord?
+
+    /// Disables the account with `accountID` and revokes every token it
+    /// has, together, so that none works from the moment this returns.
+    /// - Returns: the account as it is now, nil when there is none.
+    func disable(accountID: Int64) async throws(StorageError) -> AccountRecord?
+
+    /// Stores an issued token.
+    /// - Throws: ``StorageError/writeFailed(reason:)`` when its account does
+    ///   not exist or a token with the same hash does.
+    func insertToken(_ token: TokenRecord) async throws(StorageError)
+
+    /// The token whose SHA-256 is `hash`, with its account, nil when there
+    /// is none; expired and revoked tokens are returned too, as they are.
+    func token(hash: Data) async throws(StorageError) -> (token: TokenRecord, account: AccountRecord)?
+
+    /// Revokes the token whose SHA-256 is `hash`.
+    /// - Returns: whether a token that was not yet revoked was revoked.
+    @discardableResult
+    func revokeToken(hash: Data) async throws(StorageError) -> Bool
+
+    /// Forgets every token that expired before `date`, which no rule needs
+    /// any longer, so that the table does not grow with every login.
+    /// - Returns: how many were deleted.
+    @discardableResult
+    func deleteTokens(expiredBefore date: Date) async throws(StorageError) -> Int
+
+    /// The newest `limit` e-mails of the outbox, newest first.
+    func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]
+}

@@ -1,0 +1,168 @@
+import FixRecords
+import Foundation
+import Synchronization
+
+/// An account store in memory, for tests and for a service run where
+/// nothing needs to survive the process. Same contract as the SQLite store,
+/// down to its case folding: ASCII letters only, as SQLite's `NOCASE`.
+public final class InMemoryAccountStore: AccountStore {
+    private struct Contents {
+        var accounts: [AccountRecord] = []
+        var tokens: [Data: TokenRecord] = [:]
+        var outbox: [OutboxEmail] = []
+        var lastAccountID: Int64 = 0
+        var lastEmailID: Int64 = 0
+
+        /// Where the account with `id` is: ids count from 1 and accounts are never removed.
+        func index(ofAccount id: Int64) -> Int? {
+            let index = Int(id) - 1
+            return accounts.indices.contains(index) ? index : nil
+        }
+
+        mutating func update(accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil) {
+            let old = accounts[index]
+            accounts[index] = AccountRecord(
+                id: old.id, username: old.username, role: old.role, email: old.email, passwordHash: old.passwordHash,
+                taxi: old.taxi, emailConfirmed: emailConfirmed ?? old.emailConfirmed, disabled: disabled ?? old.disabled,
+                createdAt: old.createdAt)
+        }
+
+        mutating func revoke(where matches: (TokenRecord) -> Bool) {
+            for (hash, token) in tokens where matches(token) && !token.revoked {
+                tokens[hash] = TokenRecord(
+                    hash: hash, accountID: token.accountID, kind: token.kind, createdAt: token.createdAt,
+                    expiresAt: token.expiresAt, revoked: true)
+            }
+        }
+
+        mutating func insert(_ token: TokenRecord) throws(StorageError) {
+            guard token.hash.count == 32 else { throw .writeFailed(reason: "a token hash must have 32 bytes") }
+            guard tokens[token.hash] == nil else { throw .writeFailed(reason: "a token with this hash exists") }
+            guard index(ofAccount: token.accountID) != nil else {
+                throw .writeFailed(reason: "no account \(token.accountID) for the token")
+            }
+            tokens[token.hash] = TokenRecord(
+                hash: token.hash, accountID: token.accountID, kind: token.kind,
+                createdAt: token.createdAt.roundedToStoredMilliseconds,
+                expiresAt: token.expiresAt.roundedToStoredMilliseconds, revoked: token.revoked)
+        }
+
+        mutating func insert(_ confirmation: AccountConfirmation, accountID: Int64) throws(StorageError) {
+            try insert(TokenRecord(
+                hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
+                createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt))
+            lastEmailID += 1
+            outbox.append(OutboxEmail(
+                id: lastEmailID, createdAt: confirmation.createdAt.roundedToStoredMilliseconds, message: confirmation.email))
+        }
+    }
+
+    private let contents = Mutex(Contents())
+
+    /// An empty store.
+    public init() {}
+
+    @discardableResult
+    public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
+        try contents.withLock { (contents: inout Contents) throws(StorageError) in
+            let taken: [(String, String?, (AccountRecord) -> String?)] = [
+                ("username", account.username, \.username), ("email", account.email, \.email),
+                ("taxi", account.taxi?.text, { $0.taxi?.text }),
+            ]
+            for (field, value, read) in taken {
+                guard let value else { continue }
+                if contents.accounts.contains(where: { read($0).map(Self.folded) == Self.folded(value) }) {
+                    throw .conflict(field: field, value: value)
+                }
+            }
+            var next = contents
+            next.lastAccountID += 1
+            let record = AccountRecord(
+                id: next.lastAccountID, username: account.username, role: account.role, email: account.email,
+                passwordHash: account.passwordHash, taxi: account.taxi, emailConfirmed: account.emailConfirmed,
+                disabled: false, createdAt: account.createdAt.roundedToStoredMilliseconds)
+            next.accounts.append(record)
+            if let confirmation { try next.insert(confirmation, accountID: record.id) }
+            contents = next
+            return record
+        }
+    }
+
+    public func account(id: Int64) async throws(StorageError) -> AccountRecord? {
+        contents.withLock { contents in contents.index(ofAccount: id).map { contents.accounts[$0] } }
+    }
+
+    public func account(username: String) async throws(StorageError) -> AccountRecord? {
+        let key = Self.folded(username)
+        return contents.withLock { contents in contents.accounts.first { Self.folded($0.username) == key } }
+    }
+
+    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+        contents.withLock { contents in contents.accounts.filter { role == nil || $0.role == role } }
+    }
+
+    public func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError) {
+        try contents.withLock { (contents: inout Contents) throws(StorageError) in
+            var next = contents
+            try next.insert(confirmation, accountID: accountID)
+            contents = next
+        }
+    }
+
+    public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
+        contents.withLock { contents in
+            guard let index = contents.index(ofAccount: accountID) else { return nil }
+            contents.update(accountAt: index, emailConfirmed: true)
+            contents.revoke { $0.hash == tokenHash && $0.accountID == accountID }
+            return contents.accounts[index]
+        }
+    }
+
+    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        contents.withLock { contents in
+            guard let index = contents.index(ofAccount: accountID) else { return nil }
+            contents.update(accountAt: index, disabled: true)
+            contents.revoke { $0.accountID == accountID }
+            return contents.accounts[index]
+        }
+    }
+
+    public func insertToken(_ token: TokenRecord) async throws(StorageError) {
+        try contents.withLock { (contents: inout Contents) throws(StorageError) in try contents.insert(token) }
+    }
+
+    public func token(hash: Data) async throws(StorageError) -> (token: TokenRecord, account: AccountRecord)? {
+        contents.withLock { contents in
+            guard let token = contents.tokens[hash], let index = contents.index(ofAccount: token.accountID) else { return nil }
+            return (token, contents.accounts[index])
+        }
+    }
+
+    @discardableResult
+    public func revokeToken(hash: Data) async throws(StorageError) -> Bool {
+        contents.withLock { contents in
+            guard let token = contents.tokens[hash], !token.revoked else { return false }
+            contents.revoke { $0.hash == hash }
+            return true
+        }
+    }
+
+    @discardableResult
+    public func deleteTokens(expiredBefore date: Date) async throws(StorageError) -> Int {
+        let limit = date.roundedToStoredMilliseconds
+        return contents.withLock { contents in
+            let before = contents.tokens.count
+            contents.tokens = contents.tokens.filter { $0.value.expiresAt >= limit }
+            return before - contents.tokens.count
+        }
+    }
+
+    public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        contents.withLock { contents in Array(contents.outbox.reversed().prefix(max(0, limit))) }
+    }
+
+    /// `text` with ASCII capitals made small and every other character left as it is, as SQLite's `NOCASE` compares.
+    private static func folded(_ text: String) -> String {
+        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    }
+}

@@ -1,0 +1,247 @@
+import FixRecords
+import Foundation
+import GRDB
+
+/// The default account store: `accounts.sqlite` in the data directory, WAL
+/// with `synchronous=FULL`, so that an account, a token or a revocation is
+/// durable when the call returns. The schema is built by named migrations,
+/// only ever appended, and guards the invariants itself: unique usernames,
+/// e-mail addresses and taxis regardless of ASCII case (`COLLATE NOCASE`),
+/// known roles and token kinds, tokens of existing accounts only.
+///
+/// Several processes may open it at once (the service, and `mytaxi
+/// accounts create` beside it): writes are immediate transactions, and a
+/// writer waits up to 10 s for another.
+public final class SQLiteAccountStore: AccountStore {
+    private let database: DatabasePool
+
+    /// Opens (creating and migrating when needed) the store in `directory`, which must exist.
+    /// - Throws: ``StorageError/unavailable(location:reason:)``.
+    public init(directory: String) throws(StorageError) {
+        do {
+            var configuration = Configuration()
+            configuration.busyMode = .timeout(10)
+            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            database = try DatabasePool(path: directory + "/accounts.sqlite", configuration: configuration)
+            try Self.migrator.migrate(database)
+        } catch {
+            throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
+        }
+    }
+
+    /// The schema, one migration per change.
+    private static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("accounts, tokens and the outbox") { db in
+            let roles = Role.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            let kinds = TokenKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.execute(sql: """
+                CREATE TABLE account (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    username TEXT NOT NULL UNIQUE COLLATE NOCASE CHECK (username <> ''),
+                    role TEXT NOT NULL CHECK (role IN (\(roles))),
+                    email TEXT UNIQUE COLLATE NOCASE,
+                    password_hash TEXT NOT NULL,
+                    taxi TEXT UNIQUE COLLATE NOCASE,
+                    email_confirmed INTEGER NOT NULL CHECK (email_confirmed IN (0, 1)),
+                    disabled INTEGER NOT NULL DEFAULT 0 CHECK (disabled IN (0, 1)),
+                    created_ms INTEGER NOT NULL);
+                CREATE TABLE token (
+                    hash BLOB PRIMARY KEY CHECK (length(hash) = 32),
+                    account_id INTEGER NOT NULL REFERENCES account (id),
+                    kind TEXT NOT NULL CHECK (kind IN (\(kinds))),
+                    created_ms INTEGER NOT NULL,
+                    expires_ms INTEGER NOT NULL,
+                    revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1))) WITHOUT ROWID;
+                CREATE INDEX token_account ON token (account_id);
+                CREATE INDEX token_expiry ON token (expires_ms);
+                CREATE TABLE outbox (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    recipient TEXT NOT NULL,
+                    subject TEXT NOT NULL,
+                    body TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL);
+                """)
+        }
+        return migrator
+    }
+
+    private static let accountColumns =
+        "account.id, username, role, email, password_hash, taxi, email_confirmed, disabled, account.created_ms"
+
+    @discardableResult
+    public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
+        try await write { db in
+            for (field, value) in [("username", account.username), ("email", account.email), ("taxi", account.taxi?.text)] {
+                guard let value else { continue }
+                if try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE \(field) = ?", arguments: [value]) == true {
+                    throw StorageError.conflict(field: field, value: value)
+                }
+            }
+            try db.execute(
+                sql: """
+                    INSERT INTO account (username, role, email, password_hash, taxi, email_confirmed, created_ms)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [account.username, account.role.rawValue, account.email, account.passwordHash, account.taxi?.text,
+                            account.emailConfirmed, account.createdAt.storedMilliseconds])
+            let id = db.lastInsertedRowID
+            if let confirmation { try Self.insert(confirmation, accountID: id, in: db) }
+            return AccountRecord(
+                id: id, username: account.username, role: account.role, email: account.email,
+                passwordHash: account.passwordHash, taxi: account.taxi, emailConfirmed: account.emailConfirmed,
+                disabled: false, createdAt: account.createdAt.roundedToStoredMilliseconds)
+        }
+    }
+
+    public func account(id: Int64) async throws(StorageError) -> AccountRecord? {
+        try await read { db in try Self.account(db, id: id) }
+    }
+
+    public func account(username: String) async throws(StorageError) -> AccountRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM account WHERE username = ?", arguments: [username])
+                .map(Self.account)
+        }
+    }
+
+    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT \(Self.accountColumns) FROM account WHERE ? IS NULL OR role = ? ORDER BY id",
+                arguments: [role?.rawValue, role?.rawValue]
+            ).map(Self.account)
+        }
+    }
+
+    public func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError) {
+        try await write { db in try Self.insert(confirmation, accountID: accountID, in: db) }
+    }
+
+    public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET email_confirmed = 1 WHERE id = ?", arguments: [accountID])
+            try db.execute(sql: "UPDATE token SET revoked = 1 WHERE hash = ? AND account_id = ?", arguments: [tokenHash, accountID])
+            return try Self.account(db, id: accountID)
+        }
+    }
+
+    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET disabled = 1 WHERE id = ?", arguments: [accountID])
+            try db.execute(sql: "UPDATE token SET revoked = 1 WHERE account_id = ?", arguments: [accountID])
+            return try Self.account(db, id: accountID)
+        }
+    }
+
+    public func insertToken(_ token: TokenRecord) async throws(StorageError) {
+        try await write { db in try Self.insert(token, in: db) }
+    }
+
+    public func token(hash: Data) async throws(StorageError) -> (token: TokenRecord, account: AccountRecord)? {
+        try await read { db in
+            guard let row = try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked
+                    FROM token JOIN account ON account.id = token.account_id WHERE hash = ?
+                    """,
+                arguments: [hash])
+            else { return nil }
+            let account = try Self.account(row)
+            let kindName: String = row["kind"]
+            guard let kind = TokenKind(rawValue: kindName) else {
+                throw StorageError.readFailed(reason: "unknown token kind \(kindName)")
+            }
+            let token = TokenRecord(
+                hash: row["hash"], accountID: account.id, kind: kind,
+                createdAt: Date(storedMilliseconds: row["token_created_ms"]),
+                expiresAt: Date(storedMilliseconds: row["expires_ms"]), revoked: row["revoked"])
+            return (token, account)
+        }
+    }
+
+    @discardableResult
+    public func revokeToken(hash: Data) async throws(StorageError) -> Bool {
+        try await write { db in
+            try db.execute(sql: "UPDATE token SET revoked = 1 WHERE hash = ? AND revoked = 0", arguments: [hash])
+            return db.changesCount > 0
+        }
+    }
+
+    @discardableResult
+    public func deleteTokens(expiredBefore date: Date) async throws(StorageError) -> Int {
+        try await write { db in
+            try db.execute(sql: "DELETE FROM token WHERE expires_ms < ?", arguments: [date.storedMilliseconds])
+            return db.changesCount
+        }
+    }
+
+    public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await read { db in
+            try Row.fetchAll(
+                db, sql: "SELECT id, recipient, subject, body, created_ms FROM outbox ORDER BY id DESC LIMIT ?",
+                arguments: [max(0, limit)]
+            ).map { row in
+                OutboxEmail(
+                    id: row["id"], createdAt: Date(storedMilliseconds: row["created_ms"]),
+                    message: EmailMessage(to: row["recipient"], subject: row["subject"], body: row["body"]))
+            }
+        }
+    }
+
+    private static func insert(_ confirmation: AccountConfirmation, accountID: Int64, in db: Database) throws {
+        try insert(
+            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
+                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
+            in: db)
+        try db.execute(
+            sql: "INSERT INTO outbox (recipient, subject, body, created_ms) VALUES (?, ?, ?, ?)",
+            arguments: [confirmation.email.to, confirmation.email.subject, confirmation.email.body,
+                        confirmation.createdAt.storedMilliseconds])
+    }
+
+    private static func insert(_ token: TokenRecord, in db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked) VALUES (?, ?, ?, ?, ?, ?)",
+            arguments: [token.hash, token.accountID, token.kind.rawValue, token.createdAt.storedMilliseconds,
+                        token.expiresAt.storedMilliseconds, token.revoked])
+    }
+
+    private static func account(_ db: Database, id: Int64) throws -> AccountRecord? {
+        try Row.fetchOne(db, sql: "SELECT \(accountColumns) FROM account WHERE id = ?", arguments: [id]).map(account)
+    }
+
+    private static func account(_ row: Row) throws -> AccountRecord {
+        let roleName: String = row["role"]
+        guard let role = Role(rawValue: roleName) else { throw StorageError.readFailed(reason: "unknown role \(roleName)") }
+        return AccountRecord(
+            id: row["id"], username: row["username"], role: role, email: row["email"],
+            passwordHash: row["password_hash"], taxi: (row["taxi"] as String?).map { TaxiID($0) },
+            emailConfirmed: row["email_confirmed"], disabled: row["disabled"],
+            createdAt: Date(storedMilliseconds: row["created_ms"]))
+    }
+
+    /// Runs `body` in a write transaction; a ``StorageError`` it throws
+    /// passes through, any other failure is a write that did not happen.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await database.write(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    /// Runs `body` on a snapshot of the database.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+        do {
+            return try await database.read(body)
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Testing
+
+/// The `mytaxi accounts` commands keep their contract (issue 15): the first
+/// administrator from the command line, the password on standard input,
+/// exit 0 with the account, 1 with the rule broken, 2 on misuse.
+@Suite struct AccountsCommandTests {
+    static let password = "analytical-1"
+
+    /// A data directory that does not exist yet (`create` makes it), and what removes it.
+    static func dataDirectory() -> (path: String, cleanUp: () -> Void) {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-accounts-cli-\(UUID().uuidString)")
+        return (folder.appendingPathComponent("data").path, { try? FileManager.default.removeItem(at: folder) })
+    }
+
+    @Test func createBootstrapsTheFirstAdministratorAndListShowsIt() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        let created = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root", "--password-stdin"],
+            input: Self.password + "\n")
+        #expect(created.status == 0, "\(created.standardError)")
+        #expect(created.lines == ["created account 1: root (administrator)"])
+        let listed = try CommandRunner.run(["accounts", "list", "--data-dir", data])
+        #expect(listed.status == 0)
+        #expect(listed.lines == ["1: root (administrator)"])
+    }
+
+    /// The password is kept only as a bcrypt hash: no file of the data directory holds it.
+    @Test func thePasswordIsStoredNowhere() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        let created = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", data, "--role", "dispatcher", "--username", "desk", "--password-stdin"],
+            input: Self.password)
+        #expect(created.status == 0)
+        #expect(!created.standardOutput.contains(Self.password))
+        for file in try FileManager.default.contentsOfDirectory(atPath: data) {
+            let bytes = try Data(contentsOf: URL(fileURLWithPath: data).appendingPathComponent(file))
+            #expect(bytes.range(of: Data(Self.password.utf8)) == nil, "\(file) holds the password")
+        }
+    }
+
+    @Test func aWeakPasswordExitsOneNamingEveryRuleBroken() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        let result = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", data, "--role", "planner", "--username", "plan", "--password-stdin"],
+            input: "planner\n")
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("error: password: the password needs at least one digit"))
+        #expect(result.standardError.contains("error: password: the password needs at least one character that is neither a letter nor a digit"))
+        #expect(result.standardOutput.isEmpty)
+    }
+
+    @Test func aTakenUsernameExitsOneWhateverItsCase() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        let arguments = ["accounts", "create", "--data-dir", data, "--role", "dispatcher", "--password-stdin", "--username"]
+        #expect(try CommandRunner.run(arguments + ["desk"], input: Self.password).status == 0)
+        let again = try CommandRunner.run(arguments + ["DESK"], input: Self.password)
+        #expect(again.status == 1)
+        #expect(again.standardError.contains("the username DESK is already taken; choose another"))
+    }
+
+    /// A driver's username is its taxi's id; with --devices, the taxi must be in that file.
+    @Test func aDriverDrivesARegisteredTaxi() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
+        let devices = data + "/devices.csv"
+        try "device_id,taxi_id\n359710049000017,T-17\n".write(toFile: devices, atomically: true, encoding: .utf8)
+        let arguments = ["accounts", "create", "--data-dir", data, "--role", "driver", "--devices", devices, "--password-stdin"]
+        let unknown = try CommandRunner.run(arguments + ["--username", "T-99"], input: Self.password)
+        #expect(unknown.status == 1)
+        #expect(unknown.standardError.contains("the taxi T-99 is not in the devices file"))
+        let driver = try CommandRunner.run(arguments + ["--username", "T-17"], input: Self.password)
+        #expect(driver.status == 0, "\(driver.standardError)")
+        #expect(driver.lines == ["created account 1: T-17 (driver), taxi T-17"])
+        let listed = try CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "driver"])
+        #expect(listed.lines == ["1: T-17 (driver), taxi T-17"])
+        #expect(try CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "planner"]).lines == [])
+    }
+
+    @Test func withoutAPasswordOnStandardInputTheCommandIsMisused() throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        let arguments = ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root"]
+        let noFlag = try CommandRunner.run(arguments, input: Self.password)
+        #expect(noFlag.status == 2)
+        #expect(noFlag.standardError.contains("--password-stdin"))
+        let empty = try CommandRunner.run(arguments + ["--password-stdin"], input: "")
+        #expect(empty.status == 2)
+        #expect(empty.standardError.contains("no password on standard input"))
+    }
+
+    @Test func listExitsTwoWhenTheDataDirectoryDoesNotExist() throws {
+        let result = try CommandRunner.run(["accounts", "list", "--data-dir", "/nonexistent/mytaxi-data"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("/nonexistent/mytaxi-data"))
+    }
+
+    @Test func anUnknownRoleIsRefusedByTheParserWithTheRolesThereAre() throws {
+        let result = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", "/tmp", "--role", "king", "--username", "x", "--password-stdin"])
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("administrator"))
+    }
+}
