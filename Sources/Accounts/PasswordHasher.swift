@@ -2,7 +2,7 @@ import Dispatch
 import HummingbirdBcrypt
 
 /// bcrypt, run off Swift's cooperative thread pool: a hash or a check
-/// takes tens of milliseconds of CPU on purpose (see
+/// takes about 0.1 s of CPU on purpose (see
 /// ``AccountSettings/bcryptCost``), and on the service's two cores two
 /// logins would otherwise stall every other task (dispatch, push) for that
 /// long. Dispatch's global queue runs them on threads of its own, about as

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Storage
 
 extension Mytaxi {
     /// `mytaxi accounts ...`: accounts from the command line, above all the
@@ -14,5 +13,3 @@ extension Mytaxi {
             subcommands: [Create.self, List.self])
     }
 }
-
-extension Role: ExpressibleByArgument {}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import Storage
+
+/// `--role ROLE` takes a role's name, and the help lists them all.
+extension Role: ExpressibleByArgument {}
