@@ -201,7 +201,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService", "Routing",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -214,11 +214,13 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
+            resources: [.copy("Resources/openapi.json")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",
             dependencies: [
                 "API", "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
+                "Accounts", "DispatchService", "TaxiDispatch", "Routing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
@@ -235,7 +237,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest", "FixRecords"],
+            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch"],
             swiftSettings: swiftSettings),
 
         // The load generator and trace replayer (Tools/LoadGen), for benchmarks and durability tests.

@@ -1,8 +1,12 @@
+import Accounts
+import DispatchService
+import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
 import Ingest
 import Prometheus
+import Routing
 import ServiceClock
 import Storage
 import Zones
@@ -10,37 +14,89 @@ import Zones
 /// The HTTP API of the service: its middleware and controllers, put
 /// together once. A new endpoint goes into the controller of its resource
 /// (`Controllers/`), a concern every request shares into `Middleware/`.
+///
+/// `/healthz`, `/metrics`, `/openapi.json`, logging in and registering
+/// need no token; everything else is behind ``AuthenticationMiddleware``,
+/// and each route names the roles that may call it (SPEC A1).
 public struct APIServer: Sendable {
+    /// The live fleet index.
     public let fleet: FleetIndex
+    /// The fix archive, for tracks.
     public let archive: any FixArchive
-    public let zoneSet: ZoneSet
+    /// The zones, for the zone of a point and the known zone ids.
+    public let zones: ZoneIndex
+    /// The metrics `/metrics` shows.
     public let metricsRegistry: PrometheusCollectorRegistry
     /// What is wrong with the service now (`/healthz`): a listener down, the
     /// archive failing; empty when all is well.
     public let healthProblems: @Sendable () -> [String]
-    /// The server clock staleness is judged by.
+    /// The server clock staleness, tokens and rate limits are judged by.
     public let clock: any ServiceClock
+    /// The one owner of the dispatch state.
+    public let dispatcher: Dispatcher
+    /// The road router, for ETAs.
+    public let roadRouter: Routing.Router
+    /// Accounts, passwords and tokens.
+    public let accounts: AccountService
+    /// True when the devices file has a device for a taxi (a driver's account is bound to one).
+    public let hasDevice: @Sendable (TaxiID) -> Bool
 
+    /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
+    public static let loginBurst = 10
+    /// Logins allowed at once per client address (a dispatch office or a
+    /// carrier's NAT puts many users behind one), then refilled at this many a minute.
+    public static let loginBurstPerAddress = 100
+    /// Registrations and confirmations allowed at once per client address, then refilled at this many a minute.
+    public static let registrationBurst = 20
+
+    /// The API over these parts of the service.
     public init(
-        fleet: FleetIndex, archive: any FixArchive, zoneSet: ZoneSet, metricsRegistry: PrometheusCollectorRegistry,
-        healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock = SystemClock()
+        fleet: FleetIndex, archive: any FixArchive, zones: ZoneIndex, metricsRegistry: PrometheusCollectorRegistry,
+        healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
+        router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool
     ) {
         self.fleet = fleet
         self.archive = archive
-        self.zoneSet = zoneSet
+        self.zones = zones
         self.metricsRegistry = metricsRegistry
         self.healthProblems = healthProblems
         self.clock = clock
+        self.dispatcher = dispatcher
+        self.roadRouter = router
+        self.accounts = accounts
+        self.hasDevice = hasDevice
     }
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
-    public func router() -> Router<APIRequestContext> {
-        let router = Router(context: APIRequestContext.self)
+    public func router() -> Hummingbird.Router<APIRequestContext> {
+        let router = Hummingbird.Router(context: APIRequestContext.self)
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)
-        TaxisController(fleet: fleet, archive: archive, clock: clock).addRoutes(to: router.group("v1/taxis"))
-        ZonesController(fleet: fleet, zoneSet: zoneSet, clock: clock).addRoutes(to: router.group("v1/zones"))
+        OpenAPIController().addRoutes(to: router)
+
+        let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
+        let loginsPerAddress = AttemptLimiter(burst: Self.loginBurstPerAddress, perMinute: Self.loginBurstPerAddress, clock: clock)
+        let registrations = AttemptLimiter(burst: Self.registrationBurst, perMinute: Self.registrationBurst, clock: clock)
+        let sessions = SessionsController(
+            accounts: accounts, dispatcher: dispatcher, userLimiter: logins, addressLimiter: loginsPerAddress)
+        sessions.addPublicRoutes(to: router.group("v1/sessions"))
+        PassengersController(accounts: accounts, limiter: registrations).addRoutes(to: router.group("v1/passengers"))
+
+        let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
+        sessions.addRoutes(to: v1.group("sessions"))
+        let accountsController = AccountsController(accounts: accounts, hasDevice: hasDevice)
+        accountsController.addRoutes(to: v1.group("accounts"))
+        accountsController.addOutboxRoutes(to: v1.group("outbox"))
+        TaxisController(fleet: fleet, archive: archive, clock: clock).addRoutes(to: v1.group("taxis"))
+        FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("fleet"))
+        ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("zones"))
+        RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
+        ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))
+        HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
+        DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
+        DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver"))
+        TravelTimeController(router: roadRouter, clock: clock).addRoutes(to: v1.group("eta"))
         return router
     }
 }

@@ -1,3 +1,4 @@
+import Accounts
 import FixRecords
 import Fleet
 import Foundation
@@ -38,7 +39,10 @@ public final class MytaxiService: Sendable {
     private let listeners: IngestListeners
     private let group: MultiThreadedEventLoopGroup
     private let logger: Logger
-    private let zoneSet: ZoneSet
+    private let zones: ZoneIndex
+    private let router: Routing.Router
+    /// Accounts, passwords and tokens of the API (SPEC A2).
+    public let accounts: AccountService
     private let registry: PrometheusCollectorRegistry
     /// Called once per listener when it is bound: its name (`line/tcp`, `http`) and port.
     private let onListening: @Sendable (String, Int) -> Void
@@ -58,10 +62,11 @@ public final class MytaxiService: Sendable {
         self.onListening = onListening
         let loaded = try ZoneFileLoader.load(
             path: configuration.zonesPath, options: configuration.zoneFileOptions)
-        zoneSet = loaded.zoneSet
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
+        zones = zoneIndex
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         let router = try Self.loadRouter(configuration)
+        self.router = router
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
         archive = try SQLiteFixArchive(
@@ -75,6 +80,9 @@ public final class MytaxiService: Sendable {
                         "moving journaled fixes into the store failed (\(inARow) in a row); they stay in the journal: \(error)")
                 }
             })
+        accounts = AccountService(
+            store: try SQLiteAccountStore(directory: configuration.dataDirectory), clock: clock,
+            settings: configuration.accountSettings)
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
@@ -146,8 +154,9 @@ public final class MytaxiService: Sendable {
                 logger: logger)))
         }
         let api = APIServer(
-            fleet: fleet, archive: archive, zoneSet: zoneSet, metricsRegistry: registry,
-            healthProblems: { [self] in healthProblems() }, clock: clock)
+            fleet: fleet, archive: archive, zones: zones, metricsRegistry: registry,
+            healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
+            accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) })
         services.append(.init(service: Application(
             router: api.router(),
             server: httpServer(),

@@ -1,3 +1,4 @@
+import Accounts
 import FixRecords
 import Foundation
 import Ingest
@@ -7,13 +8,15 @@ import Zones
 
 /// Everything `mytaxi serve` needs, from flags, a config file, or defaults
 /// (in that order of precedence).
-public struct ServiceConfiguration: Sendable, Equatable {
+public struct ServiceConfiguration: Sendable {
     /// The zone GeoJSON file.
     public var zonesPath: String
     /// The road graph file (`mytaxi graph build`) the dispatcher's ETAs come from.
     public var graphPath: String
     /// A weekly speed profile for the graph; nil: the graph's own.
     public var speedProfilePath: String?
+    /// bcrypt's cost and the lifetimes of login and confirmation tokens (SPEC A2).
+    public var accountSettings = AccountSettings()
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

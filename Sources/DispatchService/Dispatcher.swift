@@ -261,6 +261,8 @@ public actor Dispatcher {
         if let problem = command.invalidity { throw .invalid(problem) }
         let now = max(engineTime, lastEngineTime)
         let wall = clock.now
+        let fleetTaxi = Self.taxi(reportedBy: command)
+        let recordBefore = fleetTaxi.flatMap { engine.snapshot.taxis[$0] }
         let events: [DispatchEvent]
         do {
             events = try engine.execute(command, now: now, wall: wall)
@@ -268,6 +270,9 @@ public actor Dispatcher {
             throw .rejected(error)
         }
         if command.isObservation, events.isEmpty { return ([], []) }
+        // A fleet event that changed nothing (a restart's restored fleet
+        // telling positions the engine knows) is not worth an entry.
+        if let fleetTaxi, events.isEmpty, engine.snapshot.taxis[fleetTaxi] == recordBefore { return ([], []) }
         lastSequence += 1
         lastEngineTime = now
         let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
@@ -279,6 +284,14 @@ public actor Dispatcher {
         let ended = RideHistory.records(endedBy: events, closed: engine.closedByLastCall, at: wall)
         return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
             + ended.map { EpochWrite(epoch: epoch, content: .history($0)) }, events)
+    }
+
+    /// The taxi a fleet event is about; nil for every other command.
+    private static func taxi(reportedBy command: DispatchCommand) -> TaxiID? {
+        guard case .fleet(let event) = command else { return nil }
+        switch event {
+        case .appeared(let taxi, _, _), .changedZone(let taxi, _, _, _), .wentStale(let taxi, _), .cameBack(let taxi, _, _): return taxi
+        }
     }
 
     /// Encodes `state`, the state after the entry just logged, off the

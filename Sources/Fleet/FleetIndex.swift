@@ -168,6 +168,15 @@ public final class FleetIndex: Sendable {
         }
     }
 
+    /// Every taxi's live entry, by taxi id.
+    public func entries(now: Date) -> [Entry] {
+        state.withLock { state in
+            state.taxis.keys.sorted().compactMap { taxi in
+                state.taxis[taxi].map { makeEntry($0.position, lastHeard: $0.lastHeard, now: now) }
+            }
+        }
+    }
+
     /// How many taxis the index holds.
     public var count: Int { state.withLock { $0.taxis.count } }
 

@@ -15,11 +15,7 @@ import Zones
 @testable import API
 
 @Suite struct APIServerTests {
-    static let now = Date(timeIntervalSince1970: 1_790_000_000)
-    static let zoneSet = ZoneSet(zones: [
-        Zone(id: "161", name: "Midtown Center", geometry: try! .rectangle(BoundingBox(minX: -74, minY: 40.7, maxX: -73.9, maxY: 40.8))),
-        Zone(id: "7", name: "Astoria", geometry: try! .rectangle(BoundingBox(minX: -73.9, minY: 40.7, maxX: -73.8, maxY: 40.8))),
-    ])
+    static let now = APIHarness.now
 
     func fix(_ taxi: String, second: Double, lon: Double = -73.98, zone: ZoneID? = "161") -> AcceptedFix {
         AcceptedFix(
@@ -28,17 +24,16 @@ import Zones
             speedKmh: 32.5, heading: 270, zoneId: zone, receivedAt: Self.now.addingTimeInterval(second))
     }
 
-    func makeServer(healthy: Bool = true) throws -> (APIServer, FleetIndex, InMemoryFixArchive, PrometheusCollectorRegistry) {
-        let fleet = FleetIndex(staleAfter: 90)
-        let archive = InMemoryFixArchive()
+    /// The API with two taxis' fixes archived and in the live index, and a dispatcher's token.
+    func makeServer(healthy: Bool = true, archive: any FixArchive = InMemoryFixArchive()) async throws
+        -> (APIServer, PrometheusCollectorRegistry, HTTPFields)
+    {
+        let harness = try await APIHarness(archive: archive, healthy: healthy)
         let fixes = [fix("T1", second: -120), fix("T1", second: -60), fix("T2", second: -10, lon: -73.85, zone: "7")]
-        try archive.append(fixes)
-        for fix in fixes { fleet.update(fix.position, heardAt: fix.receivedAt) }
-        let registry = PrometheusCollectorRegistry()
-        let server = APIServer(
-            fleet: fleet, archive: archive, zoneSet: Self.zoneSet, metricsRegistry: registry,
-            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: ManualClock(now: Self.now))
-        return (server, fleet, archive, registry)
+        try? archive.append(fixes)
+        for fix in fixes { harness.fleet.update(fix.position, heardAt: fix.receivedAt) }
+        let token = try await harness.token(.dispatcher)
+        return (harness.server, harness.registry, [.authorization: "Bearer \(token)"])
     }
 
     func json(_ buffer: ByteBuffer) throws -> JSONValue {
@@ -46,9 +41,9 @@ import Zones
     }
 
     @Test func aTaxiShowsItsLatestPositionAndWhetherItIsStale() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
-            try await client.execute(uri: "/v1/taxis/T1", method: .get) { response in
+            try await client.execute(uri: "/v1/taxis/T1", method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
                 let body = try json(response.body)
                 #expect(body["taxiId"] == .string("T1"))
@@ -64,9 +59,9 @@ import Zones
     }
 
     @Test func anUnknownTaxiIsAProblemDocument() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
-            try await client.execute(uri: "/v1/taxis/NOPE", method: .get) { response in
+            try await client.execute(uri: "/v1/taxis/NOPE", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "application/problem+json")
                 let body = try json(response.body)
@@ -77,9 +72,9 @@ import Zones
     }
 
     @Test func aZoneListsItsTaxis() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
-            try await client.execute(uri: "/v1/zones/7/taxis", method: .get) { response in
+            try await client.execute(uri: "/v1/zones/7/taxis", method: .get, headers: auth) { response in
                 #expect(response.status == .ok)
                 let body = try json(response.body)
                 #expect(body["zoneId"] == .string("7"))
@@ -89,17 +84,17 @@ import Zones
                 }
                 #expect(taxis.map { $0["taxiId"] } == [.string("T2")])
             }
-            try await client.execute(uri: "/v1/zones/999/taxis", method: .get) { response in
+            try await client.execute(uri: "/v1/zones/999/taxis", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
             }
         }
     }
 
     @Test func fixesOfAWindowComeOldestFirst() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(
-                uri: "/v1/taxis/T1/fixes?from=2026-09-21T14:10:00Z&to=2026-09-21T14:12:30Z", method: .get
+                uri: "/v1/taxis/T1/fixes?from=2026-09-21T14:10:00Z&to=2026-09-21T14:12:30Z", method: .get, headers: auth
             ) { response in
                 #expect(response.status == .ok)
                 guard case .array(let fixes) = try json(response.body) else {
@@ -108,7 +103,7 @@ import Zones
                 }
                 #expect(fixes.map { $0["time"] } == [.string("2026-09-21T14:11:20.000Z"), .string("2026-09-21T14:12:20.000Z")])
             }
-            try await client.execute(uri: "/v1/taxis/T1/fixes?from=yesterday&to=2026-09-21T12:55:00Z", method: .get) { response in
+            try await client.execute(uri: "/v1/taxis/T1/fixes?from=yesterday&to=2026-09-21T12:55:00Z", method: .get, headers: auth) { response in
                 #expect(response.status == .badRequest)
                 let detail = try json(response.body)["detail"]?.scalarText
                 #expect(detail?.contains("'from'") == true)
@@ -118,7 +113,7 @@ import Zones
 
     @Test func healthReflectsTheListeners() async throws {
         for healthy in [true, false] {
-            let (server, _, _, _) = try makeServer(healthy: healthy)
+            let (server, _, _) = try await makeServer(healthy: healthy)
             try await Application(router: server.router()).test(.router) { client in
                 try await client.execute(uri: "/healthz", method: .get) { response in
                     #expect(response.status == (healthy ? .ok : .serviceUnavailable))
@@ -128,7 +123,7 @@ import Zones
     }
 
     @Test func metricsAreInPrometheusTextFormat() async throws {
-        let (server, _, _, registry) = try makeServer()
+        let (server, registry, _) = try await makeServer()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
         metrics.fixRejected(.gt06, .nullIsland)
         metrics.fixesAccepted(.line, count: 3)
@@ -144,10 +139,10 @@ import Zones
     /// Every answer carries its request id, errors included, so that a
     /// client's report can be found in the log.
     @Test func everyAnswerCarriesARequestID() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
             for uri in ["/v1/taxis/T1", "/v1/taxis/NOPE", "/healthz"] {
-                try await client.execute(uri: uri, method: .get) { response in
+                try await client.execute(uri: uri, method: .get, headers: auth) { response in
                     #expect(response.headers[HTTPField.Name("X-Request-Id")!]?.isEmpty == false, "\(uri)")
                 }
             }
@@ -156,9 +151,9 @@ import Zones
 
     /// A path no route serves is a problem document too, not a bare 404.
     @Test func anUnknownPathIsAProblemDocument() async throws {
-        let (server, _, _, _) = try makeServer()
+        let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
-            try await client.execute(uri: "/v1/nothing-here", method: .get) { response in
+            try await client.execute(uri: "/v1/nothing-here", method: .get, headers: auth) { response in
                 #expect(response.status == .notFound)
                 #expect(response.headers[.contentType] == "application/problem+json")
                 let body = try json(response.body)
@@ -170,12 +165,10 @@ import Zones
     /// An archive that fails behind the API gives a 503 problem (try again)
     /// naming the request id, with nothing of the error itself (no path, no SQL).
     @Test func aStoreFailureIsA503WithoutInternals() async throws {
-        let server = APIServer(
-            fleet: FleetIndex(staleAfter: 90), archive: BrokenArchive(), zoneSet: Self.zoneSet,
-            metricsRegistry: PrometheusCollectorRegistry(), healthProblems: { [] }, clock: ManualClock(now: Self.now))
+        let (server, _, auth) = try await makeServer(archive: BrokenArchive())
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(
-                uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get
+                uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get, headers: auth
             ) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.contentType] == "application/problem+json")

@@ -10,11 +10,21 @@ final class ServiceProcess: @unchecked Sendable {
     private let output = Pipe()
     let errorLog: URL
 
+    /// The administrator every test service has, made in its data directory
+    /// before it starts, whose token ``get(_:port:)`` sends to `/v1/...`.
+    static let administrator = (username: "test-admin", password: "test-admin-pass-1")
+    private var administratorToken: String?
+
     /// Starts `mytaxi serve arguments...` with every port chosen by the OS, and
     /// waits until each listener reported its port on standard output. The
     /// demo city's graph is added when neither the arguments nor a config
     /// file name one.
     init(arguments: [String], directory: URL, expectedListeners: Set<String>) throws {
+        let dataDirectory = arguments.firstIndex(of: "--data-dir").map { arguments[$0 + 1] } ?? "data"
+        _ = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", directory.appendingPathComponent(dataDirectory).path, "--role", "administrator",
+             "--username", Self.administrator.username, "--password-stdin"],
+            input: Self.administrator.password + "\n")
         errorLog = directory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
         process.executableURL = CommandRunner.binary
@@ -54,12 +64,42 @@ final class ServiceProcess: @unchecked Sendable {
         process.waitUntilExit()
     }
 
-    /// GET on the HTTP API; the body and status.
+    /// GET on the HTTP API (as the test administrator for `/v1/...`), or
+    /// on another of the service's HTTP ports; the status and body.
     func get(_ path: String, port: Int? = nil) throws -> (status: Int, body: Data) {
+        if port == nil, path.hasPrefix("/v1/") { return try call("GET", path, token: try administratorSession()) }
         guard let port = port ?? ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             throw ServiceProcessError("no HTTP port")
         }
         return Self.get(url)
+    }
+
+    /// The test administrator's bearer token, logging in the first time.
+    func administratorSession() throws -> String {
+        if let administratorToken { return administratorToken }
+        let (username, password) = Self.administrator
+        let answer = try call("POST", "/v1/sessions", json: #"{"username": "\#(username)", "password": "\#(password)"}"#)
+        guard answer.status == 201,
+              let token = (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["token"] as? String else {
+            throw ServiceProcessError("the test administrator cannot log in: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
+        }
+        administratorToken = token
+        return token
+    }
+
+    /// `method path` on the HTTP API with a bearer `token` and a JSON `body`; the status and body.
+    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil) throws -> (status: Int, body: Data) {
+        guard let port = ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
+            throw ServiceProcessError("no HTTP port")
+        }
+        var request = URLRequest(url: url)
+        request.httpMethod = method
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let json {
+            request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(json.utf8)
+        }
+        return Self.send(request)
     }
 
     /// GET `url`: the status (0 when the request failed, e.g. refused or
@@ -67,6 +107,11 @@ final class ServiceProcess: @unchecked Sendable {
     static func get(_ url: URL, timeout: Double = 60) -> (status: Int, body: Data) {
         var request = URLRequest(url: url)
         request.timeoutInterval = timeout
+        return send(request)
+    }
+
+    /// Sends `request` and waits: the status (0 when it failed) and the body.
+    static func send(_ request: URLRequest) -> (status: Int, body: Data) {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var result: (Int, Data) = (0, Data())
         URLSession.shared.dataTask(with: request) { data, response, _ in

@@ -1,13 +1,38 @@
 import Hummingbird
+import NIOCore
+import Storage
 
 /// What every API route knows about its request: Hummingbird's core (the
-/// logger with the request id, the path parameters). The caller's identity
-/// and role, once the API has accounts, go here, set by the authentication
-/// middleware before any controller runs.
-public struct APIRequestContext: RequestContext {
+/// logger with the request id, the path parameters), the client's address
+/// (for rate limits) and, behind ``AuthenticationMiddleware``, the caller.
+public struct APIRequestContext: RequestContext, RemoteAddressRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// The client's socket address, nil when unknown (a test client).
+    public let remoteAddress: SocketAddress?
+    /// The account behind the bearer token, set by ``AuthenticationMiddleware``;
+    /// nil on the routes anyone may call.
+    public var caller: Caller?
+
+    /// JSON bodies are small: 64 KiB is ample for any request of the API
+    /// but a zone set, which its route allows more.
+    public var maxUploadSize: Int { Self.maxJSONBody }
+
+    /// The largest JSON body the API reads.
+    public static let maxJSONBody = 64 * 1024
 
     public init(source: Source) {
         coreContext = .init(source: source)
+        remoteAddress = source.channel.remoteAddress
+    }
+
+    /// The caller, when its role is one of `roles` (SPEC A1).
+    /// - Throws: ``Problem`` 401 without a caller, 403 for another role.
+    public func requireCaller(in roles: Set<Role>) throws -> Caller {
+        guard let caller else { throw Problem.unauthorized("this endpoint needs a bearer token: log in with POST /v1/sessions") }
+        guard roles.contains(caller.role) else {
+            let allowed = roles.map(\.rawValue).sorted().joined(separator: ", ")
+            throw Problem(status: .forbidden, detail: "a \(caller.role.rawValue) may not call this endpoint; it is for: \(allowed)")
+        }
+        return caller
     }
 }

@@ -22,6 +22,7 @@ struct TaxisController: Sendable {
     }
 
     @Sendable func position(_ request: Request, context: APIRequestContext) throws -> Response {
+        _ = try context.requireCaller(in: ZonesController.readers)
         let taxi = TaxiID(try context.parameters.require("taxiId"))
         guard let entry = fleet.entry(for: taxi, now: clock.now) else {
             throw Problem.notFound("no taxi \(taxi) has reported a position")
@@ -30,6 +31,7 @@ struct TaxisController: Sendable {
     }
 
     @Sendable func fixes(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: ZonesController.readers)
         let taxi = TaxiID(try context.parameters.require("taxiId"))
         let query = request.uri.queryParameters
         guard let fromText = query.get("from"), let from = FixTime.date(iso8601: fromText) else {

@@ -1,24 +1,84 @@
+import DispatchService
+import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
+import Ingest
 import ServiceClock
+import Storage
+import TaxiDispatch
 import Zones
 
-/// `/v1/zones/{zoneId}/taxis`: the taxis in a zone now.
+/// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zone of a point,
+/// a zone's taxis, its taxi and passenger queues, and the nearest zones
+/// with free taxis ranked by the ETA of their best taxi.
 struct ZonesController: Sendable {
     let fleet: FleetIndex
-    let zoneSet: ZoneSet
+    let zones: ZoneIndex
+    let dispatcher: Dispatcher
     let clock: any ServiceClock
 
+    /// Who may look at zones and queues.
+    static let readers: Set<Role> = [.dispatcher, .administrator, .planner]
+
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.get("at", use: zoneAt)
+        group.get("nearest-free", use: nearestFree)
         group.get(":zoneId/taxis", use: taxis)
+        group.get(":zoneId/queue", use: queue)
     }
 
+    /// `GET /v1/zones/at?lon=&lat=`: the zone of a point; 404 outside every zone.
+    @Sendable func zoneAt(_ request: Request, context: APIRequestContext) throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        let point = try request.queryPoint()
+        guard let zone = zones.zone(at: point) else {
+            throw Problem.notFound("the point \(point) is outside the service area (in no zone)")
+        }
+        return try JSONResponse.ok(ZoneJSON(zoneId: zone.id.text, name: zone.name))
+    }
+
+    /// `GET /v1/zones/nearest-free?lon=&lat=&limit=5`: zones with free taxis,
+    /// nearest first by their best taxi's ETA to the point (one many-to-one router query).
+    @Sendable func nearestFree(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        let point = try request.queryPoint()
+        let limit = try request.queryCount("limit", in: 1...50, default: 5)
+        let choices = await dispatcher.nearestZonesWithFreeTaxis(to: point, limit: limit)
+        return try JSONResponse.ok(choices.map {
+            NearestZoneJSON(zoneId: $0.zone.text, name: zones.zoneSet[$0.zone]?.name, taxiId: $0.taxi.text, etaS: $0.eta / .seconds(1))
+        })
+    }
+
+    /// `GET /v1/zones/{zoneId}/taxis`: the taxis the live index puts in the zone now.
     @Sendable func taxis(_ request: Request, context: APIRequestContext) throws -> Response {
-        let zone = ZoneID(try context.parameters.require("zoneId"))
-        guard zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
+        _ = try context.requireCaller(in: Self.readers)
+        let zone = try knownZone(context)
         return try JSONResponse.ok(
             ZoneTaxisJSON(zoneId: zone.text, taxis: fleet.entries(inZone: zone, now: clock.now).map(TaxiJSON.init)))
+    }
+
+    /// `GET /v1/zones/{zoneId}/queue`: the free taxis in line, head first, and the waiting passengers, oldest first.
+    @Sendable func queue(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        let zone = try knownZone(context)
+        let queues = await dispatcher.queues(in: zone)
+        let time = EngineTime(engine: queues.engineTime, now: clock.now)
+        return try JSONResponse.ok(ZoneQueueJSON(
+            zoneId: zone.text,
+            taxis: queues.taxis.enumerated().map { index, entry in
+                QueuedTaxiJSON(position: index + 1, taxiId: entry.taxi.text, availableSince: FixTime.iso8601(time.wall(entry.place.availableSince)))
+            },
+            passengers: queues.passengers.enumerated().map { index, request in
+                QueuedPassengerJSON(position: index + 1, rideId: request.id.description, passengerId: request.passenger.text,
+                                    confirmed: request.confirmed)
+            }))
+    }
+
+    private func knownZone(_ context: APIRequestContext) throws -> ZoneID {
+        let zone = ZoneID(try context.parameters.require("zoneId"))
+        guard zones.zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
+        return zone
     }
 }
 
@@ -26,4 +86,42 @@ struct ZonesController: Sendable {
 struct ZoneTaxisJSON: Codable, Sendable {
     var zoneId: String
     var taxis: [TaxiJSON]
+}
+
+/// `GET /v1/zones/at`: a zone's id and name.
+struct ZoneJSON: Codable, Sendable {
+    var zoneId: String
+    var name: String?
+}
+
+/// One entry of `GET /v1/zones/nearest-free`.
+struct NearestZoneJSON: Codable, Sendable {
+    var zoneId: String
+    var name: String?
+    /// The zone's free taxi nearest to the point by driving time.
+    var taxiId: String
+    var etaS: Double
+}
+
+/// `GET /v1/zones/{zoneId}/queue`.
+struct ZoneQueueJSON: Codable, Sendable {
+    var zoneId: String
+    var taxis: [QueuedTaxiJSON]
+    var passengers: [QueuedPassengerJSON]
+}
+
+/// A free taxi in a zone's queue.
+struct QueuedTaxiJSON: Codable, Sendable {
+    var position: Int
+    var taxiId: String
+    /// ISO 8601: when it became available, which orders the queue.
+    var availableSince: String
+}
+
+/// A waiting request in a zone's passenger queue.
+struct QueuedPassengerJSON: Codable, Sendable {
+    var position: Int
+    var rideId: String
+    var passengerId: String
+    var confirmed: Bool
 }

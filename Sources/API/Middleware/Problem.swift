@@ -12,15 +12,20 @@ struct Problem: Error, Codable, Sendable, HTTPResponseError {
     /// The HTTP status code, as the document's `status` member.
     var statusCode: Int
     var detail: String
+    /// Every field's problem, when a request broke rules of several fields (an extension member of RFC 9457).
+    var fieldProblems: [FieldProblemJSON]?
+    /// Headers the answer carries besides its content type (`WWW-Authenticate`, `Retry-After`).
+    var headers: HTTPFields = [:]
 
     private enum CodingKeys: String, CodingKey {
-        case type, title, statusCode = "status", detail
+        case type, title, statusCode = "status", detail, fieldProblems = "errors"
     }
 
-    init(status: HTTPResponse.Status, detail: String) {
+    init(status: HTTPResponse.Status, detail: String, headers: HTTPFields = [:]) {
         self.title = status.reasonPhrase
         self.statusCode = status.code
         self.detail = detail
+        self.headers = headers
     }
 
     func response(from request: Request, context: some RequestContext) throws -> Response {
@@ -32,8 +37,10 @@ struct Problem: Error, Codable, Sendable, HTTPResponseError {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let body = (try? encoder.encode(self)) ?? Data()
+        var headers = headers
+        headers[.contentType] = "application/problem+json"
         return Response(
-            status: status, headers: [.contentType: "application/problem+json"],
+            status: status, headers: headers,
             body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
     }
 
@@ -47,5 +54,25 @@ struct Problem: Error, Codable, Sendable, HTTPResponseError {
 
     static func unavailable(_ detail: String) -> Problem {
         Problem(status: .serviceUnavailable, detail: detail)
+    }
+
+    /// 401: no valid bearer token; the answer names the scheme (RFC 6750).
+    static func unauthorized(_ detail: String) -> Problem {
+        Problem(status: .unauthorized, detail: detail, headers: [.wwwAuthenticate: "Bearer realm=\"mytaxi\""])
+    }
+
+    /// 409: the request does not fit the current state (a second open ride, an offer to answer first).
+    static func conflict(_ detail: String) -> Problem {
+        Problem(status: .conflict, detail: detail)
+    }
+
+    /// 422: well-formed but refused by a rule (a pickup outside the service area, a reservation too soon).
+    static func unprocessable(_ detail: String) -> Problem {
+        Problem(status: .unprocessableContent, detail: detail)
+    }
+
+    /// 429: too many attempts; try again after `retryAfter` seconds.
+    static func tooManyRequests(_ detail: String, retryAfter: Int) -> Problem {
+        Problem(status: .tooManyRequests, detail: detail, headers: [.retryAfter: "\(retryAfter)"])
     }
 }

@@ -1,9 +1,12 @@
+import Accounts
+import DispatchService
 import Hummingbird
 import Logging
 import Storage
 
 /// Turns every error a route throws into an RFC 9457 problem document:
-/// a ``Problem`` as it is, Hummingbird's own errors (no such route, a body
+/// a ``Problem`` as it is, what the dispatcher or the account service
+/// refused by its case (``Problem/init(_:)``), Hummingbird's own errors (no such route, a body
 /// too large) with their status, a store that cannot be read as a 503 (the
 /// client may try again), and anything else as a 500; a 503 or a 500 names
 /// the request id and nothing internal (no stack, SQL or path), the error
@@ -14,6 +17,10 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             return try await next(request, context)
         } catch let problem as Problem {
             return problem.response()
+        } catch let error as DispatcherError {
+            return Problem(error).response()
+        } catch let error as AccountError {
+            return Problem(error).response()
         } catch let error as HTTPError {
             return Problem(status: error.status, detail: error.body ?? "\(request.method) \(request.uri.path): \(error.status.reasonPhrase)")
                 .response()

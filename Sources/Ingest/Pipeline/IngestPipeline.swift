@@ -92,6 +92,12 @@ public final class IngestPipeline: FixSink {
         queuedFixes.load(ordering: .relaxed)
     }
 
+    /// True when a device of the devices file reports for `taxi`: a driver
+    /// account can only be bound to such a taxi (SPEC A2, A4).
+    public func hasDevice(for taxi: TaxiID) -> Bool {
+        devices.withLock { $0.taxis.contains(taxi) }
+    }
+
     /// Replaces the devices file (SIGHUP reload); connections keep running.
     public func reloadDevices(_ registry: DeviceRegistry) {
         devices.withLock { $0 = registry }

@@ -1,0 +1,96 @@
+import DispatchService
+import FixRecords
+import Foundation
+import Hummingbird
+import ServiceClock
+import Storage
+import TaxiDispatch
+
+/// `/v1/driver`: the driver's app (SPEC D1, D3, D6, D8). The driver's taxi
+/// is the account's (username = taxi id); logging in (`POST /v1/sessions`)
+/// puts it on duty, unavailable until the driver switches to available.
+struct DriverController: Sendable {
+    let dispatcher: Dispatcher
+    let clock: any ServiceClock
+
+    func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.get(use: show)
+        group.put("availability", use: availability)
+        group.post("offer/accept", use: accept)
+        group.post("offer/refuse", use: refuse)
+        group.post("ride/arrived", use: step(.arrived))
+        group.post("ride/aboard", use: step(.passengerAboard))
+        group.post("ride/completed", use: step(.completed))
+        group.post("ride/missing-client", use: step(.missingClient))
+        group.get("rides", use: history)
+    }
+
+    /// `GET /v1/driver`: the taxi's state, zone, queue place, offer and ride.
+    @Sendable func show(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try JSONResponse.ok(await driverJSON(try taxi(of: context)))
+    }
+
+    /// `PUT /v1/driver/availability` `{"available": true|false}`: joins or leaves its zone's queue.
+    @Sendable func availability(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let taxi = try taxi(of: context)
+        let body = try await request.decode(as: AvailabilityBody.self, context: context)
+        try await run(body.available ? .setAvailable(taxi) : .setUnavailable(taxi))
+        return try JSONResponse.ok(await driverJSON(taxi))
+    }
+
+    /// `POST /v1/driver/offer/accept`: takes the offered ride; the passenger
+    /// is told the taxi and the router's ETA. Answers the taxi's state with the ride.
+    @Sendable func accept(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let taxi = try taxi(of: context)
+        try await dispatcher.accept(taxi)
+        return try JSONResponse.ok(await driverJSON(taxi))
+    }
+
+    /// `POST /v1/driver/offer/refuse`: the offer goes to the next taxi, this one to the back of its queue.
+    @Sendable func refuse(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let taxi = try taxi(of: context)
+        try await run(.refuse(taxi))
+        return try JSONResponse.ok(await driverJSON(taxi))
+    }
+
+    /// `POST /v1/driver/ride/{arrived|aboard|completed|missing-client}`: the ride's next step (SPEC D6).
+    func step(_ step: RideStep) -> @Sendable (Request, APIRequestContext) async throws -> Response {
+        { [self] _, context in
+            let taxi = try taxi(of: context)
+            switch step {
+            case .arrived: try await run(.arrived(taxi))
+            case .passengerAboard: try await run(.passengerAboard(taxi))
+            case .completed: try await run(.completed(taxi))
+            case .missingClient: try await run(.missingClient(taxi))
+            }
+            return try JSONResponse.ok(await driverJSON(taxi))
+        }
+    }
+
+    /// `GET /v1/driver/rides?days=31`: the rides the taxi served or was sent for, most recent first (SPEC D8).
+    @Sendable func history(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let taxi = try taxi(of: context)
+        let days = try request.queryCount("days", in: 1...366, default: 31)
+        return try JSONResponse.ok(try await dispatcher.history(ofTaxi: taxi, days: days).map(HistoryJSON.init))
+    }
+
+    private func taxi(of context: APIRequestContext) throws -> TaxiID {
+        guard let taxi = try context.requireCaller(in: [.driver]).taxi else {
+            throw Problem(status: .forbidden, detail: "this driver account is bound to no taxi; ask an administrator")
+        }
+        return taxi
+    }
+
+    private func run(_ command: DispatchCommand) async throws {
+        try await dispatcher.execute(command)
+    }
+
+    private func driverJSON(_ taxi: TaxiID) async -> DriverJSON {
+        DriverJSON(taxi, view: await dispatcher.driver(taxi), now: clock.now)
+    }
+}
+
+/// The body of `PUT /v1/driver/availability`.
+struct AvailabilityBody: Codable, Sendable {
+    var available: Bool
+}

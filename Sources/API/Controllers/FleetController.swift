@@ -1,0 +1,36 @@
+import DispatchService
+import FixRecords
+import Fleet
+import Foundation
+import Hummingbird
+import ServiceClock
+import Storage
+import TaxiDispatch
+
+/// `/v1/fleet`: the live fleet for the dispatcher's map and board: every
+/// taxi with its latest position, its zone and its driver's state (SPEC I5, D1).
+struct FleetController: Sendable {
+    let fleet: FleetIndex
+    let dispatcher: Dispatcher
+    let clock: any ServiceClock
+
+    func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.get(use: list)
+    }
+
+    /// `GET /v1/fleet`: one entry per taxi that ever reported, by taxi id.
+    @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: ZonesController.readers)
+        let records = await dispatcher.taxiRecords()
+        return try JSONResponse.ok(fleet.entries(now: clock.now).map { entry in
+            FleetTaxiJSON(position: TaxiJSON(entry), state: DriverStateText.text(records[entry.position.taxiId]?.state ?? .offDuty))
+        })
+    }
+}
+
+/// A taxi of `GET /v1/fleet`: its live position and the driver's state.
+struct FleetTaxiJSON: Codable, Sendable {
+    var position: TaxiJSON
+    /// `offDuty`, `unavailable`, `available`, `offered`, `busy`.
+    var state: String
+}

@@ -1,0 +1,81 @@
+import DispatchService
+import FixRecords
+import Foundation
+import Hummingbird
+import Ingest
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Zones
+
+/// `/v1/reservations`: rides booked 2 to 48 hours ahead, cancellable until
+/// an hour before the pickup (SPEC D5); a taxi is allocated 10 minutes
+/// before it and the passenger is told its code and ETA.
+struct ReservationsController: Sendable {
+    let dispatcher: Dispatcher
+    let zones: ZoneIndex
+
+    func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.post(use: reserve)
+        group.get(use: list)
+        group.get(":reservationId", use: show)
+        group.delete(":reservationId", use: cancel)
+    }
+
+    /// `POST /v1/reservations` `{"origin", "destination", "pickupAt"}`: 201 with the reservation.
+    @Sendable func reserve(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: [.passenger])
+        let body = try await request.decode(as: ReservationBody.self, context: context)
+        let origin = try body.origin.coordinate(field: "origin")
+        let destination = try body.destination.coordinate(field: "destination")
+        guard let pickupAt = FixTime.date(iso8601: body.pickupAt) else {
+            throw Problem.badRequest("'pickupAt' must be an ISO 8601 time, e.g. 2026-11-24T08:30:00-05:00")
+        }
+        let events = try await dispatcher.execute(.reserve(
+            caller.passenger, origin: origin, zone: zones.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt))
+        if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
+        guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
+            throw Problem.unavailable("the dispatcher did not book the reservation; try again")
+        }
+        return try JSONResponse.created(ReservationJSON(reservation), location: "/v1/reservations/\(id)")
+    }
+
+    /// `GET /v1/reservations`: the passenger's open reservations, soonest first.
+    @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: [.passenger])
+        return try JSONResponse.ok(await dispatcher.reservations(of: caller.passenger).map(ReservationJSON.init))
+    }
+
+    /// `GET /v1/reservations/{reservationId}`: one of the passenger's open reservations.
+    @Sendable func show(_ request: Request, context: APIRequestContext) async throws -> Response {
+        try JSONResponse.ok(ReservationJSON(try await ownReservation(request, context: context)))
+    }
+
+    /// `DELETE /v1/reservations/{reservationId}`: 204; 409 within the last hour before the pickup.
+    @Sendable func cancel(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let reservation = try await ownReservation(request, context: context)
+        try await dispatcher.execute(.cancelReservation(reservation.id))
+        return Response(status: .noContent)
+    }
+
+    /// The caller's open reservation of the path; another passenger's is answered as unknown.
+    private func ownReservation(_ request: Request, context: APIRequestContext) async throws -> Reservation {
+        let caller = try context.requireCaller(in: [.passenger])
+        let text = try context.parameters.require("reservationId")
+        guard let id = EngineIDText.number(text, letter: "V").map(ReservationID.init) else {
+            throw Problem.badRequest("'\(text)' is not a reservation id; reservation ids look like V3")
+        }
+        guard let reservation = await dispatcher.reservation(id), reservation.passenger == caller.passenger else {
+            throw Problem.notFound("no open reservation \(text)")
+        }
+        return reservation
+    }
+}
+
+/// The body of `POST /v1/reservations`.
+struct ReservationBody: Codable, Sendable {
+    var origin: PointJSON
+    var destination: PointJSON
+    /// ISO 8601 with an offset or `Z`.
+    var pickupAt: String
+}

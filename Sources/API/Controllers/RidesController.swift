@@ -1,0 +1,122 @@
+import DispatchService
+import FixRecords
+import Foundation
+import GeoKit
+import Hummingbird
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Zones
+
+/// `/v1/rides`: immediate ride requests (SPEC D3, D4). A passenger asks
+/// for itself; a dispatcher asks for a phone caller. Each answer comes
+/// once the dispatcher made the request durable: the first offer made, or
+/// the place in the zone's passenger queue with the expected wait.
+struct RidesController: Sendable {
+    let dispatcher: Dispatcher
+    let zones: ZoneIndex
+    let clock: any ServiceClock
+
+    func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.post(use: request)
+        group.get("current", use: current)
+        group.get(":rideId", use: show)
+        group.post(":rideId/confirmation", use: confirm)
+        group.delete(":rideId", use: cancel)
+    }
+
+    /// `POST /v1/rides` `{"pickup": {"lon", "lat"}, "destination"?, "callerPhone"?}`: 201 with the ride.
+    @Sendable func request(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher])
+        let body = try await request.decode(as: RideRequestBody.self, context: context)
+        let passenger = try body.passenger(for: caller)
+        let pickup = try body.pickup.coordinate(field: "pickup")
+        let destination = try body.destination?.coordinate(field: "destination")
+        let zone = zones.zone(at: pickup)?.id
+        let events = try await dispatcher.execute(.request(passenger, pickup: pickup, zone: zone, destination: destination))
+        if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
+        guard case .requestOpened(let id, _, _) = events.first else {
+            throw Problem.unavailable("the dispatcher did not open the request; try again")
+        }
+        var ride = try await rideJSON(id)
+        if ride.status == "queued", let zone {
+            ride.expectedWaitS = await dispatcher.expectedWait(at: pickup, in: zone).map { $0 / .seconds(1) }
+        }
+        return try JSONResponse.created(ride, location: "/v1/rides/\(ride.rideId)")
+    }
+
+    /// `GET /v1/rides/current`: the passenger's open ride, 404 when none.
+    @Sendable func current(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: [.passenger])
+        guard let ride = await dispatcher.openRide(of: caller.passenger) else {
+            throw Problem.notFound("you have no open ride; request one with POST /v1/rides")
+        }
+        return try JSONResponse.ok(RideJSON(ride, now: clock.now))
+    }
+
+    /// `GET /v1/rides/{rideId}`: an open ride, to its passenger or a dispatcher.
+    @Sendable func show(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
+        return try JSONResponse.ok(try await rideJSON(id))
+    }
+
+    /// `POST /v1/rides/{rideId}/confirmation`: the queued passenger confirms waiting (SPEC D4).
+    @Sendable func confirm(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
+        try await dispatcher.execute(.confirm(id))
+        return try JSONResponse.ok(try await rideJSON(id))
+    }
+
+    /// `DELETE /v1/rides/{rideId}`: cancels; it is never offered again. 204.
+    @Sendable func cancel(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
+        try await dispatcher.execute(.cancel(id))
+        return Response(status: .noContent)
+    }
+
+    /// The ride of the path, when the caller may see it: its passenger, or
+    /// any dispatcher. Another passenger's ride is answered as unknown.
+    private func ownRide(_ request: Request, context: APIRequestContext, roles: Set<Role>) async throws -> RideRequestID {
+        let caller = try context.requireCaller(in: roles)
+        let text = try context.parameters.require("rideId")
+        guard let id = EngineIDText.number(text, letter: "R").map(RideRequestID.init) else {
+            throw Problem.badRequest("'\(text)' is not a ride id; ride ids look like R12")
+        }
+        let ride = await dispatcher.ride(id)
+        guard let ride, caller.role != .passenger || ride.request.passenger == caller.passenger else {
+            throw Problem.notFound("no open ride \(text)")
+        }
+        return id
+    }
+
+    /// The JSON of open ride `id`.
+    private func rideJSON(_ id: RideRequestID) async throws -> RideJSON {
+        guard let ride = await dispatcher.ride(id) else { throw Problem.notFound("ride \(id) is no longer open") }
+        return RideJSON(ride, now: clock.now)
+    }
+}
+
+/// The body of `POST /v1/rides`.
+struct RideRequestBody: Codable, Sendable {
+    var pickup: PointJSON
+    var destination: PointJSON?
+    /// A dispatcher's phone caller: digits, spaces and `+-()`, 3 to 32 characters.
+    var callerPhone: String?
+
+    /// Whom the request is for: the passenger itself, or a dispatcher's caller.
+    /// - Throws: ``Problem`` 400 when a dispatcher names no valid phone, or a passenger names one.
+    func passenger(for caller: Caller) throws -> PassengerID {
+        switch caller.role {
+        case .dispatcher:
+            let allowed = CharacterSet(charactersIn: "0123456789 +-()")
+            guard let phone = callerPhone, (3...32).contains(phone.count),
+                  phone.unicodeScalars.allSatisfy(allowed.contains) else {
+                throw Problem.badRequest("'callerPhone' is required for a dispatcher's request: the caller's number, e.g. +1 212 555 0100")
+            }
+            return PassengerID("phone:" + phone.filter { !$0.isWhitespace })
+        default:
+            guard callerPhone == nil else { throw Problem.badRequest("'callerPhone' is for dispatchers; a passenger asks for itself") }
+            return caller.passenger
+        }
+    }
+}

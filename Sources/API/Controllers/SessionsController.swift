@@ -1,0 +1,80 @@
+import Accounts
+import DispatchService
+import FixRecords
+import Hummingbird
+import Ingest
+import Storage
+import TaxiDispatch
+
+/// `/v1/sessions`: log in (a bearer token that expires) and out (the token
+/// revoked). A driver's login also puts the taxi on duty, unavailable
+/// until the driver switches to available, and the logout takes it off
+/// duty (SPEC D1).
+struct SessionsController: Sendable {
+    let accounts: AccountService
+    let dispatcher: Dispatcher
+    /// Login attempts per username.
+    let userLimiter: AttemptLimiter
+    /// Login attempts per client address.
+    let addressLimiter: AttemptLimiter
+
+    /// `POST /v1/sessions`, which anyone may call.
+    func addPublicRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.post(use: login)
+    }
+
+    /// `DELETE /v1/sessions/current`, behind authentication.
+    func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.delete("current", use: logout)
+    }
+
+    /// `POST /v1/sessions` `{"username", "password"}` → 201 `{"token", "expiresAt", "role"}`.
+    @Sendable func login(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let body = try await request.decode(as: LoginBody.self, context: context)
+        try addressLimiter.attempt("\(context.remoteAddress?.ipAddress ?? "unknown")", what: "login")
+        try userLimiter.attempt(body.username.lowercased(), what: "login")
+        let session = try await accounts.login(username: body.username, password: body.password)
+        if session.account.role == .driver, let taxi = Caller(account: session.account).taxi {
+            try await putOnDuty(taxi)
+        }
+        return try JSONResponse.created(
+            SessionJSON(token: session.token, expiresAt: FixTime.iso8601(session.expiresAt), role: session.account.role.rawValue),
+            location: "/v1/sessions/current")
+    }
+
+    /// `DELETE /v1/sessions/current`: revokes the token; 204. A driver
+    /// holding an offer or on a ride must finish it first (409).
+    @Sendable func logout(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: Set(Role.allCases))
+        if let taxi = caller.taxi, await dispatcher.driver(taxi).record.map({ $0.state != .offDuty }) == true {
+            try await dispatcher.execute(.logout(taxi))
+        }
+        guard let token = AuthenticationMiddleware.bearerToken(of: request) else {
+            throw Problem.unauthorized("no bearer token to revoke")
+        }
+        _ = try await accounts.logout(token: token)
+        return Response(status: .noContent)
+    }
+
+    /// Logs the taxi in with the dispatcher unless it is on duty already (a second device).
+    private func putOnDuty(_ taxi: TaxiID) async throws {
+        guard await dispatcher.driver(taxi).record.map({ $0.state == .offDuty }) ?? true else { return }
+        try await dispatcher.execute(.login(taxi))
+    }
+}
+
+/// The body of `POST /v1/sessions`.
+struct LoginBody: Codable, Sendable {
+    var username: String
+    var password: String
+}
+
+/// The answer of `POST /v1/sessions`.
+struct SessionJSON: Codable, Sendable {
+    /// Send as `Authorization: Bearer <token>`.
+    var token: String
+    /// ISO 8601: from then on the token no longer works.
+    var expiresAt: String
+    /// `passenger`, `driver`, `dispatcher`, `planner`, `administrator`, `partner`.
+    var role: String
+}

@@ -1,0 +1,10 @@
+import TaxiDispatch
+
+/// `GET /v1/dispatch/state`: the engine's snapshot (its own Codable form,
+/// which the dispatch log's snapshots use too) and the last log entry it includes.
+struct DispatchStateJSON: Codable, Sendable {
+    /// The number of the last dispatch log entry the state includes.
+    var logSequence: Int64
+    /// Taxis, queues, open requests, reservations and counters.
+    var state: DispatchSnapshot
+}

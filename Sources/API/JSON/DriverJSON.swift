@@ -1,0 +1,52 @@
+import DispatchService
+import FixRecords
+import Foundation
+import Ingest
+import TaxiDispatch
+import Zones
+
+/// A driver's taxi as its app sees it (SPEC D1, D2, D3, D6): the state,
+/// the zone and place in its queue, the offer to answer, the ride it is on.
+struct DriverJSON: Codable, Equatable, Sendable {
+    var taxiId: String
+    /// `offDuty`, `unavailable`, `available`, `offered`, `busy`.
+    var state: String
+    /// The zone that counts for its queue; null when unknown or outside the service area.
+    var zoneId: String?
+    /// True while the taxi is silent (no fix for the stale limit): no offer reaches it.
+    var stale: Bool
+    /// 1-based place in its zone's queue, while it waits there.
+    var queuePosition: Int?
+    /// The offer waiting for an answer.
+    var offer: OfferJSON?
+    /// The ride the taxi is on (accepted, arrived, passenger aboard).
+    var ride: RideJSON?
+
+    /// The JSON of `view` for `taxi`; `now` is the wall-clock time at the view's engine time.
+    init(_ taxi: TaxiID, view: DriverView, now: Date) {
+        taxiId = taxi.text
+        zoneId = view.record?.zone?.text
+        stale = view.record?.staleSince != nil
+        queuePosition = view.queuePosition
+        state = DriverStateText.text(view.record?.state ?? .offDuty)
+        guard let request = view.ride else { return }
+        if case .offered(let offer) = request.phase {
+            self.offer = OfferJSON(
+                rideId: request.id.description, zoneId: request.zone.text, pickup: PointJSON(request.pickup),
+                destination: request.destination.map(PointJSON.init),
+                expiresAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.expiresAt)))
+        } else {
+            ride = RideJSON(RideView(request: request, queuePosition: nil, engineTime: view.engineTime), now: now)
+        }
+    }
+}
+
+/// A ride offered to a driver, to accept or refuse before `expiresAt` (SPEC D3).
+struct OfferJSON: Codable, Equatable, Sendable {
+    var rideId: String
+    var zoneId: String
+    var pickup: PointJSON
+    var destination: PointJSON?
+    /// ISO 8601: after it the offer goes to the next taxi.
+    var expiresAt: String
+}

@@ -1,0 +1,26 @@
+import Foundation
+import Hummingbird
+
+/// The API's JSON answers: one encoder setting (sorted keys, so answers are
+/// stable for clients and tests) for every controller.
+enum JSONResponse {
+    /// 200 with `value` as JSON.
+    static func ok(_ value: some Encodable) throws -> Response {
+        try response(value, status: .ok)
+    }
+
+    /// 201 with `value` as JSON and the new resource's path in `Location`.
+    static func created(_ value: some Encodable, location: String) throws -> Response {
+        var response = try response(value, status: .created)
+        response.headers[.location] = location
+        return response
+    }
+
+    private static func response(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Response(
+            status: status, headers: [.contentType: "application/json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: try encoder.encode(value))))
+    }
+}

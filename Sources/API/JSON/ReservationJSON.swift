@@ -1,0 +1,39 @@
+import FixRecords
+import Foundation
+import Ingest
+import TaxiDispatch
+import Zones
+
+/// A reservation as the API shows it to its passenger (SPEC D5).
+struct ReservationJSON: Codable, Equatable, Sendable {
+    /// `V` and the engine's number, e.g. `V3`.
+    var reservationId: String
+    /// `booked`, `awaitingTaxi` (its allocation time came, no free taxi yet), `allocated`.
+    var status: String
+    var zoneId: String
+    var origin: PointJSON
+    var destination: PointJSON
+    /// ISO 8601.
+    var pickupAt: String
+    /// The allocated taxi's code.
+    var taxiId: String?
+    /// The ride that serves it, once allocated.
+    var rideId: String?
+
+    /// The JSON of `reservation`.
+    init(_ reservation: Reservation) {
+        reservationId = reservation.id.description
+        zoneId = reservation.zone.text
+        origin = PointJSON(reservation.origin)
+        destination = PointJSON(reservation.destination)
+        pickupAt = FixTime.iso8601(reservation.pickupAt)
+        switch reservation.phase {
+        case .booked: status = "booked"
+        case .awaitingTaxi: status = "awaitingTaxi"
+        case .allocated(let taxi, let ride):
+            status = "allocated"
+            taxiId = taxi.text
+            rideId = ride.description
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import DispatchService
+import FixRecords
+import Foundation
+import Ingest
+import TaxiDispatch
+import Zones
+
+/// An open ride request as the API shows it to its passenger, the
+/// dispatcher and its driver (SPEC D3, D4, D6).
+struct RideJSON: Codable, Equatable, Sendable {
+    /// `R` and the engine's number, e.g. `R12`.
+    var rideId: String
+    /// `queued` (in the zone's passenger queue), `offered` (a driver is
+    /// deciding), `assigned` (on its way), `arrived`, `aboard`.
+    var status: String
+    var passengerId: String
+    var zoneId: String
+    var pickup: PointJSON
+    var destination: PointJSON?
+    /// The taxi code, once a driver accepted.
+    var taxiId: String?
+    /// The ETA told at acceptance or since, seconds.
+    var etaS: Double?
+    /// 1-based place in the zone's passenger queue, while queued.
+    var queuePosition: Int?
+    /// The time by which a queued passenger must confirm waiting (ISO 8601), while owed.
+    var confirmBy: String?
+    /// The expected wait for a taxi, seconds, when the request was just made and queued.
+    var expectedWaitS: Double?
+    /// The reservation the ride serves, if any (`V` and a number).
+    var reservationId: String?
+
+    /// The JSON of `view`; `now` is the wall-clock time at the view's engine time.
+    init(_ view: RideView, now: Date) {
+        let request = view.request
+        let time = EngineTime(engine: view.engineTime, now: now)
+        rideId = request.id.description
+        passengerId = request.passenger.text
+        zoneId = request.zone.text
+        pickup = PointJSON(request.pickup)
+        destination = request.destination.map(PointJSON.init)
+        reservationId = request.reservation?.description
+        switch request.phase {
+        case .waiting(let confirmBy):
+            status = "queued"
+            queuePosition = view.queuePosition
+            self.confirmBy = confirmBy.map { FixTime.iso8601(time.wall($0)) }
+        case .offered:
+            status = "offered"
+        case .assigned(let taxi, let eta):
+            status = "assigned"
+            taxiId = taxi.text
+            etaS = eta.map { $0 / .seconds(1) }
+        case .arrived(let taxi, _):
+            status = "arrived"
+            taxiId = taxi.text
+        case .aboard(let taxi):
+            status = "aboard"
+            taxiId = taxi.text
+        }
+    }
+}
+
+/// The dispatcher's engine time and the wall clock read together, to show
+/// an engine deadline (a confirmation, an offer's expiry) as a wall-clock time.
+struct EngineTime: Sendable {
+    /// The engine's time at ``now``.
+    let engine: Duration
+    /// The wall-clock time at ``engine``.
+    let now: Date
+
+    /// The wall-clock time of engine time `time`.
+    func wall(_ time: Duration) -> Date {
+        now.addingTimeInterval((time - engine) / .seconds(1))
+    }
+}

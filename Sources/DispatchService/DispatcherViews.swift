@@ -1,0 +1,99 @@
+import FixRecords
+import Foundation
+import TaxiDispatch
+import Zones
+
+/// An open ride as the dispatcher holds it now, for the API to show.
+public struct RideView: Sendable, Equatable {
+    /// The request.
+    public let request: RideRequest
+    /// Its 1-based place in its zone's passenger queue, while it waits there.
+    public let queuePosition: Int?
+    /// The engine's time when the view was taken, to turn the request's deadlines into wall-clock times.
+    public let engineTime: Duration
+
+    /// The view of `request` at `engineTime`.
+    public init(request: RideRequest, queuePosition: Int?, engineTime: Duration) {
+        self.request = request
+        self.queuePosition = queuePosition
+        self.engineTime = engineTime
+    }
+}
+
+/// A driver's taxi as the dispatcher holds it now (SPEC D1, D2).
+public struct DriverView: Sendable, Equatable {
+    /// The taxi's record (state, zone, staleness); nil when the engine never heard of it.
+    public let record: TaxiRecord?
+    /// The request it holds an offer for or is on.
+    public let ride: RideRequest?
+    /// Its 1-based place in its zone's queue, while it waits there.
+    public let queuePosition: Int?
+    /// The engine's time when the view was taken.
+    public let engineTime: Duration
+}
+
+/// A zone's two queues now (SPEC D2, D4).
+public struct ZoneQueuesView: Sendable, Equatable {
+    /// The free taxis, head first, each with its place.
+    public let taxis: [ZoneQueue.Entry]
+    /// The waiting requests, oldest first.
+    public let passengers: [RideRequest]
+    /// The engine's time when the view was taken.
+    public let engineTime: Duration
+}
+
+/// Small reads of the dispatch state for the API: each takes what it
+/// shows inside the dispatcher, so that no caller holds the whole state
+/// while the next command changes it (which would copy all of it).
+extension Dispatcher {
+    /// Open ride `id`, nil when it is not open.
+    public func ride(_ id: RideRequestID) -> RideView? {
+        let state = snapshot
+        guard let request = state.requests[id] else { return nil }
+        let position = state.passengerQueue(in: request.zone).firstIndex(of: id).map { $0 + 1 }
+        return RideView(request: request, queuePosition: position, engineTime: engineTime)
+    }
+
+    /// The open ride of `passenger`, nil when none.
+    public func openRide(of passenger: PassengerID) -> RideView? {
+        snapshot.openRequestOfPassenger[passenger].flatMap(ride)
+    }
+
+    /// The taxi of a driver, with the ride it holds.
+    public func driver(_ taxi: TaxiID) -> DriverView {
+        let state = snapshot
+        let record = state.taxis[taxi]
+        let position = record?.queuedIn.flatMap { state.taxiQueues[$0]?.position(of: taxi) }
+        return DriverView(record: record, ride: state.request(heldBy: taxi), queuePosition: position, engineTime: engineTime)
+    }
+
+    /// The taxi and passenger queues of `zone`.
+    public func queues(in zone: ZoneID) -> ZoneQueuesView {
+        let state = snapshot
+        return ZoneQueuesView(
+            taxis: state.taxiQueues[zone]?.entries ?? [],
+            passengers: state.passengerQueue(in: zone).compactMap { state.requests[$0] }, engineTime: engineTime)
+    }
+
+    /// Every taxi the engine knows, by id.
+    public func taxiRecords() -> [TaxiID: TaxiRecord] {
+        snapshot.taxis
+    }
+
+    /// The open reservations of `passenger`, soonest pickup first.
+    public func reservations(of passenger: PassengerID) -> [Reservation] {
+        snapshot.reservations(where: { $0.passenger == passenger })
+    }
+
+    /// The whole state and the last log entry it includes, once every
+    /// entry written so far is durable.
+    public func durableState() async -> (snapshot: DispatchSnapshot, logSequence: Int64) {
+        await waitForWrites()
+        return (snapshot, logSequence)
+    }
+
+    /// Open reservation `id`, nil when it is not open.
+    public func reservation(_ id: ReservationID) -> Reservation? {
+        snapshot.reservations[id]
+    }
+}

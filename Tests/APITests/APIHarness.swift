@@ -1,0 +1,118 @@
+import Accounts
+import DispatchService
+import FixRecords
+import Fleet
+import Foundation
+import GeoKit
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Prometheus
+import Routing
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Zones
+@testable import API
+
+/// The API over real parts in memory: the engine behind a dispatcher on an
+/// in-memory log, a router on a synthetic Midtown grid, accounts with a
+/// cheap bcrypt, a manual clock; with an account of every role.
+final class APIHarness: Sendable {
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+    static let zoneSet = ZoneSet(zones: [
+        Zone(id: "161", name: "Midtown Center", geometry: try! .rectangle(BoundingBox(minX: -74, minY: 40.7, maxX: -73.9, maxY: 40.8))),
+        Zone(id: "7", name: "Astoria", geometry: try! .rectangle(BoundingBox(minX: -73.9, minY: 40.7, maxX: -73.8, maxY: 40.8))),
+    ])
+    /// A point of the synthetic grid, in zone 161.
+    static let midtown = Coordinate(longitude: -73.985, latitude: 40.755)
+    /// The taxis the devices file knows.
+    static let taxisWithDevices: Set<TaxiID> = ["T1", "T2", "T3"]
+    /// Every account's password.
+    static let password = "s3cret-pass"
+
+    let clock = ManualClock(now: APIHarness.now)
+    let fleet = FleetIndex(staleAfter: 90)
+    let archive: any FixArchive
+    let registry = PrometheusCollectorRegistry()
+    let dispatcher: Dispatcher
+    let accounts: AccountService
+    let server: APIServer
+
+    init(archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true) async throws {
+        self.archive = archive
+        let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
+        dispatcher = try await Dispatcher(
+            log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: fleet), positions: fleet)
+        accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
+        server = APIServer(
+            fleet: fleet, archive: archive, zones: try ZoneIndex(zoneSet: Self.zoneSet), metricsRegistry: registry,
+            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
+            router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) })
+        for role in Role.allCases where role != .passenger && role != .driver {
+            try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
+        }
+        try await accounts.createAccount(role: .passenger, username: "pat", password: Self.password, email: "pat@example.com")
+        try await accounts.createAccount(role: .driver, username: "T1", password: Self.password)
+    }
+
+    /// A bearer token of `username`, straight from the account service (no rate limit).
+    func token(_ username: String) async throws -> String {
+        try await accounts.login(username: username, password: Self.password).token
+    }
+
+    /// A bearer token of the account of `role` made at start.
+    func token(_ role: Role) async throws -> String {
+        switch role {
+        case .passenger: try await token("pat")
+        case .driver: try await token("T1")
+        default: try await token(role.rawValue)
+        }
+    }
+
+    /// A fix of `taxi` at `coordinate` now, in the live index and as the fleet event the dispatcher hears.
+    func report(_ taxi: TaxiID, at coordinate: Coordinate = APIHarness.midtown, zone: ZoneID? = "161") async throws {
+        let position = TaxiPosition(taxiId: taxi, coordinate: coordinate, time: clock.now, speedKmh: 0, heading: 0, zoneId: zone)
+        let known = fleet.latestPosition(of: taxi) != nil
+        fleet.update(position, heardAt: clock.now)
+        if !known, let zone {
+            try await dispatcher.execute(.fleet(.appeared(taxi, zone: zone, at: clock.now)))
+        }
+    }
+
+    /// Runs `body` against the API.
+    func test(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        try await Application(router: server.router()).test(.router, body)
+    }
+}
+
+/// An answer of the API, its body parsed.
+struct APIAnswer {
+    var status: HTTPResponse.Status
+    var headers: HTTPFields
+    var body: JSONValue?
+
+    /// The member `key` of the body, as text.
+    subscript(_ key: String) -> String? { body?[key]?.scalarText }
+
+    /// The array member `key` of the body (nil: the body itself).
+    /// - Throws: ``APITestFailure`` naming what came instead.
+    func list(_ key: String? = nil) throws -> [JSONValue] {
+        let value = key.map { body?[$0] } ?? body
+        if case .array(let items)? = value { return items }
+        throw APITestFailure("\(key ?? "the body") is not an array in \(status): \(body.map { "\($0)" } ?? "no body")")
+    }
+}
+
+extension TestClientProtocol {
+    /// Calls `method uri` with `token` as bearer and `json` as body.
+    func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil) async throws -> APIAnswer {
+        var headers: HTTPFields = [:]
+        if let token { headers[.authorization] = "Bearer \(token)" }
+        if json != nil { headers[.contentType] = "application/json" }
+        return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
+            let text = String(buffer: response.body)
+            return APIAnswer(status: response.status, headers: response.headers, body: text.isEmpty ? nil : try? JSONParser.parse(text))
+        }
+    }
+}

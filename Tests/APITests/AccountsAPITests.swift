@@ -1,0 +1,120 @@
+import Accounts
+import DispatchService
+import FixRecords
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Testing
+@testable import API
+
+/// Accounts over the API (SPEC A1, A2): registration and its rules, e-mail
+/// confirmation through the outbox, tokens that expire and are revoked,
+/// administrators' accounts, and a rate limit on guessing.
+@Suite struct AccountsAPITests {
+    @Test func aPassengerRegistersConfirmsAndLogsIn() async throws {
+        let harness = try await APIHarness()
+        let admin = try await harness.token(.administrator)
+        try await harness.test { client in
+            let weak = try await client.call(.post, "/v1/passengers", json: #"{"username": "ann", "email": "ann@example.com", "password": "short"}"#)
+            #expect(weak.status == .badRequest)
+            let problems = try weak.list("errors")
+            #expect(problems.allSatisfy { $0["field"]?.scalarText == "password" })
+            #expect(weak["detail"]?.contains("digit") == true)
+
+            let body = #"{"username": "ann", "email": "ann@example.com", "password": "long-enough-1"}"#
+            let registered = try await client.call(.post, "/v1/passengers", json: body)
+            #expect(registered.status == .created)
+            #expect(registered["emailConfirmed"] == "false")
+            #expect(registered.body?["passwordHash"] == nil)
+            let taken = try await client.call(.post, "/v1/passengers", json: body.replacingOccurrences(of: "\"ann\"", with: "\"ANN\""))
+            #expect(taken.status == .conflict, "usernames are one regardless of case")
+
+            let login = #"{"username": "ann", "password": "long-enough-1"}"#
+            #expect(try await client.call(.post, "/v1/sessions", json: login).status == .forbidden, "A2: confirm first")
+            let outbox = try await client.call(.get, "/v1/outbox", token: admin)
+            guard let mail = try outbox.list().first?["body"]?.scalarText else {
+                throw APITestFailure("no confirmation e-mail: \(outbox)")
+            }
+            let token = try #require(Self.confirmationToken(in: mail))
+            #expect(try await client.call(.post, "/v1/passengers/confirmations", json: #"{"token": "wrong"}"#).status == .badRequest)
+            #expect(try await client.call(.post, "/v1/passengers/confirmations", json: #"{"token": "\#(token)"}"#).status == .ok)
+            let session = try await client.call(.post, "/v1/sessions", json: login)
+            #expect(session.status == .created)
+            #expect(session["role"] == "passenger")
+            #expect(session["expiresAt"] != nil)
+        }
+    }
+
+    /// The longest base64url word of an e-mail: its token.
+    static func confirmationToken(in mail: String) -> String? {
+        mail.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-" || $0 == "_") })
+            .filter { $0.count >= 40 }.first.map(String.init)
+    }
+
+    @Test func aTokenIsNeededValidAndRevocable() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.dispatcher)
+        try await harness.test { client in
+            let none = try await client.call(.get, "/v1/fleet")
+            #expect(none.status == .unauthorized)
+            #expect(none.headers[.wwwAuthenticate]?.hasPrefix("Bearer") == true)
+            #expect(none.headers[.contentType] == "application/problem+json")
+            #expect(try await client.call(.get, "/v1/fleet", token: "forged").status == .unauthorized)
+            #expect(try await client.call(.get, "/v1/fleet", token: token).status == .ok)
+            #expect(try await client.call(.get, "/v1/fleet?token=\(token)").status == .ok, "browsers' sockets pass the token in the query")
+            #expect(try await client.call(.delete, "/v1/sessions/current", token: token).status == .noContent)
+            #expect(try await client.call(.get, "/v1/fleet", token: token).status == .unauthorized, "revoked at logout")
+            let later = try await harness.token(.dispatcher)
+            harness.clock.advance(by: .seconds(13 * 3600))
+            #expect(try await client.call(.get, "/v1/fleet", token: later).status == .unauthorized, "expired after 12 h")
+        }
+    }
+
+    @Test func anAdministratorCreatesListsAndDisablesAccounts() async throws {
+        let harness = try await APIHarness()
+        let admin = try await harness.token(.administrator)
+        try await harness.test { client in
+            let unknownTaxi = #"{"role": "driver", "username": "T99", "password": "driving-4-ever"}"#
+            let refused = try await client.call(.post, "/v1/accounts", token: admin, json: unknownTaxi)
+            #expect(refused.status == .unprocessableContent)
+            #expect(refused["detail"]?.contains("T99") == true)
+            let driver = #"{"role": "driver", "username": "T2", "password": "\#(APIHarness.password)"}"#
+            let created = try await client.call(.post, "/v1/accounts", token: admin, json: driver)
+            #expect(created.status == .created)
+            #expect(created["taxiId"] == "T2")
+            #expect(try await client.call(.post, "/v1/accounts", token: admin, json: #"{"role": "king", "username": "x", "password": "p"}"#).status == .badRequest)
+            let drivers = try await client.call(.get, "/v1/accounts?role=driver", token: admin)
+            let listed = try drivers.list()
+            #expect(Set(listed.compactMap { $0["username"]?.scalarText }) == ["T1", "T2"])
+
+            let driverToken = try await harness.token("T2")
+            #expect(try await client.call(.get, "/v1/driver", token: driverToken).status == .ok)
+            #expect(try await client.call(.post, "/v1/accounts/T2/disable", token: admin).status == .ok)
+            #expect(try await client.call(.get, "/v1/driver", token: driverToken).status == .unauthorized, "A2: stops at once")
+            #expect(try await client.call(.post, "/v1/accounts/nobody/disable", token: admin).status == .notFound)
+            #expect(try await client.call(.post, "/v1/accounts/administrator/disable", token: admin).status == .conflict)
+        }
+    }
+
+    /// Brute force gets 429 with a time to wait, not a free guess.
+    @Test func guessingPasswordsIsRateLimited() async throws {
+        let harness = try await APIHarness()
+        try await harness.test { client in
+            let guess = #"{"username": "dispatcher", "password": "guess-1234"}"#
+            for _ in 0..<APIServer.loginBurst {
+                #expect(try await client.call(.post, "/v1/sessions", json: guess).status == .unauthorized)
+            }
+            let limited = try await client.call(.post, "/v1/sessions", json: guess)
+            #expect(limited.status == .tooManyRequests)
+            #expect(limited.headers[.retryAfter] != nil)
+            let right = #"{"username": "dispatcher", "password": "\#(APIHarness.password)"}"#
+            #expect(try await client.call(.post, "/v1/sessions", json: right).status == .tooManyRequests, "not even the right one")
+            harness.clock.advance(by: .seconds(60))
+            #expect(try await client.call(.post, "/v1/sessions", json: right).status == .created)
+        }
+    }
+}

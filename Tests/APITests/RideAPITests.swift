@@ -1,0 +1,170 @@
+import Accounts
+import DispatchService
+import FixRecords
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import Ingest
+import ServiceClock
+import Storage
+import TaxiDispatch
+import Testing
+@testable import API
+
+/// The ride flow over the API (SPEC D1, D3, D4, D6, D8): a driver goes on
+/// duty and available, a passenger asks, the driver accepts and reports
+/// the ride to its end; and every way a request can be turned down.
+@Suite struct RideAPITests {
+    static let pickup = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}}"#
+
+    @Test func aRideGoesFromRequestToCompletionOverTheAPI() async throws {
+        let harness = try await APIHarness()
+        try await harness.report("T1")
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let login = try await client.call(.post, "/v1/sessions", json: #"{"username": "T1", "password": "\#(APIHarness.password)"}"#)
+            #expect(login.status == .created)
+            #expect(login["role"] == "driver")
+            let driver = try #require(login["token"])
+            #expect(try await client.call(.get, "/v1/driver", token: driver)["state"] == "unavailable", "D1: unavailable after login")
+            let available = try await client.call(.put, "/v1/driver/availability", token: driver, json: #"{"available": true}"#)
+            #expect(available["state"] == "available")
+            #expect(available["queuePosition"] == "1")
+
+            let asked = try await client.call(.post, "/v1/rides", token: passenger, json: Self.pickup)
+            #expect(asked.status == .created)
+            #expect(asked["status"] == "offered")
+            #expect(asked["zoneId"] == "161")
+            let ride = try #require(asked["rideId"])
+            #expect(asked.headers[.location] == "/v1/rides/\(ride)")
+
+            let offered = try await client.call(.get, "/v1/driver", token: driver)
+            #expect(offered["state"] == "offered")
+            #expect(offered.body?["offer"]?["rideId"]?.scalarText == ride)
+            #expect(offered.body?["offer"]?["expiresAt"] != nil)
+
+            let accepted = try await client.call(.post, "/v1/driver/offer/accept", token: driver)
+            #expect(accepted["state"] == "busy")
+            let current = try await client.call(.get, "/v1/rides/current", token: passenger)
+            #expect(current["status"] == "assigned")
+            #expect(current["taxiId"] == "T1", "D3: the passenger is told the taxi code")
+            #expect(current.body?["etaS"]?.scalarText != nil, "D3: and the router's ETA")
+
+            for step in ["arrived", "aboard", "completed"] {
+                #expect(try await client.call(.post, "/v1/driver/ride/\(step)", token: driver).status == .ok, "\(step)")
+            }
+            #expect(try await client.call(.get, "/v1/driver", token: driver)["state"] == "available", "D6: free again")
+            #expect(try await client.call(.get, "/v1/rides/current", token: passenger).status == .notFound)
+            await harness.dispatcher.waitForWrites()
+            let history = try await client.call(.get, "/v1/history", token: passenger)
+            let past = try history.list("past")
+            #expect(past.first?["outcome"]?.scalarText == "completed")
+            #expect(past.first?["taxiId"]?.scalarText == "T1")
+            let rides = try await client.call(.get, "/v1/driver/rides", token: driver)
+            let served = try rides.list()
+            #expect(served.count == 1)
+        }
+    }
+
+    @Test func aRequestIsTurnedDownWithTheRuleItBreaks() async throws {
+        let harness = try await APIHarness()
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let outside = try await client.call(.post, "/v1/rides", token: passenger, json: #"{"pickup": {"lon": 2.35, "lat": 48.85}}"#)
+            #expect(outside.status == .unprocessableContent)
+            #expect(outside["detail"]?.contains("outside the service area") == true)
+            let notAPoint = try await client.call(.post, "/v1/rides", token: passenger, json: #"{"pickup": {"lon": 500, "lat": 40}}"#)
+            #expect(notAPoint.status == .badRequest)
+            #expect(notAPoint["detail"]?.contains("'pickup'") == true)
+            let notJSON = try await client.call(.post, "/v1/rides", token: passenger, json: "{pickup")
+            #expect(notJSON.status == .badRequest)
+
+            let first = try await client.call(.post, "/v1/rides", token: passenger, json: Self.pickup)
+            #expect(first.status == .created)
+            let second = try await client.call(.post, "/v1/rides", token: passenger, json: Self.pickup)
+            #expect(second.status == .conflict, "D3: at most one open request per passenger")
+            #expect(second["detail"]?.contains(first["rideId"] ?? "?") == true)
+        }
+    }
+
+    /// D4: with no free taxi the passenger learns its place and the time to
+    /// confirm; it confirms, then cancels, and the ride is gone.
+    @Test func aPassengerWithoutAFreeTaxiIsQueuedConfirmsAndCancels() async throws {
+        let harness = try await APIHarness()
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let queued = try await client.call(.post, "/v1/rides", token: passenger, json: Self.pickup)
+            #expect(queued["status"] == "queued")
+            #expect(queued["queuePosition"] == "1")
+            #expect(queued["confirmBy"] != nil)
+            let ride = try #require(queued["rideId"])
+            let confirmed = try await client.call(.post, "/v1/rides/\(ride)/confirmation", token: passenger)
+            #expect(confirmed.status == .ok)
+            #expect(confirmed["confirmBy"] == nil)
+            #expect(try await client.call(.delete, "/v1/rides/\(ride)", token: passenger).status == .noContent)
+            #expect(try await client.call(.get, "/v1/rides/\(ride)", token: passenger).status == .notFound)
+            #expect(try await client.call(.get, "/v1/rides/banana", token: passenger).status == .badRequest)
+        }
+    }
+
+    /// Another passenger's ride is not there for this one.
+    @Test func aPassengerSeesOnlyItsOwnRides() async throws {
+        let harness = try await APIHarness()
+        try await harness.accounts.createAccount(role: .passenger, username: "kim", password: APIHarness.password, email: "kim@example.com")
+        let pat = try await harness.token(.passenger)
+        let kim = try await harness.token("kim")
+        try await harness.test { client in
+            let ride = try #require(try await client.call(.post, "/v1/rides", token: pat, json: Self.pickup)["rideId"])
+            #expect(try await client.call(.get, "/v1/rides/\(ride)", token: kim).status == .notFound)
+            #expect(try await client.call(.delete, "/v1/rides/\(ride)", token: kim).status == .notFound)
+            #expect(try await client.call(.get, "/v1/rides/\(ride)", token: pat).status == .ok)
+        }
+    }
+
+    /// A dispatcher asks for a phone caller, who must be named by number.
+    @Test func aDispatcherRequestsARideForAPhoneCaller() async throws {
+        let harness = try await APIHarness()
+        let dispatcher = try await harness.token(.dispatcher)
+        try await harness.test { client in
+            let nameless = try await client.call(.post, "/v1/rides", token: dispatcher, json: Self.pickup)
+            #expect(nameless.status == .badRequest)
+            #expect(nameless["detail"]?.contains("callerPhone") == true)
+            let body = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "callerPhone": "+1 212 555 0100"}"#
+            let asked = try await client.call(.post, "/v1/rides", token: dispatcher, json: body)
+            #expect(asked.status == .created)
+            #expect(asked["passengerId"] == "phone:+12125550100")
+        }
+    }
+
+    /// D5 over the API: a booking outside 2–48 h is refused, one inside is
+    /// listed, and cancelling within the last hour is refused.
+    @Test func reservationsKeepTheirWindows() async throws {
+        let harness = try await APIHarness()
+        let passenger = try await harness.token(.passenger)
+        @Sendable func body(hoursAhead: Double) -> String {
+            let at = FixTime.iso8601(APIHarness.now.addingTimeInterval(hoursAhead * 3600))
+            return #"{"origin": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}, "pickupAt": "\#(at)"}"#
+        }
+        try await harness.test { client in
+            #expect(try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 1)).status == .unprocessableContent)
+            #expect(try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 49)).status == .unprocessableContent)
+            let booked = try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 3))
+            #expect(booked.status == .created)
+            #expect(booked["status"] == "booked")
+            let id = try #require(booked["reservationId"])
+            let listed = try await client.call(.get, "/v1/reservations", token: passenger)
+            let reservations = try listed.list()
+            #expect(reservations.map { $0["reservationId"]?.scalarText } == [id])
+            harness.clock.advance(by: .seconds(2.5 * 3600))
+            let late = try await client.call(.delete, "/v1/reservations/\(id)", token: passenger)
+            #expect(late.status == .conflict, "D5: cancellable only until 1 h before")
+        }
+    }
+}
+
+/// A failed expectation about an answer's shape.
+struct APITestFailure: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
