@@ -63,6 +63,9 @@ step "The dispatch engine against 300 simulated taxis and 600 requests an hour, 
 
 printf '\n== The service with a simulated fleet (SPEC I1-I7, D2)\n'
 "$loadgen" --devices 2000 --write-devices "$work/devices.csv"
+password=demo-pass-1
+printf '$ mytaxi accounts create --role administrator --username admin --password-stdin (the first administrator)\n'
+echo "$password" | "$mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
   --http-port 0 --line-port 0 --nmea-port 0 --osmand-port 0 --teltonika-port 0 --gt06-port 0 \
   >"$work/listening" 2>"$work/serve.log" &
@@ -75,11 +78,39 @@ line=$(port_of line/tcp)
 printf '\n$ mytaxi-loadgen --devices 2000 --duration 5 (2,000 taxis driving in Midtown over TCP, line protocol)\n'
 "$loadgen" --port "$line" --devices 2000 --window 4 --count 2000000 --duration 5 \
   --bbox=-74.00,40.74,-73.97,40.77 --metrics-url "http://127.0.0.1:$http/metrics"
-printf '\n$ curl /v1/taxis/TX000001\n'
-curl -s "http://127.0.0.1:$http/v1/taxis/TX000001"; echo
-printf '\n$ curl /v1/zones/161/taxis (Midtown Center), first 300 bytes\n'
-# Through a file, not a pipe: with pipefail, curl fails when head closes the pipe first.
-curl -s "http://127.0.0.1:$http/v1/zones/161/taxis" >"$work/zone.json"; head -c 300 "$work/zone.json"; echo ...
+api() { # METHOD PATH [TOKEN] [JSON]: one call to the API, its answer on one line
+  curl -s -X "$1" "http://127.0.0.1:$http$2" ${3:+-H "Authorization: Bearer $3"} ${4:+-H 'Content-Type: application/json' -d "$4"}
+  echo
+}
+field() { python3 -c 'import json, sys; print(json.load(sys.stdin)[sys.argv[1]])' "$1"; }
+login() { api POST /v1/sessions "" "{\"username\": \"$1\", \"password\": \"$password\"}" | field token; }
+printf '\n== The dispatch API: every /v1 route needs a bearer token and names its roles (SPEC A1, A2, D1-D6)\n'
+printf '$ curl /v1/taxis/TX000001 (no token)\n'; api GET /v1/taxis/TX000001
+admin=$(login admin)
+printf '$ POST /v1/accounts: a dispatcher, the driver of TX000001, a passenger\n'
+api POST /v1/accounts "$admin" "{\"role\": \"dispatcher\", \"username\": \"desk\", \"password\": \"$password\"}"
+api POST /v1/accounts "$admin" "{\"role\": \"driver\", \"username\": \"TX000001\", \"password\": \"$password\"}"
+api POST /v1/accounts "$admin" "{\"role\": \"passenger\", \"username\": \"ada\", \"email\": \"ada@example.com\", \"password\": \"$password\"}"
+desk=$(login desk); driver=$(login TX000001); ada=$(login ada)
+printf '\n$ GET /v1/taxis/TX000001 (dispatcher)\n'
+api GET /v1/taxis/TX000001 "$desk" | tee "$work/taxi.json"
+lon=$(field lon <"$work/taxi.json"); lat=$(field lat <"$work/taxi.json")
+printf '\n$ GET /v1/zones/at?lon=%s&lat=%s\n' "$lon" "$lat"; api GET "/v1/zones/at?lon=$lon&lat=$lat" "$desk"
+printf '\n$ PUT /v1/driver/availability (the driver logged in: on duty, now available)\n'
+api PUT /v1/driver/availability "$driver" '{"available": true}'
+printf '\n$ POST /v1/rides (the passenger, at the taxi'"'"'s corner)\n'
+api POST /v1/rides "$ada" "{\"pickup\": {\"lon\": $lon, \"lat\": $lat}}"
+printf '\n$ GET /v1/driver (the offer)\n'; api GET /v1/driver "$driver"
+printf '\n$ POST /v1/driver/offer/accept\n'; api POST /v1/driver/offer/accept "$driver" >/dev/null
+printf '$ GET /v1/rides/current (the passenger is told the taxi code and its ETA)\n'; api GET /v1/rides/current "$ada"
+for taxi in TX000002 TX000003 TX000004 TX000005 TX000006 TX000007 TX000008; do
+  api POST /v1/accounts "$admin" "{\"role\": \"driver\", \"username\": \"$taxi\", \"password\": \"$password\"}" >/dev/null
+  api PUT /v1/driver/availability "$(login $taxi)" '{"available": true}' >/dev/null
+done
+printf '\n$ GET /v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=3 (the dispatcher, for a caller at Times Square; 7 more drivers available)\n'
+api GET "/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=3" "$desk"
+printf '\n$ GET /v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527&depart=2026-11-23T08:30:00-05:00\n'
+api GET "/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527&depart=2026-11-23T08:30:00-05:00" "$ada"
 printf '\n$ curl /metrics (accepted and rejected fixes)\n'
 curl -s "http://127.0.0.1:$http/metrics" | grep -E '^mytaxi_fixes_(accepted|rejected|archived)_total' | grep -v ' 0$'
 printf '\n$ curl /healthz\n'

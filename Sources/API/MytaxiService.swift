@@ -168,6 +168,7 @@ public final class MytaxiService: Sendable {
             logger: logger)))
         services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
         services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
+        services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

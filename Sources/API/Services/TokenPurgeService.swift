@@ -1,0 +1,27 @@
+import Accounts
+import Logging
+import ServiceClock
+import ServiceLifecycle
+
+/// Forgets expired login and confirmation tokens once an hour, so that the
+/// token table holds what can still be used, not every login ever made.
+/// A graceful shutdown ends its hour's sleep at once.
+struct TokenPurgeService: Service {
+    let accounts: AccountService
+    let clock: any ServiceClock
+    let logger: Logger
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { [accounts, clock, logger] in
+            while !Task.isCancelled {
+                do {
+                    let purged = try await accounts.purgeExpiredTokens()
+                    if purged > 0 { logger.info("forgot \(purged) expired tokens") }
+                } catch {
+                    logger.warning("expired tokens could not be forgotten now (will try again in an hour): \(error)")
+                }
+                try await clock.sleep(for: .seconds(3600))
+            }
+        }
+    }
+}
