@@ -97,6 +97,8 @@ public struct APIServer: Sendable {
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
         DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver"))
         TravelTimeController(router: roadRouter, clock: clock).addRoutes(to: v1.group("eta"))
+        WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, clock: clock)
+            .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
         return router
     }
 }

@@ -72,3 +72,46 @@ import Testing
         }
     }
 }
+
+/// Partner apps' questions (SPEC R3, R6, D9): tables, waits, reachability.
+@Suite struct PartnerAPITests {
+    @Test func aTableHasARowPerSourceAndNullWhereNoRoute() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.partner)
+        try await harness.test { client in
+            let body = #"{"sources": [{"lon": -73.99, "lat": 40.75}, {"lon": 2.35, "lat": 48.85}], "targets": [{"lon": -73.98, "lat": 40.76}, {"lon": -73.985, "lat": 40.755}], "depart": "2026-11-23T08:30:00-05:00"}"#
+            let table = try await client.call(.post, "/v1/eta/table", token: token, json: body)
+            #expect(table.status == .ok)
+            let rows = try table.list("durationsS")
+            #expect(rows.count == 2)
+            guard case .array(let first) = rows[0], case .array(let second) = rows[1] else { throw APITestFailure("rows are not arrays") }
+            #expect(first.count == 2 && first.allSatisfy { $0 != .null })
+            #expect(second == [.null, .null], "a source off the map has no route")
+            let tooMany = #"{"sources": [], "targets": [{"lon": -73.98, "lat": 40.76}]}"#
+            #expect(try await client.call(.post, "/v1/eta/table", token: token, json: tooMany).status == .badRequest)
+        }
+    }
+
+    @Test func theWaitAndReachabilityOfAPickup() async throws {
+        let harness = try await APIHarness()
+        try await harness.report("T1")
+        try await harness.dispatcher.execute(.login("T1"))
+        try await harness.dispatcher.execute(.setAvailable("T1"))
+        let token = try await harness.token(.partner)
+        try await harness.test { client in
+            let wait = try await client.call(.get, "/v1/waits?lon=-73.985&lat=40.755", token: token)
+            #expect(wait["zoneId"] == "161")
+            #expect(wait.body?["expectedWaitS"]?.scalarText != nil, "a free taxi in the zone: its drive")
+            #expect(try await client.call(.get, "/v1/waits?lon=2.35&lat=48.85", token: token).status == .notFound)
+
+            let base = "/v1/reachability?from=-73.99,40.75&to=-73.98,40.76&leave=2026-09-21T14:00:00Z"
+            let easy = try await client.call(.get, base + "&arriveBy=2026-09-21T16:00:00Z", token: token)
+            #expect(easy.status == .ok)
+            #expect(easy["reachable"] == "true")
+            let tight = try await client.call(.get, base + "&arriveBy=2026-09-21T14:00:30Z", token: token)
+            #expect(tight["reachable"] == "false")
+            #expect(try tight.list("warnings").contains { $0.scalarText?.contains("late by") == true })
+            #expect(try await client.call(.get, base, token: token).status == .badRequest, "arriveBy is required")
+        }
+    }
+}

@@ -11,8 +11,39 @@ struct TravelTimeController: Sendable {
     let router: Routing.Router
     let clock: any ServiceClock
 
+    /// Most sources times targets one table request may ask for.
+    static let maxTableCells = 10_000
+
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.get(use: eta)
+        group.post("table", use: table)
+    }
+
+    /// `POST /v1/eta/table` `{"sources": [points], "targets": [points], "depart"?}` →
+    /// `{"durationsS": [[...]], "distancesM": [[...]], "depart"}`, one row per
+    /// source, `null` where a pair cannot be routed (SPEC R3); at most
+    /// ``maxTableCells`` pairs.
+    @Sendable func table(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: Set(Role.allCases))
+        let body = try await request.decode(as: TableBody.self, context: context)
+        guard !body.sources.isEmpty, !body.targets.isEmpty, body.sources.count * body.targets.count <= Self.maxTableCells else {
+            throw Problem.badRequest("'sources' and 'targets' must each name at least one point, and at most \(Self.maxTableCells) pairs together")
+        }
+        let sources = try body.sources.enumerated().map { try $1.coordinate(field: "sources[\($0)]") }
+        let targets = try body.targets.enumerated().map { try $1.coordinate(field: "targets[\($0)]") }
+        var depart = clock.now
+        if let text = body.depart {
+            guard let date = FixTime.date(iso8601: text) else { throw Problem.badRequest("'depart' must be an ISO 8601 time") }
+            depart = date
+        }
+        var rows: [[TravelEstimate?]] = Array(repeating: [], count: sources.count)
+        for target in targets {
+            let column = (try? router.table(from: sources, to: target, depart: depart)) ?? Array(repeating: nil, count: sources.count)
+            for (row, estimate) in column.enumerated() { rows[row].append(estimate) }
+        }
+        return try JSONResponse.ok(TableJSON(
+            durationsS: rows.map { $0.map { $0?.durationSeconds } }, distancesM: rows.map { $0.map { $0?.distanceMetres } },
+            depart: FixTime.iso8601(depart)))
     }
 
     /// `GET /v1/eta?from=LON,LAT&to=LON,LAT&depart=ISO8601` → `{"durationS", "distanceM", "depart"}`.
@@ -31,6 +62,21 @@ struct TravelTimeController: Sendable {
             throw Problem.unprocessable("no road route leads from \(from) to \(to)")
         }
     }
+}
+
+/// The body of `POST /v1/eta/table`.
+struct TableBody: Codable, Sendable {
+    var sources: [PointJSON]
+    var targets: [PointJSON]
+    /// ISO 8601; now when absent.
+    var depart: String?
+}
+
+/// `POST /v1/eta/table`: row per source, column per target; null where no route.
+struct TableJSON: Codable, Sendable {
+    var durationsS: [[Double?]]
+    var distancesM: [[Double?]]
+    var depart: String
 }
 
 /// `GET /v1/eta`.

@@ -1,0 +1,97 @@
+import DispatchService
+import Foundation
+import GeoKit
+import Hummingbird
+import Ingest
+import Routing
+import ServiceClock
+import Storage
+import Zones
+
+/// `/v1/waits` and `/v1/reachability`, for every logged-in role and
+/// partner apps (SPEC D9, R6): the expected wait for a taxi at a point, and
+/// whether someone calling a taxi at a time reaches a place by a deadline.
+struct WaitsController: Sendable {
+    let dispatcher: Dispatcher
+    let zones: ZoneIndex
+    let router: Routing.Router
+    let clock: any ServiceClock
+
+    func addRoutes(waits: RouterGroup<APIRequestContext>, reachability: RouterGroup<APIRequestContext>) {
+        waits.get(use: wait)
+        reachability.get(use: reach)
+    }
+
+    /// `GET /v1/waits?lon=&lat=` → `{"zoneId", "expectedWaitS"}`: the time
+    /// until a taxi can be offered a request there plus that taxi's drive
+    /// (absent when the zone has neither a free taxi nor a recent arrival
+    /// rate); 404 outside the service area.
+    @Sendable func wait(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: Set(Role.allCases))
+        let point = try request.queryPoint()
+        let zone = try zoneOf(point)
+        let wait = await dispatcher.expectedWait(at: point, in: zone.id)
+        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map { $0 / .seconds(1) }))
+    }
+
+    /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
+    /// calling a taxi at `from` at `leave` (default now), the expected wait
+    /// there plus the drive to `to` at that hour's speeds, and whether it
+    /// arrives by `arriveBy`, with a warning when not.
+    @Sendable func reach(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: Set(Role.allCases))
+        let from = try request.queryPoint("from")
+        let to = try request.queryPoint("to")
+        let leave = try request.queryTime("leave", default: clock.now)
+        guard request.uri.queryParameters.get("arriveBy") != nil else {
+            throw Problem.badRequest("query parameter 'arriveBy' is required: the ISO 8601 time to be at 'to' by")
+        }
+        let arriveBy = try request.queryTime("arriveBy", default: leave)
+        let zone = try zoneOf(from)
+        let wait = await dispatcher.expectedWait(at: from, in: zone.id)
+        let answer: Reachability
+        do {
+            answer = try router.reachability(
+                from: from, to: to, depart: leave, deadline: arriveBy, expectedWait: wait.map { $0 / .seconds(1) } ?? 0)
+        } catch {
+            throw Problem.unprocessable("a point cannot be placed on the road map: \(error)")
+        }
+        guard answer.driveSeconds.isFinite else { throw Problem.unprocessable("no road route leads from \(from) to \(to)") }
+        var warnings: [String] = []
+        if wait == nil { warnings.append("no taxi is free or recently freed in zone \(zone.id): the wait is unknown and counted as none") }
+        if !answer.reachable { warnings.append("late by \(Int((-answer.marginSeconds).rounded())) s: call earlier or choose another way") }
+        return try JSONResponse.ok(ReachabilityJSON(
+            reachable: answer.reachable, arrival: FixTime.iso8601(answer.arrival), marginS: answer.marginSeconds,
+            expectedWaitS: wait.map { $0 / .seconds(1) }, driveS: answer.driveSeconds, zoneId: zone.id.text, warnings: warnings))
+    }
+
+    private func zoneOf(_ point: GeoKit.Coordinate) throws -> Zone {
+        guard let zone = zones.zone(at: point) else {
+            throw Problem.notFound("the point \(point) is outside the service area (in no zone): no taxi is called there")
+        }
+        return zone
+    }
+}
+
+/// `GET /v1/waits`.
+struct WaitJSON: Codable, Sendable {
+    var zoneId: String
+    var name: String?
+    /// Seconds; absent when the zone has neither a free taxi nor a recent arrival rate.
+    var expectedWaitS: Double?
+}
+
+/// `GET /v1/reachability`.
+struct ReachabilityJSON: Codable, Sendable {
+    var reachable: Bool
+    /// ISO 8601: leave + expected wait + drive.
+    var arrival: String
+    /// Seconds to spare (negative: late).
+    var marginS: Double
+    var expectedWaitS: Double?
+    var driveS: Double
+    /// The zone the taxi is called in.
+    var zoneId: String
+    /// What the answer could not account for, or that it is late.
+    var warnings: [String]
+}
