@@ -2,7 +2,7 @@
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip \
 	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev
-PYTHON_PACKAGES = shapely pytest
+PYTHON_PACKAGES = shapely pytest schemathesis
 DEMO_ZONES = Zones/manhattan/zones.geojson
 
 .PHONY: demo test bench fuzz build release deps deps-system deps-python clean
@@ -19,7 +19,7 @@ deps-system:
 	fi
 
 deps-python:
-	@python3 -c 'import shapely, pytest' 2>/dev/null || \
+	@python3 -c 'import shapely, pytest, schemathesis' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PYTHON_PACKAGES)
 

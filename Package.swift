@@ -41,6 +41,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.29.0", traits: ["MallocInterposer"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
     ],
     targets: [
@@ -204,6 +205,7 @@ let package = Package(
                 "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -222,6 +224,8 @@ let package = Package(
                 "API", "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
                 "Accounts", "DispatchService", "TaxiDispatch", "Routing",
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ],
             swiftSettings: swiftSettings),
@@ -237,7 +241,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "mytaxiTests", dependencies: ["mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch"],
+            name: "mytaxiTests",
+            dependencies: [
+                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch",
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+            ],
             swiftSettings: swiftSettings),
 
         // The load generator and trace replayer (Tools/LoadGen), for benchmarks and durability tests.

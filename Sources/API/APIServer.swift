@@ -4,6 +4,7 @@ import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import Ingest
 import Prometheus
 import Routing
@@ -40,6 +41,10 @@ public struct APIServer: Sendable {
     public let accounts: AccountService
     /// True when the devices file has a device for a taxi (a driver's account is bound to one).
     public let hasDevice: @Sendable (TaxiID) -> Bool
+    /// Hands notices to the push sockets (`/v1/push`).
+    public let notificationHub: NotificationHub
+    /// The zone set versions planners uploaded.
+    public let zoneSets: any ZoneSetStore
 
     /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
     public static let loginBurst = 10
@@ -53,7 +58,8 @@ public struct APIServer: Sendable {
     public init(
         fleet: FleetIndex, archive: any FixArchive, zones: ZoneIndex, metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
-        router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool
+        router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
+        notificationHub: NotificationHub, zoneSets: any ZoneSetStore
     ) {
         self.fleet = fleet
         self.archive = archive
@@ -65,6 +71,8 @@ public struct APIServer: Sendable {
         self.roadRouter = router
         self.accounts = accounts
         self.hasDevice = hasDevice
+        self.notificationHub = notificationHub
+        self.zoneSets = zoneSets
     }
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
@@ -99,6 +107,25 @@ public struct APIServer: Sendable {
         TravelTimeController(router: roadRouter, clock: clock).addRoutes(to: v1.group("eta"))
         WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, clock: clock)
             .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
+        ZoneSetsController(store: zoneSets, clock: clock).addRoutes(to: v1.group("zone-sets"))
+        let notifications = notificationsController()
+        notifications.addRoutes(to: v1.group("notifications"))
+        notifications.addPushRoutes(http: v1.group("push"), webSocket: nil)
         return router
+    }
+
+    /// The routes a WebSocket upgrade is tried on (`/v1/push`), behind the
+    /// same request ids, problems and authentication as every route.
+    public func webSocketRouter() -> Hummingbird.Router<APIRequestContext> {
+        let router = Hummingbird.Router(context: APIRequestContext.self)
+        router.add(middleware: RequestIDMiddleware())
+        router.add(middleware: ProblemMiddleware())
+        let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
+        notificationsController().addPushRoutes(http: nil, webSocket: v1.group("push"))
+        return router
+    }
+
+    private func notificationsController() -> NotificationsController {
+        NotificationsController(dispatcher: dispatcher, hub: notificationHub, fleet: fleet, clock: clock)
     }
 }

@@ -3,6 +3,7 @@ import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
+import HummingbirdWebSocket
 import HummingbirdCore
 import Ingest
 import Logging
@@ -43,6 +44,8 @@ public final class MytaxiService: Sendable {
     private let router: Routing.Router
     /// Accounts, passwords and tokens of the API (SPEC A2).
     public let accounts: AccountService
+    /// The zone set versions planners uploaded, and the active one.
+    private let zoneSets: any ZoneSetStore
     private let registry: PrometheusCollectorRegistry
     /// Called once per listener when it is bound: its name (`line/tcp`, `http`) and port.
     private let onListening: @Sendable (String, Int) -> Void
@@ -60,8 +63,8 @@ public final class MytaxiService: Sendable {
         self.clock = clock
         self.logger = logger
         self.onListening = onListening
-        let loaded = try ZoneFileLoader.load(
-            path: configuration.zonesPath, options: configuration.zoneFileOptions)
+        zoneSets = try SQLiteZoneSetStore(directory: configuration.dataDirectory)
+        let loaded = try await Self.loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         zones = zoneIndex
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
@@ -153,13 +156,16 @@ public final class MytaxiService: Sendable {
                 eventLoopGroupProvider: .shared(group),
                 logger: logger)))
         }
+        let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         let api = APIServer(
             fleet: fleet, archive: archive, zones: zones, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
-            accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) })
+            accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
+            zoneSets: zoneSets)
+        services.append(.init(service: notificationHub))
         services.append(.init(service: Application(
             router: api.router(),
-            server: httpServer(),
+            server: apiServer(webSocketRouter: api.webSocketRouter()),
             configuration: httpConfiguration(host: configuration.bindHost, port: configuration.httpPort, serverName: "mytaxi"),
             onServerRunning: { [self] channel in
                 report(listener: "http", port: channel.localAddress?.port ?? configuration.httpPort)
@@ -182,6 +188,25 @@ public final class MytaxiService: Sendable {
         }
         logger.info("stopped: every queued fix was written")
         try await group.shutdownGracefully()
+    }
+
+    /// The zones the service starts on: the version planners activated
+    /// through the API when there is one, else the file of `--zones`.
+    /// - Throws: ``ServiceStartError`` when the active version no longer
+    ///   loads, or the zone file's own error.
+    private static func loadZones(_ configuration: ServiceConfiguration, zoneSets: any ZoneSetStore, logger: Logger) async throws -> LoadedZones {
+        guard let active = try await zoneSets.activeVersion(), let geoJSON = try await zoneSets.geoJSON(of: active.version) else {
+            return try ZoneFileLoader.load(path: configuration.zonesPath, options: configuration.zoneFileOptions)
+        }
+        do {
+            let loaded = try ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions())
+            logger.info("zones: version \(active.version) activated by \(active.activation?.by ?? "?") through the API, in place of \(configuration.zonesPath)")
+            return loaded
+        } catch {
+            throw ServiceStartError(
+                file: configuration.dataDirectory + "/zones.sqlite",
+                reason: "the active zone set version \(active.version) does not load (\(error)); activate another with POST /v1/zone-sets/{version}/activation")
+        }
     }
 
     /// The road router of `--graph`.
@@ -235,6 +260,25 @@ public final class MytaxiService: Sendable {
         let timeout = TimeAmount.milliseconds(Int64(configuration.httpTimeoutSeconds * 1000))
         return .http1(
             configuration: .init(additionalChannelHandlers: [HTTPRequestDeadlineHandler(timeout: timeout)], idleTimeout: timeout))
+    }
+
+    /// HTTP/1.1 as ``httpServer()``, whose `GET /v1/push` may be upgraded
+    /// to a WebSocket (SPEC D7); a pushed socket is pinged every 30 s, so a
+    /// vanished phone's socket is closed. The header deadline of a
+    /// connection's first request is kept by ``FirstRequestDeadlineHandler``,
+    /// as the upgrade negotiation reads it before the HTTP handlers exist.
+    private func apiServer(webSocketRouter: Hummingbird.Router<APIRequestContext>) -> HTTPServerBuilder {
+        let timeout = TimeAmount.milliseconds(Int64(configuration.httpTimeoutSeconds * 1000))
+        let webSocketResponder = webSocketRouter.buildResponder()
+        return HTTPServerBuilder { responder in
+            FirstRequestDeadlineChannel(
+                base: HTTP1WebSocketUpgradeChannel(
+                    responder: responder, webSocketResponder: webSocketResponder,
+                    configuration: .init(
+                        http1: .init(additionalChannelHandlers: [HTTPRequestDeadlineHandler(timeout: timeout)], idleTimeout: timeout),
+                        ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))))),
+                timeout: timeout)
+        }
     }
 
     /// Re-reads the devices file (SIGHUP); a bad file keeps the current registry.

@@ -5,13 +5,15 @@ import Synchronization
 /// A write to the dispatch log as the dispatcher decides it, tagged with
 /// the epoch of the engine state it was decided on: a command still to be
 /// encoded (on the log's writer thread, so the dispatcher's own thread only
-/// runs the engine), or a snapshot encoded in the background.
+/// runs the engine), a snapshot encoded in the background, a ride that
+/// ended, or the notices of a command.
 struct EpochWrite: Sendable {
     /// What to write.
     enum Content: Sendable {
         case entry(sequence: Int64, LoggedCommand)
         case snapshot(DispatchLogSnapshot)
         case history(RideHistoryRecord)
+        case notices(PendingNotices)
     }
 
     let epoch: Int
@@ -57,14 +59,19 @@ final class DispatchLogGate: Sendable {
 
     private static func encode(_ writes: [EpochWrite], with encoder: JSONEncoder) throws(StorageError) -> [DispatchLogWrite] {
         do {
-            return try writes.map { write in
+            return try writes.flatMap { write -> [DispatchLogWrite] in
                 switch write.content {
                 case .entry(let sequence, let command):
-                    .entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))
+                    [.entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))]
                 case .snapshot(let snapshot):
-                    .snapshot(snapshot)
+                    [.snapshot(snapshot)]
                 case .history(let record):
-                    .history(record)
+                    [.history(record)]
+                case .notices(let pending):
+                    try pending.notices.personal.map { personal in
+                        .notification(
+                            StoredNotification(key: personal.key, recipient: personal.recipient, payload: try encoder.encode(personal.notice)))
+                    }
                 }
             }
         } catch {

@@ -27,23 +27,25 @@ import Zones
 public actor Dispatcher {
     /// The rules the engine applies.
     public nonisolated let rules: DispatchRules
-    /// What the engine decided, published once durable, for the
-    /// notification layer (the newest ``eventBufferSize`` are kept for a slow reader).
-    public nonisolated let events: AsyncStream<DispatchEvent>
-    /// How many unread events ``events`` keeps.
-    public static let eventBufferSize = 100_000
+    /// What each command told, published once durable, for the push
+    /// layer (SPEC D7): the board's notices and the users' stored ones (the
+    /// newest ``noticeBufferSize`` commands' are kept for a slow reader;
+    /// the users' stay in the log until fetched).
+    public nonisolated let notices: AsyncStream<CommandNotices>
+    /// How many commands' unread notices ``notices`` keeps.
+    public static let noticeBufferSize = 100_000
 
     private var engine: DispatchEngine
     private let etas: any PickupETAs
     private let positions: any TaxiPositions
     private let trackingInterval: Duration
     private var lastTracking: Duration?
-    private let log: any DispatchLog
+    let log: any DispatchLog
     private let gate: DispatchLogGate
     private let committer: GroupCommitter<EpochWrite>
     private let clock: any ServiceClock
     private let snapshotInterval: Int
-    private let eventSink: AsyncStream<DispatchEvent>.Continuation
+    private let noticeSink: AsyncStream<CommandNotices>.Continuation
     private let timeOffset: Duration
     private var epoch = 0
     private var lastSequence: Int64 = 0
@@ -86,7 +88,7 @@ public actor Dispatcher {
         committer = GroupCommitter(
             threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) },
             afterCommit: { _, report in metrics?.committed(writes: report.itemCount, duration: report.duration) })
-        (events, eventSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.eventBufferSize))
+        (notices, noticeSink) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(Self.noticeBufferSize))
     }
 
     /// The engine's time now.
@@ -107,11 +109,11 @@ public actor Dispatcher {
     ///   not be made durable (nothing changed either).
     @discardableResult
     public func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
-        let (writes, events) = try run(command)
+        let (writes, events, notices) = try run(command)
         guard !writes.isEmpty else { return events }
         do {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                submit(writes, events: events) { continuation.resume(with: $0) }
+                submit(writes, events: events, notices: notices) { continuation.resume(with: $0) }
             }
         } catch {
             await recover()
@@ -126,9 +128,9 @@ public actor Dispatcher {
     /// durable, as for ``execute(_:)``; a failed write is handled the same way.
     /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not fit.
     public func record(_ command: DispatchCommand) throws(DispatcherError) {
-        let (writes, events) = try run(command)
+        let (writes, events, notices) = try run(command)
         guard !writes.isEmpty else { return }
-        submit(writes, events: events) { [self] result in
+        submit(writes, events: events, notices: notices) { [self] result in
             if case .failure = result { Task { await self.recover() } }
         }
     }
@@ -254,7 +256,7 @@ public actor Dispatcher {
     }
 
     /// Runs `command` on the engine and returns the log writes that make it durable.
-    private func run(_ command: DispatchCommand) throws(DispatcherError) -> ([EpochWrite], [DispatchEvent]) {
+    private func run(_ command: DispatchCommand) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: PendingNotices?) {
         guard !reloading else {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
         }
@@ -269,10 +271,10 @@ public actor Dispatcher {
         } catch {
             throw .rejected(error)
         }
-        if command.isObservation, events.isEmpty { return ([], []) }
+        if command.isObservation, events.isEmpty { return ([], [], nil) }
         // A fleet event that changed nothing (a restart's restored fleet
         // telling positions the engine knows) is not worth an entry.
-        if let fleetTaxi, events.isEmpty, engine.snapshot.taxis[fleetTaxi] == recordBefore { return ([], []) }
+        if let fleetTaxi, events.isEmpty, engine.snapshot.taxis[fleetTaxi] == recordBefore { return ([], [], nil) }
         lastSequence += 1
         lastEngineTime = now
         let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
@@ -281,9 +283,16 @@ public actor Dispatcher {
             writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }
-        let ended = RideHistory.records(endedBy: events, closed: engine.closedByLastCall, at: wall)
-        return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
-            + ended.map { EpochWrite(epoch: epoch, content: .history($0)) }, events)
+        let closed = engine.closedByLastCall
+        let ended = RideHistory.records(endedBy: events, closed: closed, at: wall)
+        var writes = [EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
+        writes += ended.map { EpochWrite(epoch: epoch, content: .history($0)) }
+        guard !events.isEmpty else { return (writes, events, nil) }
+        let notices = PendingNotices(
+            sequence: lastSequence, events: events,
+            context: DispatchNotices.Context(events: events, snapshot: engine.snapshot, closed: closed, engineTime: now, wall: wall))
+        writes.append(EpochWrite(epoch: epoch, content: .notices(notices)))
+        return (writes, events, notices)
     }
 
     /// The taxi a fleet event is about; nil for every other command.
@@ -324,13 +333,14 @@ public actor Dispatcher {
     }
 
     private func submit(
-        _ writes: [EpochWrite], events: [DispatchEvent], then: @escaping @Sendable (Result<Void, any Error>) -> Void
+        _ writes: [EpochWrite], events: [DispatchEvent], notices: PendingNotices?,
+        then: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
-        let (sink, metrics, now) = (eventSink, metrics, lastEngineTime)
+        let (sink, metrics, now) = (noticeSink, metrics, lastEngineTime)
         let requests = metrics == nil ? [:] : DispatchMetrics.requests(namedIn: events, of: engine.snapshot)
         committer.submit(writes) { result in
             if case .success = result {
-                for event in events { sink.yield(event) }
+                if let notices { sink.yield(notices.notices) }
                 metrics?.count(events, requests: requests, at: now)
             }
             then(result)

@@ -75,6 +75,18 @@ extension Dispatcher {
             passengers: state.passengerQueue(in: zone).compactMap { state.requests[$0] }, engineTime: engineTime)
     }
 
+    /// The taxi and passenger queues of every zone that has either, for the dispatchers' board.
+    public func allQueues() -> [ZoneID: ZoneQueuesView] {
+        let state = snapshot
+        var views: [ZoneID: ZoneQueuesView] = [:]
+        for zone in Set(state.taxiQueues.keys).union(state.passengerQueues.keys) {
+            views[zone] = ZoneQueuesView(
+                taxis: state.taxiQueues[zone]?.entries ?? [],
+                passengers: state.passengerQueue(in: zone).compactMap { state.requests[$0] }, engineTime: engineTime)
+        }
+        return views
+    }
+
     /// Every taxi the engine knows, by id.
     public func taxiRecords() -> [TaxiID: TaxiRecord] {
         snapshot.taxis

@@ -28,6 +28,14 @@ public protocol DispatchLog: Sendable {
     /// The rides `taxi` served or was sent for that ended at `since` or
     /// later, most recent first, at most `limit` (SPEC D8).
     func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
+
+    /// The notifications for `recipient` not yet handed over, oldest
+    /// first, at most `limit` (SPEC D7).
+    func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification]
+
+    /// Records that `recipient` has been handed every notification up to
+    /// and including `key`, so that none of them is handed over again.
+    func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError)
 }
 
 /// One thing to write to a ``DispatchLog``.
@@ -38,6 +46,8 @@ public enum DispatchLogWrite: Sendable, Equatable {
     case snapshot(DispatchLogSnapshot)
     /// A ride or booking that ended with the entry written with it.
     case history(RideHistoryRecord)
+    /// A notification of the entry written with it (SPEC D7).
+    case notification(StoredNotification)
 }
 
 /// One entry of the dispatch log: a command as the service encoded it.

@@ -8,6 +8,8 @@ public final class InMemoryDispatchLog: DispatchLog {
         var entries: [DispatchLogEntry] = []
         var snapshot: DispatchLogSnapshot?
         var history: [RideHistoryRecord] = []
+        var notifications: [StoredNotification] = []
+        var deliveredThrough: [String: NotificationKey] = [:]
     }
 
     private let contents = Mutex(Contents())
@@ -27,6 +29,8 @@ public final class InMemoryDispatchLog: DispatchLog {
                     next.snapshot = snapshot
                 case .history(let record):
                     next.history.append(record)
+                case .notification(let notification):
+                    next.notifications.append(notification)
                 }
             }
             contents = next
@@ -47,6 +51,23 @@ public final class InMemoryDispatchLog: DispatchLog {
 
     public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         Self.newestFirst(contents.withLock { $0.history }.filter { $0.taxi == taxi && $0.endedAt >= since }, limit: limit)
+    }
+
+    public func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
+        contents.withLock { contents in
+            let delivered = contents.deliveredThrough[recipient]
+            return Array(contents.notifications.filter { notification in
+                notification.recipient == recipient && delivered.map { notification.key > $0 } ?? true
+            }.prefix(limit))
+        }
+    }
+
+    public func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
+        contents.withLock { contents in
+            for mark in marks {
+                contents.deliveredThrough[mark.recipient] = max(contents.deliveredThrough[mark.recipient] ?? mark.through, mark.through)
+            }
+        }
     }
 
     /// Most recent first; of records that ended together, the one written last first.

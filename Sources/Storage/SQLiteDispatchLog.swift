@@ -25,6 +25,12 @@ public final class SQLiteDispatchLog: DispatchLog {
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_passenger ON ride_history (passenger, ended_ms)")
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_taxi ON ride_history (taxi, ended_ms)")
                 try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS notification (
+                        sequence INTEGER NOT NULL, idx INTEGER NOT NULL, recipient TEXT NOT NULL, payload BLOB NOT NULL,
+                        delivered INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (sequence, idx))
+                    """)
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS notification_undelivered ON notification (recipient, delivered, sequence, idx)")
+                try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS dispatch_snapshot (
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
@@ -55,6 +61,10 @@ public final class SQLiteDispatchLog: DispatchLog {
                         try db.execute(
                             sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)",
                             arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
+                    case .notification(let notification):
+                        try db.execute(
+                            sql: "INSERT INTO notification (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)",
+                            arguments: [notification.key.sequence, notification.key.index, notification.recipient, notification.payload])
                     }
                 }
             }
@@ -84,6 +94,41 @@ public final class SQLiteDispatchLog: DispatchLog {
             }
         } catch {
             throw .readFailed(reason: "\(error)")
+        }
+    }
+
+    public func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
+        do {
+            return try await database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT sequence, idx, payload FROM notification WHERE recipient = ? AND delivered = 0
+                        ORDER BY sequence, idx LIMIT ?
+                        """,
+                    arguments: [recipient, limit]
+                ).map { StoredNotification(key: NotificationKey(sequence: $0["sequence"], index: $0["idx"]), recipient: recipient, payload: $0["payload"]) }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+
+    public func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
+        guard !marks.isEmpty else { return }
+        do {
+            try await database.write { db in
+                for mark in marks {
+                    try db.execute(
+                        sql: """
+                            UPDATE notification SET delivered = 1
+                            WHERE recipient = ? AND delivered = 0 AND (sequence < ? OR (sequence = ? AND idx <= ?))
+                            """,
+                        arguments: [mark.recipient, mark.through.sequence, mark.through.sequence, mark.through.index])
+                }
+            }
+        } catch {
+            throw .writeFailed(reason: "\(error)")
         }
     }
 

@@ -3,6 +3,7 @@ import DispatchService
 import FixRecords
 import Fleet
 import Foundation
+import Logging
 import GeoKit
 import HTTPTypes
 import Hummingbird
@@ -38,6 +39,7 @@ final class APIHarness: Sendable {
     let dispatcher: Dispatcher
     let accounts: AccountService
     let server: APIServer
+    let zoneSets = InMemoryZoneSetStore()
 
     init(archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true) async throws {
         self.archive = archive
@@ -48,7 +50,9 @@ final class APIHarness: Sendable {
         server = APIServer(
             fleet: fleet, archive: archive, zones: try ZoneIndex(zoneSet: Self.zoneSet), metricsRegistry: registry,
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
-            router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) })
+            router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
+            notificationHub: NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
+            zoneSets: zoneSets)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }

@@ -34,6 +34,12 @@ final class FlakyDispatchLog: DispatchLog {
         try await inner.history(ofTaxi: taxi, since: since, limit: limit)
     }
     func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] { try await inner.entries(after: sequence) }
+    func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
+        try await inner.undeliveredNotifications(for: recipient, limit: limit)
+    }
+    func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
+        try await inner.markNotificationsDelivered(marks)
+    }
 }
 
 /// The dispatcher: every command durable before it is told, the state
@@ -117,12 +123,12 @@ final class FlakyDispatchLog: DispatchLog {
         #expect(try await log.entries(after: 0).count == 3)
 
         dispatcher.close()
-        var published: [DispatchEvent] = []
-        for await event in dispatcher.events {
-            published.append(event)
-            if case .taxiJoinedQueue = event { break }
+        var published: [Notice] = []
+        for await notices in dispatcher.notices {
+            published += notices.board
+            if published.contains(where: { $0.kind == "taxi_joined_queue" }) { break }
         }
-        #expect(published.filter { $0 == .driverStateChanged("A", from: .unavailable, to: .available) }.count == 1,
+        #expect(published.filter { $0.kind == "driver_state" && $0.taxiId == "A" && $0.state == "available" }.count == 1,
                 "the lost command's events were never published")
     }
 

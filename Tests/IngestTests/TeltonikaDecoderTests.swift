@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 import GeoKit
 import Testing

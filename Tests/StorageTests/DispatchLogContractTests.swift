@@ -101,4 +101,44 @@ import Storage
             #expect(try await store.history(ofTaxi: "A", since: since, limit: 1) == [other])
         }
     }
+
+    static func notification(_ sequence: Int64, _ index: Int, for recipient: String) -> StoredNotification {
+        StoredNotification(
+            key: NotificationKey(sequence: sequence, index: index), recipient: recipient, payload: Data("told \(sequence).\(index)".utf8))
+    }
+
+    /// SPEC D7: a user's notifications are kept, oldest first, until handed
+    /// over, and each is handed over once, also after a restart.
+    @Test(arguments: implementations)
+    func notificationsAreKeptUntilHandedOverOnce(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let first = Self.notification(1, 0, for: "passenger:pat")
+        let forDriver = Self.notification(1, 1, for: "taxi:T1")
+        let second = Self.notification(2, 0, for: "passenger:pat")
+        let third = Self.notification(3, 0, for: "passenger:pat")
+        try log.write([.entry(Self.entry(1)), .notification(first), .notification(forDriver)])
+        try log.write([.entry(Self.entry(2)), .notification(second)])
+        try log.write([.entry(Self.entry(3)), .notification(third)])
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 10) == [first, second, third])
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 2) == [first, second])
+        try await log.markNotificationsDelivered([(recipient: "passenger:pat", through: second.key)])
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 10) == [third])
+        #expect(try await log.undeliveredNotifications(for: "taxi:T1", limit: 10) == [forDriver], "another user's are untouched")
+        for store in try reopen.map({ [try $0()] }) ?? [] {
+            #expect(try await store.undeliveredNotifications(for: "passenger:pat", limit: 10) == [third])
+        }
+    }
+
+    /// A notification is written with its entry or not at all.
+    @Test(arguments: implementations)
+    func aNotificationOfAFailedBatchIsNotKept(implementation: String) async throws {
+        let (log, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try log.write([.entry(Self.entry(1))])
+        #expect(throws: StorageError.self) {
+            try log.write([.entry(Self.entry(1)), .notification(Self.notification(1, 0, for: "taxi:T1"))])
+        }
+        #expect(try await log.undeliveredNotifications(for: "taxi:T1", limit: 10) == [])
+    }
 }

@@ -1,12 +1,16 @@
 import Hummingbird
+import HummingbirdWebSocket
 import NIOCore
 import Storage
 
 /// What every API route knows about its request: Hummingbird's core (the
 /// logger with the request id, the path parameters), the client's address
-/// (for rate limits) and, behind ``AuthenticationMiddleware``, the caller.
-public struct APIRequestContext: RequestContext, RemoteAddressRequestContext {
+/// (for rate limits) and, behind ``AuthenticationMiddleware``, the caller;
+/// the same context serves the WebSocket upgrade of `/v1/push`.
+public struct APIRequestContext: RequestContext, RemoteAddressRequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
+    /// Where the WebSocket route of `/v1/push` leaves its handler for the upgrade.
+    public let webSocket = WebSocketHandlerReference<Self>()
     /// The client's socket address, nil when unknown (a test client).
     public let remoteAddress: SocketAddress?
     /// The account behind the bearer token, set by ``AuthenticationMiddleware``;

@@ -1,4 +1,5 @@
 import DispatchService
+import FixRecords
 import Foundation
 import GeoKit
 import Hummingbird

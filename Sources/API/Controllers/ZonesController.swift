@@ -62,17 +62,7 @@ struct ZonesController: Sendable {
     @Sendable func queue(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let zone = try knownZone(context)
-        let queues = await dispatcher.queues(in: zone)
-        let time = EngineTime(engine: queues.engineTime, now: clock.now)
-        return try JSONResponse.ok(ZoneQueueJSON(
-            zoneId: zone.text,
-            taxis: queues.taxis.enumerated().map { index, entry in
-                QueuedTaxiJSON(position: index + 1, taxiId: entry.taxi.text, availableSince: FixTime.iso8601(time.wall(entry.place.availableSince)))
-            },
-            passengers: queues.passengers.enumerated().map { index, request in
-                QueuedPassengerJSON(position: index + 1, rideId: request.id.description, passengerId: request.passenger.text,
-                                    confirmed: request.confirmed)
-            }))
+        return try JSONResponse.ok(ZoneQueueJSON(zone: zone, queues: await dispatcher.queues(in: zone), now: clock.now))
     }
 
     private func knownZone(_ context: APIRequestContext) throws -> ZoneID {
@@ -108,6 +98,18 @@ struct ZoneQueueJSON: Codable, Sendable {
     var zoneId: String
     var taxis: [QueuedTaxiJSON]
     var passengers: [QueuedPassengerJSON]
+
+    /// The JSON of `zone`'s `queues`; `now` is the wall-clock time at the view's engine time.
+    init(zone: ZoneID, queues: ZoneQueuesView, now: Date) {
+        let time = EngineTime(engine: queues.engineTime, now: now)
+        zoneId = zone.text
+        taxis = queues.taxis.enumerated().map { index, entry in
+            QueuedTaxiJSON(position: index + 1, taxiId: entry.taxi.text, availableSince: FixTime.iso8601(time.wall(entry.place.availableSince)))
+        }
+        passengers = queues.passengers.enumerated().map { index, request in
+            QueuedPassengerJSON(position: index + 1, rideId: request.id.description, passengerId: request.passenger.text, confirmed: request.confirmed)
+        }
+    }
 }
 
 /// A free taxi in a zone's queue.

@@ -1,3 +1,4 @@
+import FixRecords
 import Ingest
 import Storage
 

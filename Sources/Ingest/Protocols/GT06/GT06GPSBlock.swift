@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// The 18-byte GPS block that starts GT06 location and alarm messages:

@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// The recommended-minimum sentence of NMEA 0183 (`$GPRMC` / `$GNRMC`):

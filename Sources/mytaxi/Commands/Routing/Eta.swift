@@ -1,4 +1,5 @@
 import ArgumentParser
+import FixRecords
 import Foundation
 import GeoKit
 import Ingest

@@ -16,6 +16,7 @@ public enum FixTime {
         seconds.isFinite && seconds >= 0 && seconds <= latestUnixSeconds
     }
 
+    /// `date` as ISO 8601 UTC with milliseconds.
     public static func iso8601(_ date: Date) -> String {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (wholeSeconds, millis) = floorDivision(milliseconds, 1000)

@@ -1,9 +1,9 @@
 import TaxiDispatch
 
-/// The driver's state as the API writes it.
-enum DriverStateText {
+/// The driver's state as the API and its notifications write it.
+public enum DriverStateText {
     /// `offDuty`, `unavailable`, `available`, `offered` or `busy`.
-    static func text(_ state: DriverState) -> String {
+    public static func text(_ state: DriverState) -> String {
         switch state {
         case .offDuty: "offDuty"
         case .unavailable: "unavailable"

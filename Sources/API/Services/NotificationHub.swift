@@ -1,0 +1,177 @@
+import DispatchService
+import Foundation
+import Logging
+import ServiceClock
+import ServiceLifecycle
+import Storage
+
+/// Hands the dispatch engine's notices to the push sockets that are open
+/// (SPEC D7): each user's own notifications to that user's sockets, every
+/// notice to the dispatchers' live board.
+///
+/// A user's notifications are stored with the command that told them, so
+/// none is lost while no socket is open; a socket that opens first gets
+/// what its user missed, oldest first, then the new ones, each once. A
+/// notification counts as handed over once it was written to a socket or
+/// fetched with `GET /v1/notifications`; the hub records that in batches
+/// (every ``markInterval``), so after a crash a client may see again the
+/// last fraction of a second of them, with the same ids.
+public actor NotificationHub: Service {
+    /// What a push socket is sent.
+    enum Outgoing: Sendable {
+        /// A user's stored notification.
+        case personal(PersonalNotice)
+        /// A notice for the dispatchers' board.
+        case board(Notice)
+        /// A JSON message of its own (the state a socket starts with).
+        case message(Data)
+    }
+
+    /// One open socket: where its messages go, and for a user's socket, the
+    /// newest notification it was given (nothing older is sent again).
+    private struct Subscriber {
+        let outgoing: AsyncStream<Outgoing>.Continuation
+        var catchingUp: [PersonalNotice]?
+        var lastKey: NotificationKey?
+    }
+
+    private let dispatcher: Dispatcher
+    private let clock: any ServiceClock
+    private let logger: Logger
+    private var users: [String: [Int: Subscriber]] = [:]
+    private var board: [Int: AsyncStream<Outgoing>.Continuation] = [:]
+    private var nextSocket = 0
+    private var unrecordedMarks: [String: NotificationKey] = [:]
+
+    /// How often the notifications handed over are recorded as such.
+    public static let markInterval = Duration.milliseconds(200)
+    /// How many messages a socket that does not read keeps before the
+    /// oldest are dropped (a user's dropped notifications stay stored).
+    public static let socketBufferSize = 10_000
+
+    /// A hub for the notices of `dispatcher`.
+    public init(dispatcher: Dispatcher, clock: any ServiceClock, logger: Logger) {
+        self.dispatcher = dispatcher
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Delivers the dispatcher's notices until a graceful shutdown, recording
+    /// what was handed over as it goes and once more at the end.
+    public func run() async throws {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { [dispatcher] in
+                await cancelWhenGracefulShutdown {
+                    for await notices in dispatcher.notices { await self.deliver(notices) }
+                }
+            }
+            group.addTask { [clock] in
+                try? await cancelWhenGracefulShutdown {
+                    while !Task.isCancelled {
+                        try await clock.sleep(for: Self.markInterval)
+                        await self.recordMarks()
+                    }
+                }
+            }
+            await group.waitForAll()
+        }
+        await recordMarks()
+        finishAll()
+    }
+
+    /// Opens a socket for `recipient`'s notifications: the ones stored and
+    /// not yet handed over come first, then each new one as it is told.
+    /// - Returns: the socket's number (for ``close(_:)``) and its messages.
+    func openUserSocket(for recipient: String, first: Data?) async -> (socket: Int, messages: AsyncStream<Outgoing>) {
+        let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
+        let socket = nextSocket
+        nextSocket += 1
+        if let first { outgoing.yield(.message(first)) }
+        users[recipient, default: [:]][socket] = Subscriber(outgoing: outgoing, catchingUp: [], lastKey: nil)
+        var missed: [PersonalNotice] = []
+        var after: NotificationKey?
+        repeat {
+            let batch = (try? await dispatcher.undeliveredNotices(for: recipient, limit: 500)) ?? []
+            let fresh = batch.filter { notice in after.map { notice.key > $0 } ?? true }
+            missed += fresh
+            after = fresh.last?.key ?? after
+            if fresh.count < 500 { break }
+        } while true
+        guard var subscriber = users[recipient]?[socket] else { return (socket, messages) }
+        let told = missed + (subscriber.catchingUp ?? []).filter { notice in missed.last.map { notice.key > $0.key } ?? true }
+        for notice in told { outgoing.yield(.personal(notice)) }
+        subscriber.lastKey = told.last?.key
+        subscriber.catchingUp = nil
+        users[recipient]?[socket] = subscriber
+        return (socket, messages)
+    }
+
+    /// Opens a socket on the dispatchers' board: `first` (the state now), then every notice.
+    func openBoardSocket(first: Data) -> (socket: Int, messages: AsyncStream<Outgoing>) {
+        let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
+        let socket = nextSocket
+        nextSocket += 1
+        outgoing.yield(.message(first))
+        board[socket] = outgoing
+        return (socket, messages)
+    }
+
+    /// Forgets a socket that closed.
+    func close(_ socket: Int) {
+        board[socket]?.finish()
+        board[socket] = nil
+        for recipient in users.keys {
+            guard let subscriber = users[recipient]?[socket] else { continue }
+            subscriber.outgoing.finish()
+            users[recipient]?[socket] = nil
+            if users[recipient]?.isEmpty == true { users[recipient] = nil }
+        }
+    }
+
+    /// Notes that `notice` was written to one of its recipient's sockets.
+    func handedOver(_ notice: PersonalNotice) {
+        if let mark = unrecordedMarks[notice.recipient], mark >= notice.key { return }
+        unrecordedMarks[notice.recipient] = notice.key
+    }
+
+    /// The number of sockets open now, users' and board's.
+    var openSockets: Int { board.count + users.values.map(\.count).reduce(0, +) }
+
+    private func deliver(_ notices: CommandNotices) {
+        for continuation in board.values {
+            for notice in notices.board { continuation.yield(.board(notice)) }
+        }
+        for personal in notices.personal {
+            guard let sockets = users[personal.recipient] else { continue }
+            for (socket, var subscriber) in sockets {
+                if subscriber.catchingUp != nil {
+                    subscriber.catchingUp?.append(personal)
+                } else if subscriber.lastKey.map({ personal.key > $0 }) ?? true {
+                    subscriber.outgoing.yield(.personal(personal))
+                    subscriber.lastKey = personal.key
+                }
+                users[personal.recipient]?[socket] = subscriber
+            }
+        }
+    }
+
+    /// Records at once what was handed over so far, so that a fetch that
+    /// follows does not hand it over again.
+    func recordMarks() async {
+        guard !unrecordedMarks.isEmpty else { return }
+        let marks = unrecordedMarks.map { (recipient: $0.key, through: $0.value) }
+        unrecordedMarks = [:]
+        do {
+            try await dispatcher.markDelivered(marks)
+        } catch {
+            logger.warning("could not record \(marks.count) users' notifications as handed over (they may be sent again): \(error)")
+        }
+    }
+
+    private func finishAll() {
+        for continuation in board.values { continuation.finish() }
+        for sockets in users.values { for subscriber in sockets.values { subscriber.outgoing.finish() } }
+        board = [:]
+        users = [:]
+    }
+}

@@ -1,0 +1,138 @@
+import Accounts
+import DispatchService
+import FixRecords
+import Foundation
+import GeoKit
+import Hummingbird
+import HummingbirdTesting
+import HummingbirdWebSocket
+import HummingbirdWSClient
+import Logging
+import Storage
+import Synchronization
+import TaxiDispatch
+import Testing
+@testable import API
+
+/// SPEC D7 over the API: a user's notifications fetched once with
+/// `GET /v1/notifications`, pushed over the `/v1/push` WebSocket with the
+/// state first and the missed ones next, and the dispatchers' live board.
+@Suite struct NotificationsAPITests {
+    /// T1 logged in and available in zone 161, and pat's ride offered to it.
+    private func offeredRide(_ harness: APIHarness, _ client: any TestClientProtocol) async throws -> (driver: String, ride: String) {
+        let driver = try await harness.token(.driver)
+        try await harness.dispatcher.execute(.login("T1"))
+        #expect(try await client.call(.put, "/v1/driver/availability", token: driver, json: #"{"available": true}"#).status == .ok)
+        let asked = try await client.call(.post, "/v1/rides", token: try await harness.token(.passenger), json: RideAPITests.pickup)
+        return (driver, try #require(asked["rideId"]))
+    }
+
+    @Test func aUsersNotificationsAreFetchedOnce() async throws {
+        let harness = try await APIHarness()
+        try await harness.report("T1")
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let (driver, ride) = try await offeredRide(harness, client)
+            let told = try await client.call(.get, "/v1/notifications", token: driver)
+            #expect(told.status == .ok)
+            let kinds = try told.list("notifications").map { $0["kind"]?.scalarText }
+            #expect(kinds == ["taxi_joined_queue", "offer"])
+            let offer = try told.list("notifications")[1]
+            #expect(offer["rideId"]?.scalarText == ride)
+            #expect(offer["expiresAt"] != nil)
+            #expect(offer["id"] != nil)
+            #expect(try await client.call(.get, "/v1/notifications", token: driver).list("notifications").isEmpty, "handed over once")
+
+            #expect(try await client.call(.get, "/v1/notifications?limit=1", token: passenger).list("notifications").count == 1)
+            #expect(try await client.call(.get, "/v1/notifications?limit=0", token: passenger).status == .badRequest)
+            #expect(try await client.call(.get, "/v1/notifications", token: try await harness.token(.planner)).status == .forbidden)
+            #expect(try await client.call(.get, "/v1/notifications").status == .unauthorized)
+        }
+    }
+
+    @Test func pushWithoutAWebSocketUpgradeAnswers426() async throws {
+        let harness = try await APIHarness()
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/v1/push", token: try await harness.token(.passenger))
+            #expect(answer.status == .upgradeRequired)
+            #expect(answer["detail"]?.contains("WebSocket") == true)
+            #expect(try await client.call(.get, "/v1/push", token: try await harness.token(.planner)).status == .forbidden)
+        }
+    }
+
+    /// A driver's socket starts with the taxi's state and what it missed,
+    /// then gets the offer as it is made; the board gets the fleet first.
+    @Test func aSocketGetsItsStateThenWhatItMissedThenEachNewNotice() async throws {
+        let harness = try await APIHarness()
+        try await harness.report("T1")
+        let hub = Task { try await harness.server.notificationHub.run() }
+        defer { hub.cancel() }
+        let app = Application(
+            router: harness.server.router(),
+            server: .http1WebSocketUpgrade(webSocketRouter: harness.server.webSocketRouter()))
+        let driver = try await harness.token(.driver)
+        try await harness.dispatcher.execute(.login("T1"))
+        try await app.test(.live) { client in
+            #expect(try await client.call(.put, "/v1/driver/availability", token: driver, json: #"{"available": true}"#).status == .ok)
+            let port = try #require(client.port)
+            let received = Mutex<[JSONValue]>([])
+            try await withDeadline(seconds: 10) {
+                try await WebSocketClient.connect(url: "ws://localhost:\(port)/v1/push?token=\(driver)", logger: Logger(label: "test")) {
+                    inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        let value = try JSONParser.parse(text)
+                        received.withLock { $0.append(value) }
+                        if value["kind"]?.scalarText == "taxi_joined_queue" {
+                            _ = try await client.call(.post, "/v1/rides", token: try await harness.token(.passenger), json: RideAPITests.pickup)
+                        }
+                        if value["kind"]?.scalarText == "offer" { return }
+                    }
+                }
+            }
+            let kinds = received.withLock { $0.map { $0["kind"]?.scalarText } }
+            #expect(kinds == ["state", "taxi_joined_queue", "offer"])
+            #expect(received.withLock { $0.first?["driver"]?["state"]?.scalarText } == "available")
+            #expect(try await client.call(.get, "/v1/notifications", token: driver).list("notifications").isEmpty,
+                    "what the socket handed over is not handed over again")
+
+            let board = Mutex<[JSONValue]>([])
+            let dispatcherToken = try await harness.token(.dispatcher)
+            try await withDeadline(seconds: 10) {
+                try await WebSocketClient.connect(
+                    url: "ws://localhost:\(port)/v1/push?token=\(dispatcherToken)", logger: Logger(label: "test")
+                ) { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        let value = try JSONParser.parse(text)
+                        board.withLock { $0.append(value) }
+                        if board.withLock({ $0.count }) == 1 {
+                            _ = try await client.call(.post, "/v1/driver/offer/refuse", token: driver)
+                        }
+                        if text.contains("offer_refused") { return }
+                    }
+                }
+            }
+            let first = try #require(board.withLock { $0.first })
+            #expect(first["kind"]?.scalarText == "state")
+            guard case .array(let fleet)? = first["fleet"] else { throw APITestFailure("no fleet in the board's state: \(first)") }
+            #expect(fleet.first?["position"]?["taxiId"]?.scalarText == "T1")
+            #expect(board.withLock { $0.last?["kind"]?.scalarText } == "offer_refused")
+        }
+    }
+}
+
+/// Runs `body`, failing when it takes longer than `seconds`.
+func withDeadline(seconds: Double, _ body: @escaping @Sendable () async throws -> Void) async throws {
+    try await withThrowingTaskGroup(of: Void.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try await Task.sleep(for: .seconds(seconds))
+            throw APITestFailure("no answer within \(seconds) s")
+        }
+        try await group.next()
+        group.cancelAll()
+    }
+}
