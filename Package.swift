@@ -15,6 +15,7 @@ let package = Package(
     products: [
         .executable(name: "mytaxi", targets: ["mytaxi"]),
         .executable(name: "mytaxi-loadgen", targets: ["mytaxi-loadgen"]),
+        .executable(name: "mytaxi-apiload", targets: ["mytaxi-apiload"]),
         .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
@@ -258,6 +259,18 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tools/LoadGen",
+            swiftSettings: swiftSettings),
+
+        // The dispatch API's load driver (Tools/APILoad): push sockets and a burst of ride requests.
+        .executableTarget(
+            name: "mytaxi-apiload",
+            dependencies: [
+                "GeoKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Tools/APILoad",
             swiftSettings: swiftSettings),
 
         // Fuzz targets (Fuzz/, `make fuzz`): every decoder and the pipeline under

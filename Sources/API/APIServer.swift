@@ -45,11 +45,13 @@ public struct APIServer: Sendable {
     public let notificationHub: NotificationHub
     /// The zone set versions planners uploaded.
     public let zoneSets: any ZoneSetStore
+    /// Logins a minute allowed from one client address.
+    public let loginsPerAddressPerMinute: Int
 
     /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
     public static let loginBurst = 10
-    /// Logins allowed at once per client address (a dispatch office or a
-    /// carrier's NAT puts many users behind one), then refilled at this many a minute.
+    /// Logins allowed at once per client address by default (a dispatch office or a
+    /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
     public static let loginBurstPerAddress = 100
     /// Registrations and confirmations allowed at once per client address, then refilled at this many a minute.
     public static let registrationBurst = 20
@@ -59,7 +61,7 @@ public struct APIServer: Sendable {
         fleet: FleetIndex, archive: any FixArchive, zones: ZoneIndex, metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
-        notificationHub: NotificationHub, zoneSets: any ZoneSetStore
+        notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress
     ) {
         self.fleet = fleet
         self.archive = archive
@@ -73,6 +75,7 @@ public struct APIServer: Sendable {
         self.hasDevice = hasDevice
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
+        self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
     }
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
@@ -84,7 +87,7 @@ public struct APIServer: Sendable {
         OpenAPIController().addRoutes(to: router)
 
         let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
-        let loginsPerAddress = AttemptLimiter(burst: Self.loginBurstPerAddress, perMinute: Self.loginBurstPerAddress, clock: clock)
+        let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
         let registrations = AttemptLimiter(burst: Self.registrationBurst, perMinute: Self.registrationBurst, clock: clock)
         let sessions = SessionsController(
             accounts: accounts, dispatcher: dispatcher, userLimiter: logins, addressLimiter: loginsPerAddress)

@@ -161,7 +161,7 @@ public final class MytaxiService: Sendable {
             fleet: fleet, archive: archive, zones: zones, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
-            zoneSets: zoneSets)
+            zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute)
         services.append(.init(service: notificationHub))
         services.append(.init(service: Application(
             router: api.router(),

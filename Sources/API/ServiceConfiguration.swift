@@ -17,6 +17,8 @@ public struct ServiceConfiguration: Sendable {
     public var speedProfilePath: String?
     /// bcrypt's cost and the lifetimes of login and confirmation tokens (SPEC A2).
     public var accountSettings = AccountSettings()
+    /// Logins a minute allowed from one client address (SPEC A2's brute-force limit).
+    public var loginsPerAddressPerMinute = APIServer.loginBurstPerAddress
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

@@ -126,6 +126,19 @@ struct Serve: AsyncParsableCommand {
         "Seconds a driver waits at the pickup before a missing client can be reported. (default: 300)", valueName: "SECONDS"))
     var missingClientWait: Double?
 
+    @Option(name: .customLong("session-lifetime"), help: ArgumentHelp(
+        "Seconds a login's bearer token works. (default: 43200, 12 h)", valueName: "SECONDS"))
+    var sessionLifetime: Double?
+
+    @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp(
+        "bcrypt cost of new password hashes, 4...31; each step doubles the work of a login. (default: 10)", valueName: "N"))
+    var bcryptCost: Int?
+
+    @Option(name: .customLong("login-limit"), help: ArgumentHelp(
+        "Logins a minute allowed from one client address (a dispatch office behind one NAT needs more); one username gets 10. (default: 100)",
+        valueName: "N"))
+    var loginLimit: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -178,6 +191,7 @@ struct Serve: AsyncParsableCommand {
         (settings.httpTimeout, settings.maxConnections, settings.httpMaxConnections) = (httpTimeout, maxConnections, httpMaxConnections)
         (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
+        (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
         return settings
     }
 

@@ -1,4 +1,5 @@
 import API
+import Accounts
 import ArgumentParser
 import FixRecords
 import Foundation
@@ -39,6 +40,9 @@ struct ServeSettings: Decodable, Equatable {
     var zoneDwell: Double?
     var staleGrace: Double?
     var missingClientWait: Double?
+    var sessionLifetime: Double?
+    var bcryptCost: Int?
+    var loginLimit: Int?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
@@ -48,6 +52,7 @@ struct ServeSettings: Decodable, Equatable {
         case maxConnections = "max-connections", httpMaxConnections = "http-max-connections"
         case offerTimeout = "offer-timeout", confirmationTimeout = "confirmation-timeout", zoneDwell = "zone-dwell"
         case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
+        case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -61,14 +66,15 @@ struct ServeSettings: Decodable, Equatable {
 
     /// The settings that are whole numbers, by key.
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
-        [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections)]
+        [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
+         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit)]
     }
 
     /// The settings that are numbers (seconds, square metres), by key.
     private static var numbers: [(CodingKeys, WritableKeyPath<ServeSettings, Double?>)] {
         [(.overlapTolerance, \.overlapTolerance), (.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout),
          (.offerTimeout, \.offerTimeout), (.confirmationTimeout, \.confirmationTimeout), (.zoneDwell, \.zoneDwell),
-         (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait)]
+         (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait), (.sessionLifetime, \.sessionLifetime)]
     }
 
     init() {}
@@ -152,6 +158,15 @@ struct ServeSettings: Decodable, Equatable {
         configuration.maxHTTPConnections = try Self.count(
             httpMaxConnections ?? configuration.maxHTTPConnections, flag: "http-max-connections")
         configuration.dispatchRules = try dispatchRules(defaults: configuration.dispatchRules)
+        if let sessionLifetime {
+            configuration.accountSettings.sessionLifetime = .milliseconds(Int64(try Self.seconds(sessionLifetime, flag: "session-lifetime") * 1000))
+        }
+        if let bcryptCost {
+            guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4...31 (bcrypt's range), not \(bcryptCost)") }
+            configuration.accountSettings.bcryptCost = UInt8(bcryptCost)
+        }
+        configuration.loginsPerAddressPerMinute = try Self.count(
+            loginLimit ?? configuration.loginsPerAddressPerMinute, flag: "login-limit")
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
             ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# The dispatch API under load (issue 15), release binaries on the demo city:
+# `mytaxi serve` with 10,000 taxis streaming fixes from `mytaxi-loadgen`
+# (line protocol, one fix per taxi every 2 s), then `mytaxi-apiload`: 500
+# drivers and 2,000 passengers with their /v1/push sockets open, the
+# drivers available, and 1,000 ride requests at once; it reports each
+# requester's first answer over HTTP and over its socket. Then wrk on the
+# dispatcher's read endpoints with a token, each against /healthz of the
+# same server in the same run.
+# Usage: Tools/bench-api.sh BIN_DIR [WRK_SECONDS]
+set -euo pipefail
+bin=${1:?usage: Tools/bench-api.sh BIN_DIR [WRK_SECONDS]}
+seconds=${2:-10}
+command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
+work=$(mktemp -d)
+pids=()
+cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
+trap cleanup EXIT
+password=bench-pass-1
+
+"$bin/mytaxi-loadgen" --devices 10000 --write-devices "$work/devices.csv" >/dev/null
+"$bin/mytaxi" graph build Maps/manhattan-midtown.osm.pbf -o "$work/midtown.graph" --time-zone America/New_York \
+  --zones Zones/manhattan/zones.geojson >/dev/null 2>&1
+echo "$password" | "$bin/mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin >/dev/null
+# bcrypt cost 4 and a high login limit: the load makes and logs in 2,500 accounts from one address in seconds.
+"$bin/mytaxi" serve --zones Zones/manhattan/zones.geojson --devices "$work/devices.csv" --data-dir "$work/data" \
+  --graph "$work/midtown.graph" --bcrypt-cost 4 --login-limit 100000 --http-max-connections 10000 \
+  --http-port 0 --line-port 0 --nmea-port off --osmand-port off --teltonika-port off --gt06-port off \
+  >"$work/listening" 2>"$work/serve.log" &
+pids+=($!)
+for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
+port_of() { awk -v l="$1" '$2 == l { n = split($3, a, ":"); print a[n] }' "$work/listening"; }
+http=$(port_of http)
+"$bin/mytaxi-loadgen" --port "$(port_of line/tcp)" --devices 10000 --rate 0.5 --count 100000000 --duration 600 \
+  --bbox=-74.00,40.74,-73.97,40.77 >"$work/loadgen.log" 2>&1 &
+pids+=($!)
+sleep 5
+
+echo "== mytaxi-apiload: 500 drivers and 2,000 passengers with push sockets, 10,000 taxis streaming, 1,000 ride requests at once"
+"$bin/mytaxi-apiload" --port "$http" --admin admin --password "$password" --drivers 500 --passengers 2000 --requests 1000
+
+token=$(curl -s -X POST "http://127.0.0.1:$http/v1/sessions" -H 'Content-Type: application/json' \
+  -d "{\"username\": \"admin\", \"password\": \"$password\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
+bench() { # NAME PATH: wrk, 2 threads, 64 connections; requests/s and latency percentiles
+  wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$http$2" \
+    | awk -v name="$1" '/Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
+        /Non-2xx/ { bad = $4 } END { printf "%-44s %10s req/s  p50 %8s  p99 %8s%s\n", name, rps, p50, p99, bad ? "  non-2xx " bad : "" }'
+}
+echo
+echo "== wrk (2 threads, 64 connections, ${seconds} s each, the taxis still streaming), each beside /healthz"
+for endpoint in "zone of a point|/v1/zones/at?lon=-73.9855&lat=40.7580" "a zone's queues|/v1/zones/161/queue" \
+    "nearest zones with free taxis|/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=5" \
+    "ETA|/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527"; do
+  bench "/healthz" "/healthz"
+  bench "${endpoint%%|*}" "${endpoint#*|}"
+done
+grep -E "^(fixes|ACK)" "$work/loadgen.log" | head -3 || true
