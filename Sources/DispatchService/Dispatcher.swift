@@ -102,22 +102,36 @@ public actor Dispatcher {
     /// Carries out `command` now and returns what the engine decided, once
     /// the command is durable. An observation that decides nothing (a timer
     /// tick, an ETA within the threshold) is not logged.
+    ///
+    /// The command runs on the dispatcher; the wait for its commit does not:
+    /// the dispatcher goes on to the next command as soon as this one's
+    /// entry is handed to the group commit, and the caller is resumed from
+    /// the commit without the dispatcher being woken for it.
     /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not
     ///   fit (nothing changed), ``DispatcherError/storage(_:)`` when it could
     ///   not be made durable (nothing changed either).
     @discardableResult
-    public func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
-        let (writes, events) = try run(command)
-        guard !writes.isEmpty else { return events }
+    public nonisolated func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
+        let (events, durability) = try await begin(command)
+        guard let durability else { return events }
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                submit(writes, events: events) { continuation.resume(with: $0) }
-            }
+            try await durability.wait()
         } catch {
             await recover()
             throw .storage(error as? StorageError ?? .writeFailed(reason: "\(error)"))
         }
         return events
+    }
+
+    /// Runs `command` and hands its entry to the group commit; returns what
+    /// the engine decided and the promise of the entry's durability (nil
+    /// when there is nothing to log).
+    private func begin(_ command: DispatchCommand) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
+        let (writes, events) = try run(command)
+        guard !writes.isEmpty else { return (events, nil) }
+        let durability = DurabilityPromise()
+        submit(writes, events: events) { durability.settle($0) }
+        return (events, durability)
     }
 
     /// Carries out `command` now without waiting for it to be durable: for
@@ -281,9 +295,11 @@ public actor Dispatcher {
             writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }
-        let ended = RideHistory.records(endedBy: events, closed: engine.closedByLastCall, at: wall)
-        return ([EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
-            + ended.map { EpochWrite(epoch: epoch, content: .history($0)) }, events)
+        var writes = [EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
+        for record in RideHistory.records(endedBy: events, closed: engine.closedByLastCall, at: wall) {
+            writes.append(EpochWrite(epoch: epoch, content: .history(record)))
+        }
+        return (writes, events)
     }
 
     /// The taxi a fleet event is about; nil for every other command.
