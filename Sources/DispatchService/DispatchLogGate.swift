@@ -26,12 +26,7 @@ struct EpochWrite: Sendable {
 /// lets through only writes of that epoch, which the dispatcher uses once
 /// it has reloaded its state from the log.
 final class DispatchLogGate: Sendable {
-    private struct State {
-        var epoch = 0
-        let encoder = DispatchLogCoding.makeEncoder()
-    }
-
-    private let state = Mutex(State())
+    private let epoch = Mutex(0)
     private let log: any DispatchLog
 
     init(log: any DispatchLog) {
@@ -39,41 +34,49 @@ final class DispatchLogGate: Sendable {
     }
 
     /// The epoch writes must carry to be written.
-    var currentEpoch: Int { state.withLock { $0.epoch } }
+    var currentEpoch: Int { epoch.withLock { $0 } }
 
     /// Encodes and writes `writes` when all are of the current epoch; a
     /// failed write starts a new epoch. Runs on the group committer's thread.
     func write(_ writes: [EpochWrite]) throws(StorageError) {
-        try state.withLock { (state: inout State) throws(StorageError) in
-            guard writes.allSatisfy({ $0.epoch == state.epoch }) else {
+        try epoch.withLock { (epoch: inout Int) throws(StorageError) in
+            guard writes.allSatisfy({ $0.epoch == epoch }) else {
                 throw .writeFailed(reason: "an earlier write of the dispatch log failed; the dispatcher is reloading its state")
             }
             do throws(StorageError) {
-                try log.write(try Self.encode(writes, with: state.encoder))
+                try log.write(try Self.encode(writes))
             } catch {
-                state.epoch += 1
+                epoch += 1
                 throw error
             }
         }
     }
 
-    private static func encode(_ writes: [EpochWrite], with encoder: JSONEncoder) throws(StorageError) -> [DispatchLogWrite] {
+    /// The writes as the log takes them, each command as its hand-written
+    /// JSON (``LoggedCommand/json()``), each user's notice as its JSON.
+    private static func encode(_ writes: [EpochWrite]) throws(StorageError) -> [DispatchLogWrite] {
         do {
-            return try writes.flatMap { write -> [DispatchLogWrite] in
+            var encoded: [DispatchLogWrite] = []
+            encoded.reserveCapacity(writes.count)
+            var noticeEncoder: JSONEncoder?
+            for write in writes {
                 switch write.content {
                 case .entry(let sequence, let command):
-                    [.entry(DispatchLogEntry(sequence: sequence, payload: try encoder.encode(command)))]
+                    encoded.append(.entry(DispatchLogEntry(sequence: sequence, payload: try command.json())))
                 case .snapshot(let snapshot):
-                    [.snapshot(snapshot)]
+                    encoded.append(.snapshot(snapshot))
                 case .history(let record):
-                    [.history(record)]
+                    encoded.append(.history(record))
                 case .notices(let pending):
-                    try pending.notices.personal.map { personal in
-                        .notification(
-                            StoredNotification(key: personal.key, recipient: personal.recipient, payload: try encoder.encode(personal.notice)))
+                    for personal in pending.notices.personal {
+                        let encoder = noticeEncoder ?? JSONEncoder()
+                        noticeEncoder = encoder
+                        encoded.append(.notification(
+                            StoredNotification(key: personal.key, recipient: personal.recipient, payload: try encoder.encode(personal.notice))))
                     }
                 }
             }
+            return encoded
         } catch {
             throw .writeFailed(reason: "a dispatch log entry cannot be encoded: \(error)")
         }

@@ -104,22 +104,36 @@ public actor Dispatcher {
     /// Carries out `command` now and returns what the engine decided, once
     /// the command is durable. An observation that decides nothing (a timer
     /// tick, an ETA within the threshold) is not logged.
+    ///
+    /// The command runs on the dispatcher; the wait for its commit does not:
+    /// the dispatcher goes on to the next command as soon as this one's
+    /// entry is handed to the group commit, and the caller is resumed from
+    /// the commit without the dispatcher being woken for it.
     /// - Throws: ``DispatcherError/rejected(_:)`` when the command does not
     ///   fit (nothing changed), ``DispatcherError/storage(_:)`` when it could
     ///   not be made durable (nothing changed either).
     @discardableResult
-    public func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
-        let (writes, events, notices) = try run(command)
-        guard !writes.isEmpty else { return events }
+    public nonisolated func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
+        let (events, durability) = try await begin(command)
+        guard let durability else { return events }
         do {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                submit(writes, events: events, notices: notices) { continuation.resume(with: $0) }
-            }
+            try await durability.wait()
         } catch {
             await recover()
             throw .storage(error as? StorageError ?? .writeFailed(reason: "\(error)"))
         }
         return events
+    }
+
+    /// Runs `command` and hands its entry to the group commit; returns what
+    /// the engine decided and the promise of the entry's durability (nil
+    /// when there is nothing to log).
+    private func begin(_ command: DispatchCommand) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
+        let (writes, events, notices) = try run(command)
+        guard !writes.isEmpty else { return (events, nil) }
+        let durability = DurabilityPromise()
+        submit(writes, events: events, notices: notices) { durability.settle($0) }
+        return (events, durability)
     }
 
     /// Carries out `command` now without waiting for it to be durable: for
@@ -284,9 +298,10 @@ public actor Dispatcher {
             entriesSinceSnapshot = 0
         }
         let closed = engine.closedByLastCall
-        let ended = RideHistory.records(endedBy: events, closed: closed, at: wall)
         var writes = [EpochWrite(epoch: epoch, content: .entry(sequence: lastSequence, logged))]
-        writes += ended.map { EpochWrite(epoch: epoch, content: .history($0)) }
+        for record in RideHistory.records(endedBy: events, closed: closed, at: wall) {
+            writes.append(EpochWrite(epoch: epoch, content: .history(record)))
+        }
         guard !events.isEmpty else { return (writes, events, nil) }
         let notices = PendingNotices(
             sequence: lastSequence, events: events,

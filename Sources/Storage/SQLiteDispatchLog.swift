@@ -4,9 +4,11 @@ import GRDB
 /// The default dispatch log: `dispatch.sqlite` in the data directory, WAL
 /// with `synchronous=FULL`, so a write is durable when it returns. Entries
 /// are kept (they are the audit trail of every decision); the newest
-/// snapshot replaces the one before.
+/// snapshot replaces the one before. The write-ahead log is checkpointed
+/// off the commit path, by a ``WALCheckpointer`` of its own.
 public final class SQLiteDispatchLog: DispatchLog {
     private let database: DatabasePool
+    private let checkpointer: WALCheckpointer
 
     /// Opens (creating when needed) the log in `directory`, which must exist.
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
@@ -14,7 +16,10 @@ public final class SQLiteDispatchLog: DispatchLog {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
+            configuration.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try db.execute(sql: "PRAGMA wal_autocheckpoint = 0")
+            }
             database = try DatabasePool(path: directory + "/dispatch.sqlite", configuration: configuration)
             try database.write { db in
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS dispatch_log (sequence INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
@@ -35,6 +40,7 @@ public final class SQLiteDispatchLog: DispatchLog {
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
             }
+            checkpointer = try WALCheckpointer(path: directory + "/dispatch.sqlite")
         } catch {
             throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
         }

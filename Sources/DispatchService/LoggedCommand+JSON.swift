@@ -1,0 +1,157 @@
+import FixRecords
+import Fleet
+import Foundation
+import TaxiDispatch
+import Zones
+
+extension LoggedCommand {
+    /// The entry as the log stores it: the JSON document `JSONEncoder` makes
+    /// of it with ``DispatchLogCoding``'s settings (keys in declaration
+    /// order, where `JSONEncoder` leaves theirs unordered), written by hand
+    /// on the log's writer thread, where `JSONEncoder` took most of the
+    /// time of a commit. Replay decodes it with `JSONDecoder`, as it does
+    /// the entries `JSONEncoder` wrote before.
+    /// - Throws: `EncodingError.invalidValue` for a time or a coordinate
+    ///   that is not finite, as `JSONEncoder` would.
+    func json() throws -> Data {
+        var writer = JSONWriter()
+        writer.raw("{\"command\":")
+        try writer.command(command)
+        writer.raw(",\"engineTime\":")
+        writer.duration(engineTime)
+        writer.raw(",\"wallTime\":")
+        try writer.date(wallTime)
+        writer.raw("}")
+        return Data(writer.bytes)
+    }
+}
+
+extension JSONWriter {
+    /// Appends `command` as its synthesised `Codable` form: an object with
+    /// the case's name as its one key, holding the associated values under
+    /// their labels (`_0` for an unlabelled one), an absent optional left out.
+    mutating func command(_ command: DispatchCommand) throws {
+        switch command {
+        case .login(let taxi): taxiCase("{\"login\":{\"_0\":", taxi)
+        case .logout(let taxi): taxiCase("{\"logout\":{\"_0\":", taxi)
+        case .setAvailable(let taxi): taxiCase("{\"setAvailable\":{\"_0\":", taxi)
+        case .setUnavailable(let taxi): taxiCase("{\"setUnavailable\":{\"_0\":", taxi)
+        case .refuse(let taxi): taxiCase("{\"refuse\":{\"_0\":", taxi)
+        case .arrived(let taxi): taxiCase("{\"arrived\":{\"_0\":", taxi)
+        case .passengerAboard(let taxi): taxiCase("{\"passengerAboard\":{\"_0\":", taxi)
+        case .completed(let taxi): taxiCase("{\"completed\":{\"_0\":", taxi)
+        case .missingClient(let taxi): taxiCase("{\"missingClient\":{\"_0\":", taxi)
+        case .accept(let taxi, let eta):
+            raw("{\"accept\":{\"_0\":")
+            string(taxi.text)
+            if let eta {
+                raw(",\"eta\":")
+                duration(eta)
+            }
+            raw("}}")
+        case .updateETA(let id, let eta):
+            raw("{\"updateETA\":{\"_0\":")
+            integer(Int64(id.number))
+            raw(",\"eta\":")
+            duration(eta)
+            raw("}}")
+        case .request(let passenger, let pickup, let zone, let destination):
+            raw("{\"request\":{\"_0\":")
+            string(passenger.text)
+            raw(",\"pickup\":")
+            try coordinate(pickup)
+            if let zone {
+                raw(",\"zone\":")
+                string(zone.text)
+            }
+            if let destination {
+                raw(",\"destination\":")
+                try coordinate(destination)
+            }
+            raw("}}")
+        case .confirm(let id):
+            raw("{\"confirm\":{\"_0\":")
+            integer(Int64(id.number))
+            raw("}}")
+        case .cancel(let id):
+            raw("{\"cancel\":{\"_0\":")
+            integer(Int64(id.number))
+            raw("}}")
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt):
+            raw("{\"reserve\":{\"_0\":")
+            string(passenger.text)
+            raw(",\"origin\":")
+            try coordinate(origin)
+            if let zone {
+                raw(",\"zone\":")
+                string(zone.text)
+            }
+            raw(",\"destination\":")
+            try coordinate(destination)
+            raw(",\"pickupAt\":")
+            try date(pickupAt)
+            raw("}}")
+        case .cancelReservation(let id):
+            raw("{\"cancelReservation\":{\"_0\":")
+            integer(Int64(id.number))
+            raw("}}")
+        case .allocate(let id, let taxi):
+            raw("{\"allocate\":{\"_0\":")
+            integer(Int64(id.number))
+            raw(",\"taxi\":")
+            string(taxi.text)
+            raw("}}")
+        case .fleet(let event):
+            raw("{\"fleet\":{\"_0\":")
+            try fleetEvent(event)
+            raw("}}")
+        case .tick:
+            raw("{\"tick\":{}}")
+        }
+    }
+
+    /// A case whose one value is a taxi: `opening` is everything up to the value.
+    private mutating func taxiCase(_ opening: StaticString, _ taxi: TaxiID) {
+        raw(opening)
+        string(taxi.text)
+        raw("}}")
+    }
+
+    /// Appends `event` as its synthesised `Codable` form.
+    private mutating func fleetEvent(_ event: FleetEvent) throws {
+        switch event {
+        case .appeared(let taxi, let zone, let at):
+            raw("{\"appeared\":{\"_0\":")
+            string(taxi.text)
+            optionalZone(",\"zone\":", zone)
+            raw(",\"at\":")
+            try date(at)
+        case .changedZone(let taxi, let from, let to, let at):
+            raw("{\"changedZone\":{\"_0\":")
+            string(taxi.text)
+            optionalZone(",\"from\":", from)
+            optionalZone(",\"to\":", to)
+            raw(",\"at\":")
+            try date(at)
+        case .wentStale(let taxi, let lastHeard):
+            raw("{\"wentStale\":{\"_0\":")
+            string(taxi.text)
+            raw(",\"lastHeard\":")
+            try date(lastHeard)
+        case .cameBack(let taxi, let zone, let at):
+            raw("{\"cameBack\":{\"_0\":")
+            string(taxi.text)
+            optionalZone(",\"zone\":", zone)
+            raw(",\"at\":")
+            try date(at)
+        }
+        raw("}}")
+    }
+
+    /// Appends `key` and `zone` when there is a zone; nothing otherwise.
+    private mutating func optionalZone(_ key: StaticString, _ zone: ZoneID?) {
+        guard let zone else { return }
+        raw(key)
+        string(zone.text)
+    }
+}
