@@ -42,6 +42,8 @@ public final class MytaxiService: Sendable {
     private let logger: Logger
     private let zones: ZoneIndex
     private let router: Routing.Router
+    /// Snaps the taxis that moved to the roads, in the background (``PositionSnappingService``).
+    private let positionSnapper: PositionSnapper
     /// Accounts, passwords and tokens of the API (SPEC A2).
     public let accounts: AccountService
     /// The zone set versions planners uploaded, and the active one.
@@ -98,7 +100,9 @@ public final class MytaxiService: Sendable {
         }
         let dispatchMetrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
         self.dispatchMetrics = dispatchMetrics
-        let etas = RouterPickupETAs(router: router, fleet: fleet)
+        let snapped = SnappedPositions()
+        positionSnapper = PositionSnapper(router: router, fleet: fleet, snapped: snapped)
+        let etas = RouterPickupETAs(router: router, fleet: fleet, snapped: snapped)
         do {
             dispatcher = try await Dispatcher(
                 log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
@@ -174,6 +178,7 @@ public final class MytaxiService: Sendable {
             logger: logger)))
         services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
         services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
+        services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(

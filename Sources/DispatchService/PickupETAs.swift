@@ -1,9 +1,7 @@
 import FixRecords
-import Fleet
 import Foundation
 import GeoKit
 import Routing
-import Synchronization
 
 /// Driving times from taxis to a pickup, for the ETA a passenger is told
 /// on acceptance and for choosing the nearest free taxi (SPEC D3–D5).
@@ -26,47 +24,51 @@ public struct NoPickupETAs: PickupETAs {
 }
 
 /// The road router on the live fleet's positions: one many-to-one table
-/// query for all the taxis asked about (not one route per taxi). Each
-/// taxi's position is snapped to the roads once per position it reports,
-/// not at every query: a free taxi waiting in its zone costs no snapping
-/// however often it is a candidate, and the ingest path does not snap.
+/// query for all the taxis asked about (not one route per taxi), from the
+/// places in ``SnappedPositions``, which the service's ``PositionSnapper``
+/// fills as fixes arrive. A position not snapped yet (it has just arrived)
+/// is snapped here and published, so no answer is computed from an old
+/// position, and a free taxi waiting in its zone costs no snapping however
+/// often it is a candidate.
 public final class RouterPickupETAs: PickupETAs {
     let router: Router
     let fleet: any TaxiPositions
-    /// Each taxi's last position snapped, and what it snapped to (nil: too far from a road).
-    private let snapped = Mutex<[TaxiID: (position: Coordinate, place: SnappedPlace?)]>([:])
+    /// The snapped positions read, and completed with those snapped here.
+    public let snapped: SnappedPositions
 
-    /// ETAs from `router` on the positions in `fleet`.
-    public init(router: Router, fleet: any TaxiPositions) {
+    /// ETAs from `router` on the positions in `fleet`, snapped in `snapped`.
+    public init(router: Router, fleet: any TaxiPositions, snapped: SnappedPositions = SnappedPositions()) {
         self.router = router
         self.fleet = fleet
+        self.snapped = snapped
     }
 
     public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] {
         let placed = places(of: taxis)
-        guard !placed.isEmpty, let estimates = try? router.table(fromSnapped: placed.map(\.1), to: pickup, depart: depart) else {
+        guard !placed.isEmpty, let estimates = try? router.table(fromSnapped: placed.map(\.place), to: pickup, depart: depart) else {
             return [:]
         }
         var etas: [TaxiID: Duration] = [:]
-        for ((taxi, _), estimate) in zip(placed, estimates) {
-            if let estimate { etas[taxi] = .milliseconds(Int64((estimate.durationSeconds * 1000).rounded())) }
+        etas.reserveCapacity(placed.count)
+        for (entry, estimate) in zip(placed, estimates) {
+            if let estimate { etas[entry.taxi] = .milliseconds(Int64((estimate.durationSeconds * 1000).rounded())) }
         }
         return etas
     }
 
-    /// The snapped positions of those of `taxis` whose position is known,
-    /// snapping only the positions not snapped before.
-    private func places(of taxis: [TaxiID]) -> [(TaxiID, SnappedPlace?)] {
-        let positions = taxis.compactMap { taxi in fleet.position(of: taxi).map { (taxi: taxi, position: $0) } }
-        let cached = snapped.withLock { cache in positions.map { cache[$0.taxi] } }
-        var fresh: [TaxiID: (position: Coordinate, place: SnappedPlace?)] = [:]
-        let placed = zip(positions, cached).map { entry, cached -> (TaxiID, SnappedPlace?) in
-            if let cached, cached.position == entry.position { return (entry.taxi, cached.place) }
-            let place = try? router.snap(entry.position)
-            fresh[entry.taxi] = (entry.position, place)
-            return (entry.taxi, place)
+    /// The snapped positions of those of `taxis` whose position is known:
+    /// the table's, or, for a position it does not have yet, snapped now and published.
+    private func places(of taxis: [TaxiID]) -> [(taxi: TaxiID, place: SnappedPlace?)] {
+        let positions = taxis.compactMap { taxi in fleet.position(of: taxi).map { (taxi: taxi, coordinate: $0) } }
+        let known = snapped.entries(of: positions.lazy.map(\.taxi))
+        var fresh: [(taxi: TaxiID, entry: SnappedPositions.Entry)] = []
+        let placed = zip(positions, known).map { position, known -> (taxi: TaxiID, place: SnappedPlace?) in
+            if let known, known.coordinate == position.coordinate { return (position.taxi, known.place) }
+            let entry = SnappedPositions.snap(position.coordinate, with: router)
+            fresh.append((position.taxi, entry))
+            return (position.taxi, entry.place)
         }
-        if !fresh.isEmpty { snapped.withLock { $0.merge(fresh) { _, new in new } } }
+        if !fresh.isEmpty { snapped.publish(fresh) }
         return placed
     }
 }

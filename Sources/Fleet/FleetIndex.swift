@@ -1,4 +1,5 @@
 import FixRecords
+import GeoKit
 import Foundation
 import Synchronization
 import Zones
@@ -15,6 +16,11 @@ import Zones
 /// engine reads at its own pace: publishing never waits for it, so the
 /// commit thread that applies fixes is not slowed. Staleness is found by
 /// ``sweepStale(now:)``, which the service runs every second.
+///
+/// The taxis that moved are also noted, once each until taken, for work
+/// that must follow every move but not hold up ingest (snapping positions
+/// to the roads): noting one costs a flag and an append under the lock
+/// already held, and ``takeMoved()`` hands them over.
 public final class FleetIndex: Sendable {
     /// A taxi's live entry as the API shows it.
     public struct Entry: Sendable, Equatable {
@@ -31,11 +37,15 @@ public final class FleetIndex: Sendable {
         var position: TaxiPosition
         var lastHeard: Date
         var markedStale = false
+        /// In ``State/moved``, not yet taken.
+        var movedUntaken = true
     }
 
     private struct State {
         var taxis: [TaxiID: Live] = [:]
         var taxisByZone: [ZoneID: Set<TaxiID>] = [:]
+        /// The taxis that appeared or moved since ``takeMoved()`` last ran, each once.
+        var moved: [TaxiID] = []
     }
 
     private let state = Mutex(State())
@@ -92,6 +102,7 @@ public final class FleetIndex: Sendable {
         let taxi = position.taxiId
         guard let index = state.taxis.index(forKey: taxi) else {
             state.taxis[taxi] = Live(position: position, lastHeard: heardAt)
+            state.moved.append(taxi)
             if let zone = position.zoneId { state.taxisByZone[zone, default: []].insert(taxi) }
             publish(.appeared(taxi, zone: position.zoneId, at: heardAt))
             return true
@@ -104,6 +115,10 @@ public final class FleetIndex: Sendable {
         }
         guard position.time > current.position.time else { return false }
         state.taxis.values[index].position = position
+        if !current.movedUntaken {
+            state.taxis.values[index].movedUntaken = true
+            state.moved.append(taxi)
+        }
         let (old, new) = (current.position.zoneId, position.zoneId)
         if old != new {
             if let old { state.taxisByZone[old]?.remove(taxi) }
@@ -144,6 +159,20 @@ public final class FleetIndex: Sendable {
                 if let new { state.taxisByZone[new, default: []].insert(taxi) }
                 if old != new { publish(.changedZone(taxi, from: old, to: new, at: now)) }
             }
+        }
+    }
+
+    /// The taxis that appeared or moved since the last call, each once, with
+    /// their latest coordinates; the next call lists only those that move again.
+    public func takeMoved() -> [(taxi: TaxiID, coordinate: Coordinate)] {
+        state.withLock { state in
+            let moved = state.moved.compactMap { taxi -> (taxi: TaxiID, coordinate: Coordinate)? in
+                guard let index = state.taxis.index(forKey: taxi) else { return nil }
+                state.taxis.values[index].movedUntaken = false
+                return (taxi, state.taxis.values[index].position.coordinate)
+            }
+            state.moved.removeAll(keepingCapacity: true)
+            return moved
         }
     }
 

@@ -54,6 +54,23 @@ import Zones
         #expect(fleet.count == 3)
         #expect(fleet.entry(for: "nobody", now: start) == nil)
     }
+
+    /// Each taxi that appeared or moved is handed over once, with its latest
+    /// coordinate; one that did not move since is not handed over again.
+    @Test func movedTaxisAreHandedOverOnceUntilTheyMoveAgain() {
+        let fleet = FleetIndex()
+        fleet.update(position("A", at: 0, zone: "230"), heardAt: start)
+        fleet.update(position("B", at: 0, zone: "230"), heardAt: start)
+        fleet.update(position("A", at: 10, zone: "230", longitude: -73.97), heardAt: start.addingTimeInterval(10))
+        let first = fleet.takeMoved()
+        #expect(first.map(\.taxi) == ["A", "B"])
+        #expect(first.first?.coordinate.longitude == -73.97)
+        #expect(fleet.takeMoved().isEmpty)
+        fleet.update(position("B", at: -5, zone: "230"), heardAt: start.addingTimeInterval(11))
+        #expect(fleet.takeMoved().isEmpty, "an older fix moves nobody")
+        fleet.update(position("B", at: 20, zone: "161", longitude: -73.96), heardAt: start.addingTimeInterval(20))
+        #expect(fleet.takeMoved().map(\.taxi) == ["B"])
+    }
 }
 
 /// The fleet's changes as events: what the dispatch engine will read.

@@ -31,14 +31,22 @@ extension Router {
     /// each with the edge and share driven to reach its node.
     func sourceSeeds(_ snap: Snapper.Snap, _ metric: CCHMetric) -> [(seed: SearchSeed, edge: Int, share: Double)] {
         var seeds: [(seed: SearchSeed, edge: Int, share: Double)] = []
+        forEachSourceSeed(snap, metric) { seeds.append(($0, $1, $2)) }
+        return seeds
+    }
+
+    /// Hands each of the ``sourceSeeds(_:_:)`` of `snap` to `body`, in the
+    /// same order, with its edge and share, without collecting them in an
+    /// array: a table from thousands of places asks for tens of thousands.
+    func forEachSourceSeed(_ snap: Snapper.Snap, _ metric: CCHMetric,
+                           _ body: (_ seed: SearchSeed, _ edge: Int, _ share: Double) -> Void) {
         let edge = snap.edge
         if let seed = seed(node: graph.edgeHead[edge], edge: edge, share: 1 - snap.fraction, metric) {
-            seeds.append((seed, edge, 1 - snap.fraction))
+            body(seed, edge, 1 - snap.fraction)
         }
         if let twin = twin(of: edge, metric), let seed = seed(node: snapper.edgeTail[edge], edge: twin, share: snap.fraction, metric) {
-            seeds.append((seed, twin, snap.fraction))
+            body(seed, twin, snap.fraction)
         }
-        return seeds
     }
 
     /// Seeds for arriving at a snapped point: from its edge's tail, or from its head along the reverse twin,
@@ -73,13 +81,13 @@ extension Router {
         return best
     }
 
-    /// The fastest way of driving straight along one road from a source
-    /// candidate to a target candidate (first pair among equals), or `nil`
-    /// when no pair shares a road the right way round.
-    func directDrive(from source: SnappedEndpoint, to target: SnappedEndpoint, metric: CCHMetric) -> DirectDrive? {
+    /// The fastest way of driving straight along one road from one of the
+    /// `source` candidates to one of the `target` candidates (first pair
+    /// among equals), or `nil` when no pair shares a road the right way round.
+    func directDrive(from source: [Snapper.Snap], to target: [Snapper.Snap], metric: CCHMetric) -> DirectDrive? {
         var best: DirectDrive?
-        for (sourceIndex, from) in source.candidates.enumerated() {
-            for (targetIndex, to) in target.candidates.enumerated() {
+        for (sourceIndex, from) in source.enumerated() {
+            for (targetIndex, to) in target.enumerated() {
                 guard let drive = directEdge(from: from, to: to, metric: metric),
                       drive.durationMs < best?.durationMs ?? unreachableMs else { continue }
                 best = DirectDrive(sourceCandidate: sourceIndex, targetCandidate: targetIndex, edge: drive.edge,
@@ -133,7 +141,7 @@ extension Router {
         let from = try sourceEndpoint(source, metric)
         let to = try targetEndpoint(target, metric)
         let found = withQuery { query in query.shortestPath(from: from.seeds, to: to.seeds, metric: metric, unpack: unpack) }
-        if let direct = directDrive(from: from, to: to, metric: metric), direct.durationMs <= found?.durationMs ?? unreachableMs {
+        if let direct = directDrive(from: from.candidates, to: to.candidates, metric: metric), direct.durationMs <= found?.durationMs ?? unreachableMs {
             return (from, to, .direct(direct))
         }
         guard let found, let first = from.origin(atNode: found.sourceNode), let last = to.origin(atNode: found.targetNode) else {

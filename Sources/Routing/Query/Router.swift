@@ -137,7 +137,7 @@ public final class Router: Sendable {
         let cells = withQuery { $0.oneToMany(from: from.seeds, to: selection, metric: metric) }
         return zip(to, cells).map { endpoint, cell in
             guard let endpoint else { return nil }
-            return estimate(cell, direct: directDrive(from: from, to: endpoint, metric: metric))
+            return estimate(cell, direct: directDrive(from: from.candidates, to: endpoint.candidates, metric: metric))
         }
     }
 

@@ -22,16 +22,28 @@ extension Router {
     /// Travel estimates from many snapped places to one (say, every free
     /// taxi to a pickup), leaving at `depart`: as ``table(from:to:depart:)``
     /// without snapping the sources again. A nil source gives a nil estimate.
+    ///
+    /// The sources' seeds go straight into one flat list for the table's
+    /// selection, with no array per source: the query stays close to one
+    /// search plus one sweep however many taxis are asked about.
     /// - Throws: ``SnapError`` when the target is too far from a road.
     public func table(fromSnapped sources: [SnappedPlace?], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
         let metric = metric(departing: depart)
         let to = try targetEndpoint(target, metric)
-        let from = sources.map { place in place.map { SnappedEndpoint(candidates: $0.candidates) { sourceSeeds($0, metric) } } }
-        let selection = CCHSelection(topology: topology, endpoints: from.map { $0?.seeds ?? [] })
+        var seeds: [SearchSeed] = [], firstSeed: [UInt32] = [0]
+        seeds.reserveCapacity(sources.count * 4)
+        firstSeed.reserveCapacity(sources.count + 1)
+        for place in sources {
+            for candidate in place?.candidates ?? [] {
+                forEachSourceSeed(candidate, metric) { seed, _, _ in seeds.append(seed) }
+            }
+            firstSeed.append(UInt32(seeds.count))
+        }
+        let selection = CCHSelection(topology: topology, seeds: seeds, firstSeed: firstSeed)
         let cells = withQuery { $0.manyToOne(from: selection, to: to.seeds, metric: metric) }
-        return zip(from, cells).map { endpoint, cell in
-            guard let endpoint else { return nil }
-            return estimate(cell, direct: directDrive(from: endpoint, to: to, metric: metric))
+        return zip(sources, cells).map { place, cell in
+            guard let place else { return nil }
+            return estimate(cell, direct: directDrive(from: place.candidates, to: to.candidates, metric: metric))
         }
     }
 }

@@ -1,0 +1,41 @@
+import FixRecords
+import Fleet
+import GeoKit
+import Routing
+
+/// Snaps the positions of the taxis that moved to the roads, off the ingest
+/// path: ingest only notes which taxis moved (``FleetIndex/takeMoved()``),
+/// and ``step()``, which the service runs a few times a second, snaps their
+/// latest positions and publishes them in ``SnappedPositions``, so that the
+/// dispatcher's queries route from places snapped beforehand.
+public struct PositionSnapper: Sendable {
+    /// The router snapping.
+    public let router: Router
+    /// The live fleet, which says who moved.
+    public let fleet: FleetIndex
+    /// Where the snapped positions go.
+    public let snapped: SnappedPositions
+
+    /// Snaps with `router` the taxis of `fleet` that move, into `snapped`.
+    public init(router: Router, fleet: FleetIndex, snapped: SnappedPositions) {
+        self.router = router
+        self.fleet = fleet
+        self.snapped = snapped
+    }
+
+    /// Snaps the latest position of every taxi that moved since the last
+    /// step, unless that position is already snapped (a query snapped it on
+    /// arrival), and publishes them; returns how many it snapped.
+    @discardableResult
+    public func step() -> Int {
+        let moved = fleet.takeMoved()
+        guard !moved.isEmpty else { return 0 }
+        let known = snapped.entries(of: moved.lazy.map(\.taxi))
+        let fresh = zip(moved, known).compactMap { moved, known -> (taxi: TaxiID, entry: SnappedPositions.Entry)? in
+            guard known?.coordinate != moved.coordinate else { return nil }
+            return (moved.taxi, SnappedPositions.snap(moved.coordinate, with: router))
+        }
+        snapped.publish(fresh)
+        return fresh.count
+    }
+}

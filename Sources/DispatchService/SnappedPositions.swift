@@ -1,0 +1,45 @@
+import FixRecords
+import GeoKit
+import Routing
+import Synchronization
+
+/// The taxis' latest positions snapped to the roads, shared by the one
+/// that snaps them (``PositionSnapper``, in the background, as fixes
+/// arrive) and the ones that route from them (``RouterPickupETAs``), so a
+/// query finds its taxis already snapped instead of snapping them itself.
+public final class SnappedPositions: Sendable {
+    /// A position and what it snapped to: nil when it is too far from every road.
+    public struct Entry: Sendable {
+        /// The coordinate snapped.
+        public let coordinate: Coordinate
+        /// Its place on the roads, nil when it is off them.
+        public let place: SnappedPlace?
+    }
+
+    private let entries = Mutex<[TaxiID: Entry]>([:])
+
+    /// An empty table.
+    public init() {}
+
+    /// What `taxi`'s last snapped position was, nil when none was snapped.
+    public func entry(of taxi: TaxiID) -> Entry? {
+        entries.withLock { $0[taxi] }
+    }
+
+    /// The entries of `taxis`, index for index, under one lock.
+    public func entries(of taxis: some Collection<TaxiID>) -> [Entry?] {
+        entries.withLock { entries in taxis.map { entries[$0] } }
+    }
+
+    /// Records `snapped`, replacing each taxi's previous entry.
+    public func publish(_ snapped: some Sequence<(taxi: TaxiID, entry: Entry)>) {
+        entries.withLock { entries in
+            for (taxi, entry) in snapped { entries[taxi] = entry }
+        }
+    }
+
+    /// `coordinate` snapped by `router`, as the table keeps it (no place when off the roads).
+    static func snap(_ coordinate: Coordinate, with router: Router) -> Entry {
+        Entry(coordinate: coordinate, place: try? router.snap(coordinate))
+    }
+}

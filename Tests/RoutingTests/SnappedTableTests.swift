@@ -1,0 +1,82 @@
+import Foundation
+import GeoKit
+import Testing
+@testable import Routing
+
+/// The many-to-one table from snapped places on the demo map (Midtown
+/// Manhattan, up to eight snap candidates per place, both directions each).
+@Suite struct SnappedTableTests {
+    static let router: Router = {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let extract = try! OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path)
+        return Router(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: TimeZone(identifier: "America/New_York")!)
+    }()
+    /// Tuesday 2026-11-24 08:00 in New York.
+    static let tuesdayRush = Date(timeIntervalSince1970: 1_795_392_000 + 13 * 3600)
+
+    /// Places at road nodes (every road meeting there is a candidate), near
+    /// roads (10 m off a node) and far off every road (no place).
+    static func places(_ count: Int, seed: UInt64) -> [Coordinate] {
+        let coordinates = router.graph.coordinates
+        var random = SplitMix64(state: seed)
+        return (0..<count).map { index in
+            let node = coordinates[Int(random.next() % UInt64(coordinates.count))]
+            switch index % 10 {
+            case 0: return Coordinate(longitude: node.longitude + 0.05, latitude: node.latitude)
+            case 1...4: return Coordinate(longitude: node.longitude + 0.00012, latitude: node.latitude - 0.00003)
+            default: return node
+            }
+        }
+    }
+
+    /// The table as one selection over an array of seeds per source, the way
+    /// it was computed before the flat seed list: the reference it must equal.
+    static func perSourceReference(_ sources: [SnappedPlace?], to target: Coordinate) throws -> [TravelEstimate?] {
+        let router = Self.router
+        let metric = router.metric(departing: tuesdayRush)
+        let to = try router.targetEndpoint(target, metric)
+        let from = sources.map { place in
+            place.map { SnappedEndpoint(candidates: $0.candidates) { router.sourceSeeds($0, metric) } }
+        }
+        let selection = CCHSelection(topology: router.topology, endpoints: from.map { $0?.seeds ?? [] })
+        let cells = CCHQuery(topology: router.topology).manyToOne(from: selection, to: to.seeds, metric: metric)
+        return zip(from, cells).map { endpoint, cell in
+            guard let endpoint else { return nil }
+            return router.estimate(cell, direct: router.directDrive(from: endpoint.candidates, to: to.candidates, metric: metric))
+        }
+    }
+
+    /// Every estimate, time and distance, equals the per-source computation
+    /// to the bit, and its time equals the point-to-point route's.
+    @Test func manyToOneFromSnappedPlacesEqualsPerSourceTablesAndRoutes() throws {
+        let router = Self.router
+        let sources = Self.places(300, seed: 11)
+        let snapped = sources.map { try? router.snap($0) }
+        #expect(snapped.contains { $0 == nil }, "some places are off the roads")
+        for target in Self.places(6, seed: 23) where (try? router.snap(target)) != nil {
+            let table = try router.table(fromSnapped: snapped, to: target, depart: Self.tuesdayRush)
+            #expect(table == (try Self.perSourceReference(snapped, to: target)))
+            for (source, estimate) in zip(sources, table) {
+                let route = try? router.route(from: source, to: target, depart: Self.tuesdayRush)
+                #expect(estimate?.durationSeconds == route?.durationSeconds)
+            }
+        }
+    }
+
+    /// A selection as large as the graph (ordered by reading its marks) and
+    /// a small one (ordered by sorting) list their ranks highest first, each once.
+    @Test(arguments: [3, 3_000])
+    func selectionsAreOrderedTopDown(sources: Int) throws {
+        let router = Self.router
+        let nodes = router.graph.nodeCount
+        let endpoints = (0..<sources).map { [SearchSeed(node: UInt32(($0 * 7_919) % nodes))] }
+        let selection = CCHSelection(topology: router.topology, endpoints: endpoints)
+        #expect(selection.ranks == Array(Set(selection.ranks)).sorted(by: >))
+        var ancestors = Set<UInt32>()
+        for seeds in endpoints {
+            var node = router.topology.rank[Int(seeds[0].node)]
+            while node != UInt32.max { ancestors.insert(node); node = router.topology.parent[Int(node)] }
+        }
+        #expect(Set(selection.ranks) == ancestors)
+    }
+}
