@@ -29,6 +29,7 @@ build: deps-system
 release: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	$(SWIFT) build -c release --product mytaxi-loadgen
+	$(SWIFT) build -c release --product mytaxi-apiload
 
 ## Run the demo city: zone engine, then the service with a simulated fleet.
 demo: release
@@ -43,13 +44,15 @@ test: deps
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;
 ## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
-## under a flood against a stalled archive, and the
-## router on the real NYC extracts against RoutingKit's CCH (same run).
+## under a flood against a stalled archive, the router on the real NYC
+## extracts against RoutingKit's CCH (same run), and the dispatch API under
+## push sockets and a burst of ride requests, with wrk beside /healthz.
 bench: deps release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	./Tools/bench-api.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 ## Coverage-guided fuzzing of every decoder and the pipeline (libFuzzer with
 ## AddressSanitizer), FUZZ_SECONDS per target; exits 1 on a finding.

@@ -19,10 +19,7 @@ public final class SQLiteAccountStore: AccountStore {
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
     public init(directory: String) throws(StorageError) {
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            database = try DatabasePool(path: directory + "/accounts.sqlite", configuration: configuration)
+            database = try DurableDatabasePool.open(directory: directory, name: "accounts.sqlite")
             try Self.migrator.migrate(database)
         } catch {
             throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")

@@ -12,10 +12,7 @@ public final class SQLiteZoneSetStore: ZoneSetStore {
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
     public init(directory: String) throws(StorageError) {
         do {
-            var configuration = Configuration()
-            configuration.busyMode = .timeout(10)
-            configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = FULL") }
-            database = try DatabasePool(path: directory + "/zones.sqlite", configuration: configuration)
+            database = try DurableDatabasePool.open(directory: directory, name: "zones.sqlite")
             try Self.migrator.migrate(database)
         } catch {
             throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
