@@ -10,7 +10,7 @@ public final class InMemoryZoneSetStore: ZoneSetStore {
 
     private struct Contents {
         var stored: [Stored] = []
-        var active: (version: Int, by: String, at: Date)?
+        var active: (version: Int, activation: ZoneSetActivation)?
     }
 
     private let contents = Mutex(Contents())
@@ -39,7 +39,7 @@ public final class InMemoryZoneSetStore: ZoneSetStore {
     public func activate(_ version: Int, by username: String, at: Date) async throws(StorageError) -> ZoneSetVersion? {
         contents.withLock { contents in
             guard let stored = contents.stored.first(where: { $0.version.version == version }) else { return nil }
-            contents.active = (version, username, at.roundedToStoredMilliseconds)
+            contents.active = (version, ZoneSetActivation(by: username, at: at.roundedToStoredMilliseconds))
             return Self.withActivation(stored.version, contents.active)
         }
     }
@@ -53,8 +53,8 @@ public final class InMemoryZoneSetStore: ZoneSetStore {
         }
     }
 
-    private static func withActivation(_ version: ZoneSetVersion, _ active: (version: Int, by: String, at: Date)?) -> ZoneSetVersion {
-        let activation = active.flatMap { $0.version == version.version ? (by: $0.by, at: $0.at) : nil }
+    private static func withActivation(_ version: ZoneSetVersion, _ active: (version: Int, activation: ZoneSetActivation)?) -> ZoneSetVersion {
+        let activation = active.flatMap { $0.version == version.version ? $0.activation : nil }
         return ZoneSetVersion(
             version: version.version, uploadedBy: version.uploadedBy, uploadedAt: version.uploadedAt, zoneCount: version.zoneCount,
             bytes: version.bytes, comment: version.comment, activation: activation)

@@ -114,6 +114,6 @@ public final class SQLiteZoneSetStore: ZoneSetStore {
         return ZoneSetVersion(
             version: row["version"], uploadedBy: row["uploaded_by"], uploadedAt: Date(storedMilliseconds: row["uploaded_ms"]),
             zoneCount: row["zone_count"], bytes: row["bytes"], comment: row["comment"],
-            activation: activatedBy.flatMap { by in activatedMs.map { (by: by, at: Date(storedMilliseconds: $0)) } })
+            activation: activatedBy.flatMap { by in activatedMs.map { ZoneSetActivation(by: by, at: Date(storedMilliseconds: $0)) } })
     }
 }

@@ -17,12 +17,12 @@ public struct ZoneSetVersion: Sendable, Equatable {
     /// What the planner said of it, if anything.
     public let comment: String?
     /// Who made it the active version and when; nil when it is not the active one.
-    public let activation: (by: String, at: Date)?
+    public let activation: ZoneSetActivation?
 
     /// A version with these fields.
     public init(
         version: Int, uploadedBy: String, uploadedAt: Date, zoneCount: Int, bytes: Int, comment: String?,
-        activation: (by: String, at: Date)?
+        activation: ZoneSetActivation?
     ) {
         self.version = version
         self.uploadedBy = uploadedBy
@@ -32,10 +32,18 @@ public struct ZoneSetVersion: Sendable, Equatable {
         self.comment = comment
         self.activation = activation
     }
+}
 
-    public static func == (lhs: ZoneSetVersion, rhs: ZoneSetVersion) -> Bool {
-        (lhs.version, lhs.uploadedBy, lhs.uploadedAt, lhs.zoneCount, lhs.bytes, lhs.comment)
-            == (rhs.version, rhs.uploadedBy, rhs.uploadedAt, rhs.zoneCount, rhs.bytes, rhs.comment)
-            && lhs.activation?.by == rhs.activation?.by && lhs.activation?.at == rhs.activation?.at
+/// Who made a zone set version the active one, and when.
+public struct ZoneSetActivation: Sendable, Equatable {
+    /// The planner's username.
+    public let by: String
+    /// When.
+    public let at: Date
+
+    /// `by` activated it `at`.
+    public init(by: String, at: Date) {
+        self.by = by
+        self.at = at
     }
 }

@@ -40,6 +40,8 @@ public actor NotificationHub: Service {
     private let logger: Logger
     private var users: [String: [Int: Subscriber]] = [:]
     private var board: [Int: AsyncStream<Outgoing>.Continuation] = [:]
+    /// Whose each open user socket is.
+    private var recipientOfSocket: [Int: String] = [:]
     private var nextSocket = 0
     private var unrecordedMarks: [String: NotificationKey] = [:]
 
@@ -88,6 +90,7 @@ public actor NotificationHub: Service {
         nextSocket += 1
         if let first { outgoing.yield(.message(first)) }
         users[recipient, default: [:]][socket] = Subscriber(outgoing: outgoing, catchingUp: [], lastKey: nil)
+        recipientOfSocket[socket] = recipient
         var missed: [PersonalNotice] = []
         var after: NotificationKey?
         repeat {
@@ -120,12 +123,10 @@ public actor NotificationHub: Service {
     func close(_ socket: Int) {
         board[socket]?.finish()
         board[socket] = nil
-        for recipient in users.keys {
-            guard let subscriber = users[recipient]?[socket] else { continue }
-            subscriber.outgoing.finish()
-            users[recipient]?[socket] = nil
-            if users[recipient]?.isEmpty == true { users[recipient] = nil }
-        }
+        guard let recipient = recipientOfSocket.removeValue(forKey: socket) else { return }
+        users[recipient]?[socket]?.outgoing.finish()
+        users[recipient]?[socket] = nil
+        if users[recipient]?.isEmpty == true { users[recipient] = nil }
     }
 
     /// Notes that `notice` was written to one of its recipient's sockets.
@@ -173,5 +174,6 @@ public actor NotificationHub: Service {
         for sockets in users.values { for subscriber in sockets.values { subscriber.outgoing.finish() } }
         board = [:]
         users = [:]
+        recipientOfSocket = [:]
     }
 }
