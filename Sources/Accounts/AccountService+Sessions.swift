@@ -37,24 +37,32 @@ extension AccountService {
     public func logout(token: String) async throws(AccountError) -> Bool {
         guard token.utf8.count <= Self.maximumBearerLength else { return false }
         let hash = SecretToken.hash(of: token)
-        return try await storing { () async throws(StorageError) -> Bool in
+        let revoked = try await storing { () async throws(StorageError) -> Bool in
             guard let found = try await store.token(hash: hash), found.token.kind == .session else { return false }
             return try await store.revokeToken(hash: hash)
         }
+        sessions.forget(tokenHash: hash)
+        return revoked
     }
 
     /// The account a bearer token logs in, nil when the token is unknown,
     /// expired, revoked, not a session token, or its account disabled (so
-    /// disabling works at once, whatever was revoked). One lookup by the
-    /// token's hash.
+    /// disabling works at once, whatever was revoked). A session recognised
+    /// lately costs no store read (``SessionCache``); otherwise one lookup
+    /// by the token's hash.
     /// - Throws: ``AccountError/storage(_:)`` only: a bad token is nil.
     public func authenticate(bearer: String) async throws(AccountError) -> AccountRecord? {
         guard !bearer.isEmpty, bearer.utf8.count <= Self.maximumBearerLength else { return nil }
         let hash = SecretToken.hash(of: bearer)
+        let now = clock.now
+        if let account = sessions.account(tokenHash: hash, now: now) { return account }
+        let generation = sessions.generation
         let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
         guard let found, found.token.kind == .session, !found.token.revoked,
-              clock.now < found.token.expiresAt, !found.account.disabled
+              now < found.token.expiresAt, !found.account.disabled
         else { return nil }
+        sessions.remember(
+            tokenHash: hash, account: found.account, expiresAt: found.token.expiresAt, checkedAt: now, since: generation)
         return found.account
     }
 

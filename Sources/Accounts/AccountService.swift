@@ -14,8 +14,10 @@ import Storage
 /// are 256 random bits, stored only as their SHA-256, and expire by the
 /// injected clock's wall time, so tests move time instead of waiting.
 ///
-/// Holds no state of its own: every fact is in the store, so several
-/// services (and `mytaxi accounts create`) may share one store.
+/// Every fact is in the store, so several services (and `mytaxi accounts
+/// create`) may share one store; the sessions recognised lately are also
+/// kept in memory (``AccountSettings/sessionRecheckInterval``), and what
+/// this service revokes or disables is forgotten there at once.
 ///
 /// ```swift
 /// let accounts = AccountService(store: try SQLiteAccountStore(directory: dataDirectory))
@@ -35,6 +37,8 @@ public final class AccountService: Sendable {
     /// A hash of no one's password, checked against when a username is
     /// unknown, so that a wrong name takes as long as a wrong password.
     let decoyHash: String
+    /// The sessions recognised lately, so that a request costs no store read.
+    let sessions: SessionCache
 
     /// A service over `store`, reading the time from `clock`.
     ///
@@ -49,6 +53,7 @@ public final class AccountService: Sendable {
         self.settings = settings
         self.policy = policy
         hasher = PasswordHasher(cost: settings.bcryptCost)
+        sessions = SessionCache(recheckInterval: settings.sessionRecheckInterval)
         decoyHash = Bcrypt.hash(SecretToken().text, cost: settings.bcryptCost)
     }
 
@@ -125,6 +130,7 @@ public final class AccountService: Sendable {
             return try await store.disable(accountID: account.id)
         }
         guard let disabled else { throw .unknownAccount(username: username) }
+        sessions.forget(accountID: disabled.id)
         return disabled
     }
 

@@ -11,6 +11,11 @@ public struct AccountSettings: Sendable {
     public var sessionLifetime: Duration
     /// How long a confirmation e-mail's token works (24 h by default).
     public var confirmationLifetime: Duration
+    /// How long this process trusts a session it recognised before reading
+    /// the store again (5 s by default): what another service instance
+    /// sharing the store revokes takes effect within this time; what this
+    /// one revokes or disables, at once.
+    public var sessionRecheckInterval: Duration
     /// When set, confirmation e-mails also carry a link: this text with
     /// the token appended (e.g. `https://taxi.example/confirm?token=`).
     public var confirmationLinkPrefix: String?
@@ -18,11 +23,13 @@ public struct AccountSettings: Sendable {
     /// Settings with the defaults above unless given.
     public init(
         bcryptCost: UInt8 = 10, sessionLifetime: Duration = .seconds(12 * 3600),
-        confirmationLifetime: Duration = .seconds(24 * 3600), confirmationLinkPrefix: String? = nil
+        confirmationLifetime: Duration = .seconds(24 * 3600), sessionRecheckInterval: Duration = .seconds(5),
+        confirmationLinkPrefix: String? = nil
     ) {
         self.bcryptCost = min(max(bcryptCost, 4), 31)
         self.sessionLifetime = sessionLifetime
         self.confirmationLifetime = confirmationLifetime
+        self.sessionRecheckInterval = sessionRecheckInterval
         self.confirmationLinkPrefix = confirmationLinkPrefix
     }
 }

@@ -84,6 +84,7 @@ import Testing
         try await harness.confirmedPassenger("ada")
         let phone = try await harness.service.login(username: "ada", password: AccountsHarness.password)
         let laptop = try await harness.service.login(username: "ada", password: AccountsHarness.password)
+        #expect(try await harness.service.authenticate(bearer: phone.token) != nil, "recognised, so remembered")
         #expect(try await harness.service.logout(token: phone.token))
         #expect(try await harness.service.authenticate(bearer: phone.token) == nil)
         #expect(try await harness.service.authenticate(bearer: laptop.token) != nil)
@@ -96,15 +97,37 @@ import Testing
         let harness = AccountsHarness()
         try await harness.service.createAccount(role: .driver, username: "T-17", password: AccountsHarness.password)
         let session = try await harness.service.login(username: "T-17", password: AccountsHarness.password)
+        let other = try await harness.service.login(username: "T-17", password: AccountsHarness.password)
+        #expect(try await harness.service.authenticate(bearer: session.token) != nil, "recognised, so remembered")
         let disabled = try await harness.service.disable(username: "t-17")
         #expect(disabled.disabled)
         #expect(try await harness.service.authenticate(bearer: session.token) == nil)
+        #expect(try await harness.service.authenticate(bearer: other.token) == nil)
         await #expect(throws: AccountError.disabled) {
             try await harness.service.login(username: "T-17", password: AccountsHarness.password)
         }
         await #expect(throws: AccountError.badCredentials, "a wrong password says nothing about the account") {
             try await harness.service.login(username: "T-17", password: "analytical-2")
         }
+    }
+
+    /// A second service sharing the store (another instance) remembers the
+    /// sessions it recognised for ``AccountSettings/sessionRecheckInterval``,
+    /// then reads the store again and sees what the first one revoked.
+    @Test func anotherServiceSharingTheStoreSeesARevocationWithinTheRecheckInterval() async throws {
+        let harness = AccountsHarness()
+        try await harness.confirmedPassenger("ada")
+        let other = AccountService(
+            store: harness.store, clock: harness.clock,
+            settings: AccountSettings(bcryptCost: 4, sessionRecheckInterval: .seconds(5)))
+        let session = try await harness.service.login(username: "ada", password: AccountsHarness.password)
+        #expect(try await other.authenticate(bearer: session.token) != nil)
+        #expect(try await harness.service.logout(token: session.token))
+        harness.clock.advance(by: .seconds(4))
+        #expect(try await other.authenticate(bearer: session.token) != nil, "remembered for 5 s")
+        harness.clock.advance(by: .seconds(1))
+        #expect(try await other.authenticate(bearer: session.token) == nil)
+        #expect(try await harness.service.authenticate(bearer: session.token) == nil)
     }
 
     @Test(arguments: ["", "Bearer", String(repeating: "A", count: 43), String(repeating: "x", count: 100_000)])
