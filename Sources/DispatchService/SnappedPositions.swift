@@ -40,6 +40,6 @@ public final class SnappedPositions: Sendable {
 
     /// `coordinate` snapped by `router`, as the table keeps it (no place when off the roads).
     static func snap(_ coordinate: Coordinate, with router: Router) -> Entry {
-        Entry(coordinate: coordinate, place: try? router.snap(coordinate))
+        Entry(coordinate: coordinate, place: router.snapIfNear(coordinate))
     }
 }

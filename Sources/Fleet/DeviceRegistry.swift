@@ -10,10 +10,14 @@ import Foundation
 /// carry several devices (a terminal and a phone); a device may not appear twice.
 public struct DeviceRegistry: Sendable {
     private let taxiByDevice: [String: TaxiID]
+    /// Every registered taxi, once each (kept, not derived per call: the API
+    /// asks when an administrator binds a driver, under the lock ingest takes).
+    public let taxis: Set<TaxiID>
 
     /// An empty registry refuses every device.
     public init() {
         taxiByDevice = [:]
+        taxis = []
     }
 
     /// Reads a devices file's text.
@@ -42,6 +46,7 @@ public struct DeviceRegistry: Sendable {
         }
         if !problems.isEmpty { throw .invalid(problems) }
         taxiByDevice = found
+        taxis = Set(found.values)
     }
 
     /// Reads the devices file at `path`.
@@ -62,9 +67,6 @@ public struct DeviceRegistry: Sendable {
 
     /// How many devices are registered.
     public var count: Int { taxiByDevice.count }
-
-    /// Every registered taxi, once each.
-    public var taxis: Set<TaxiID> { Set(taxiByDevice.values) }
 }
 
 /// Why a devices file was refused.

@@ -50,6 +50,17 @@ import Testing
         }
     }
 
+    /// Snapping a moving fleet: near a road the same candidates as the
+    /// throwing call, beyond the limit nil (a taxi that left the map).
+    @Test func candidatesIfNearAgreeWithCandidatesAndGiveNilBeyondTheLimit() throws {
+        let snapper = Snapper(graph: Self.map)
+        let near = Coordinate(longitude: -73.9895, latitude: 40.750 + 10 / 111_195.0)
+        let expected = try snapper.candidates(near, maxDistanceMetres: 50, radiusMetres: 150)
+        #expect(snapper.candidatesIfNear(near, maxDistanceMetres: 50, radiusMetres: 150) == expected)
+        #expect(expected.count == 2, "A–B and B → C")
+        #expect(snapper.candidatesIfNear(Coordinate(longitude: -73.9895, latitude: 40.760), maxDistanceMetres: 100, radiusMetres: 150) == nil)
+    }
+
     /// On a large grid the ring search finds the same segment as scanning every edge.
     @Test func ringSearchMatchesExhaustiveSearch() throws {
         let graph = TestGraphs.grid(30, 30)

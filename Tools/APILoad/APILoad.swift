@@ -44,7 +44,7 @@ struct APILoad: AsyncParsableCommand {
         print("accounts: \(drivers) drivers, \(passengers) passengers in \(started.duration(to: .now))")
 
         started = .now
-        let tokens = Tokens()
+        let tokens = ByUser<String>()
         try await forEach(driverNames + passengerNames, concurrently: 64) { name in
             tokens.set(name, try await client.login(name, password: password))
         }
@@ -69,17 +69,21 @@ struct APILoad: AsyncParsableCommand {
         let pickups = (0..<requests).map { _ in
             (lon: box[0] + random.nextUnit() * (box[2] - box[0]), lat: box[1] + random.nextUnit() * (box[3] - box[1]))
         }
+        let connections = ByUser<BurstConnection>()
+        try await forEach(Array(passengerNames.prefix(requests)), concurrently: 64) { name in
+            connections.set(name, try await BurstConnection.open(port: port))
+        }
         let results = Results()
         let burst = ContinuousClock.now
         await withTaskGroup(of: Void.self) { group in
             for (index, pickup) in pickups.enumerated() {
                 let name = passengerNames[index]
+                let body = Data(#"{"pickup":{"lon":\#(pickup.lon),"lat":\#(pickup.lat)}}"#.utf8)
                 group.addTask {
                     let sent = ContinuousClock.now
-                    let answer = try? await client.call(
-                        "POST", "/v1/rides", token: tokens[name], body: ["pickup": ["lon": pickup.lon, "lat": pickup.lat]])
-                    results.record(name, sent: sent, answered: .now, status: answer?.status ?? 0,
-                                   ride: (answer?.json as? [String: Any])?["rideId"] as? String)
+                    let answer = try? await connections[name].post("/v1/rides", token: tokens[name], body: body)
+                    let json = answer.flatMap { try? JSONSerialization.jsonObject(with: $0.body) as? [String: Any] }
+                    results.record(name, sent: sent, answered: .now, status: answer?.status ?? 0, ride: json?["rideId"] as? String)
                 }
             }
         }

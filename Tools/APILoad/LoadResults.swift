@@ -1,13 +1,15 @@
 import Foundation
 import Synchronization
 
-/// The bearer tokens of the load's users, by username.
-final class Tokens: Sendable {
-    private let tokens = Mutex<[String: String]>([:])
+/// Something of each of the load's users (a bearer token, a connection), by
+/// username, shared by concurrent tasks.
+final class ByUser<Value: Sendable>: Sendable {
+    private let values = Mutex<[String: Value]>([:])
 
-    func set(_ user: String, _ token: String) { tokens.withLock { $0[user] = token } }
+    func set(_ user: String, _ value: Value) { values.withLock { $0[user] = value } }
 
-    subscript(_ user: String) -> String { tokens.withLock { $0[user] ?? "" } }
+    /// The value of `user`; a user the load set up always has one.
+    subscript(_ user: String) -> Value { values.withLock { $0[user]! } }
 }
 
 /// A count shared by concurrent tasks.

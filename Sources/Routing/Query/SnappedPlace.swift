@@ -19,6 +19,15 @@ extension Router {
         SnappedPlace(coordinate: coordinate, candidates: try candidates(coordinate))
     }
 
+    /// `coordinate` snapped to the roads, or nil when it is too far from
+    /// every road, without measuring how far (as an error would): what the
+    /// fleet's snapping calls for each taxi that moved.
+    public func snapIfNear(_ coordinate: Coordinate) -> SnappedPlace? {
+        snapper.candidatesIfNear(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
+                                 limit: Self.maxSnapCandidates)
+            .map { SnappedPlace(coordinate: coordinate, candidates: $0) }
+    }
+
     /// Travel estimates from many snapped places to one (say, every free
     /// taxi to a pickup), leaving at `depart`: as ``table(from:to:depart:)``
     /// without snapping the sources again. A nil source gives a nil estimate.

@@ -104,27 +104,8 @@ public struct Snapper: Sendable {
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
     ///   that point is more than `maxDistanceMetres` away, naming its distance.
     public func snap(_ coordinate: Coordinate, maxDistanceMetres: Double) throws -> Snap {
-        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
-        let (column, row) = Self.cell(px, py, minX, minY, cellSize)
-        var best: (edge: Int, fraction: Double, distance: Double)? = nil
-        var ring = 0
-        while true {
-            forEachCell(around: column, row, ring: ring) { cell in
-                for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
-                    consider(Int(cellEdges[slot]), px, py, &best)
-                }
-            }
-            let cleared = Double(ring) * cellSize
-            if let found = best, found.distance <= cleared { break }
-            if cleared > maxDistanceMetres { break }
-            ring += 1
-        }
-        guard let found = best, found.distance <= maxDistanceMetres else {
-            // Name the real distance: only on failure, scan every edge.
-            var nearest = best
-            for edge in 0..<edgeHead.count { consider(edge, px, py, &nearest) }
-            throw SnapError.tooFarFromRoad(distanceMetres: nearest?.distance ?? .infinity,
-                                           limitMetres: maxDistanceMetres)
+        guard let found = nearest(to: coordinate, within: maxDistanceMetres) else {
+            throw tooFar(coordinate, limitMetres: maxDistanceMetres)
         }
         return makeSnap(edge: found.edge, fraction: found.fraction, distance: found.distance)
     }
@@ -144,7 +125,20 @@ public struct Snapper: Sendable {
     ///   the nearest road is more than `maxDistanceMetres` away.
     public func candidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                            limit: Int = 8) throws -> [Snap] {
-        let nearest = try snap(coordinate, maxDistanceMetres: maxDistanceMetres)
+        guard let found = candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                                           limit: limit)
+        else { throw tooFar(coordinate, limitMetres: maxDistanceMetres) }
+        return found
+    }
+
+    /// As ``candidates(_:maxDistanceMetres:radiusMetres:limit:)``, but nil
+    /// when the nearest road is beyond `maxDistanceMetres`, without measuring
+    /// how far it is (which scans every edge): for snapping a moving fleet,
+    /// whose taxis leave the map now and then.
+    public func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                                 limit: Int = 8) -> [Snap]? {
+        guard let best = nearest(to: coordinate, within: maxDistanceMetres) else { return nil }
+        let nearest = makeSnap(edge: best.edge, fraction: best.fraction, distance: best.distance)
         guard radiusMetres > 0, limit > 1 else { return [nearest] }
         let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
         let (column0, row0) = Self.cell(px - radiusMetres, py - radiusMetres, minX, minY, cellSize)
@@ -172,6 +166,38 @@ public struct Snapper: Sendable {
             found.append(makeSnap(edge: candidate.edge, fraction: candidate.fraction, distance: candidate.distance))
         }
         return found
+    }
+
+    /// The nearest edge to `coordinate` when it is at most `limit` metres
+    /// away: rings of cells outward until none unscanned can hold anything closer.
+    private func nearest(to coordinate: Coordinate, within limit: Double) -> (edge: Int, fraction: Double, distance: Double)? {
+        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+        let (column, row) = Self.cell(px, py, minX, minY, cellSize)
+        var best: (edge: Int, fraction: Double, distance: Double)? = nil
+        var ring = 0
+        while true {
+            forEachCell(around: column, row, ring: ring) { cell in
+                for slot in Int(cellStart[cell])..<Int(cellStart[cell + 1]) {
+                    consider(Int(cellEdges[slot]), px, py, &best)
+                }
+            }
+            let cleared = Double(ring) * cellSize
+            if let found = best, found.distance <= cleared { break }
+            if cleared > limit { break }
+            ring += 1
+        }
+        guard let best, best.distance <= limit else { return nil }
+        return best
+    }
+
+    /// The error for `coordinate` lying beyond `limitMetres` of every road,
+    /// naming how far the nearest one is: found by scanning every edge, which
+    /// only a failure pays for.
+    private func tooFar(_ coordinate: Coordinate, limitMetres: Double) -> SnapError {
+        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+        var nearest: (edge: Int, fraction: Double, distance: Double)? = nil
+        for edge in 0..<edgeHead.count { consider(edge, px, py, &nearest) }
+        return .tooFarFromRoad(distanceMetres: nearest?.distance ?? .infinity, limitMetres: limitMetres)
     }
 
     /// Where a snap puts a route's end, for telling candidates apart: the
