@@ -41,17 +41,19 @@ echo "== mytaxi-apiload: 500 drivers and 2,000 passengers with push sockets, 10,
 
 token=$(curl -s -X POST "http://127.0.0.1:$http/v1/sessions" -H 'Content-Type: application/json' \
   -d "{\"username\": \"admin\", \"password\": \"$password\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-bench() { # NAME PATH: wrk, 2 threads, 64 connections; requests/s and latency percentiles
-  wrk -t2 -c64 -d"${seconds}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$http$2" \
+bench() { # NAME PATH [CONNECTIONS]: wrk, 2 threads; requests/s and latency percentiles
+  wrk -t2 -c"${3:-64}" -d"${seconds}s" --latency -H "Authorization: Bearer $token" "http://127.0.0.1:$http$2" \
     | awk -v name="$1" '/Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
         /Non-2xx/ { bad = $4 } END { printf "%-44s %10s req/s  p50 %8s  p99 %8s%s\n", name, rps, p50, p99, bad ? "  non-2xx " bad : "" }'
 }
 echo
-echo "== wrk (2 threads, 64 connections, ${seconds} s each, the taxis still streaming), each beside /healthz"
+echo "== wrk (2 threads, ${seconds} s each, the taxis still streaming), each beside /healthz: the rate with 64 connections,"
+echo "   then the latency with 4 (with 64 waiting on 2 cores, a request's wait is mostly the 63 ahead of it)"
 for endpoint in "zone of a point|/v1/zones/at?lon=-73.9855&lat=40.7580" "a zone's queues|/v1/zones/161/queue" \
     "nearest zones with free taxis|/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=5" \
     "ETA|/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527"; do
   bench "/healthz" "/healthz"
   bench "${endpoint%%|*}" "${endpoint#*|}"
+  bench "${endpoint%%|*}, 4 connections" "${endpoint#*|}" 4
 done
 grep -E "^(fixes|ACK)" "$work/loadgen.log" | head -3 || true
