@@ -53,12 +53,12 @@ final class DispatchLogGate: Sendable {
     }
 
     /// The writes as the log takes them, each command as its hand-written
-    /// JSON (``LoggedCommand/json()``), each user's notice as its JSON.
+    /// JSON (``LoggedCommand/json()``), each user's notice as its JSON
+    /// (``Notice/json()``).
     private static func encode(_ writes: [EpochWrite]) throws(StorageError) -> [DispatchLogWrite] {
         do {
             var encoded: [DispatchLogWrite] = []
             encoded.reserveCapacity(writes.count)
-            var noticeEncoder: JSONEncoder?
             for write in writes {
                 switch write.content {
                 case .entry(let sequence, let command):
@@ -69,10 +69,8 @@ final class DispatchLogGate: Sendable {
                     encoded.append(.history(record))
                 case .notices(let pending):
                     for personal in pending.notices.personal {
-                        let encoder = noticeEncoder ?? JSONEncoder()
-                        noticeEncoder = encoder
                         encoded.append(.notification(
-                            StoredNotification(key: personal.key, recipient: personal.recipient, payload: try encoder.encode(personal.notice))))
+                            StoredNotification(key: personal.key, recipient: personal.recipient, payload: try personal.notice.json())))
                     }
                 }
             }

@@ -51,15 +51,13 @@ struct NotificationsController: Sendable {
                         for try await _ in inbound {}
                     }
                     group.addTask {
-                        let encoder = JSONEncoder()
-                        encoder.outputFormatting = [.sortedKeys]
                         for await message in opened.messages {
                             switch message {
                             case .personal(let personal):
-                                try await outbound.write(.text(String(decoding: try encoder.encode(personal.notice), as: UTF8.self)))
+                                try await outbound.write(.text(String(decoding: try personal.notice.json(), as: UTF8.self)))
                                 await hub.handedOver(personal)
                             case .board(let notice):
-                                try await outbound.write(.text(String(decoding: try encoder.encode(notice), as: UTF8.self)))
+                                try await outbound.write(.text(String(decoding: try notice.json(), as: UTF8.self)))
                             case .message(let data):
                                 try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                             }
