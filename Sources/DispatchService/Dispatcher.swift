@@ -44,7 +44,7 @@ public actor Dispatcher {
     private let gate: DispatchLogGate
     private let committer: GroupCommitter<EpochWrite>
     private let clock: any ServiceClock
-    private let snapshotInterval: Int
+    private let snapshotInterval: Int?
     private let noticeSink: AsyncStream<CommandNotices>.Continuation
     private let timeOffset: Duration
     private var epoch = 0
@@ -55,9 +55,17 @@ public actor Dispatcher {
     private var snapshotWriting: Task<Void, Never>?
     private let metrics: DispatchMetrics?
 
+    /// Unless told otherwise, this many entries per taxi the engine knows
+    /// (and at least 10,000) pass between two snapshots: a snapshot's encoding costs in proportion to the state
+    /// (some 150 ms of a core for 10,000 taxis), so its share of each entry
+    /// stays small however large the fleet, while a restart replays at most
+    /// this many entries per taxi (a few seconds for 10,000 taxis).
+    static let snapshotEntriesPerTaxi = 10
+
     /// Opens the dispatcher on `log`, rebuilding the state from its newest
     /// snapshot and the entries after it; a snapshot is written every
-    /// `snapshotInterval` entries. `etas` gives the driving times from taxis
+    /// `snapshotInterval` entries, by default every ``snapshotEntriesPerTaxi``
+    /// entries per taxi (at least 10,000). `etas` gives the driving times from taxis
     /// to a pickup (the road router on the live fleet in the service),
     /// `positions` the taxis' latest positions, which every
     /// `trackingInterval` tell the ETA and the arrival of taxis on their way
@@ -68,7 +76,7 @@ public actor Dispatcher {
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
         etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
-        trackingInterval: Duration = .seconds(5), snapshotInterval: Int = 10_000, metrics: DispatchMetrics? = nil
+        trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
@@ -78,7 +86,7 @@ public actor Dispatcher {
         self.trackingInterval = trackingInterval
         self.log = log
         self.clock = clock
-        self.snapshotInterval = max(1, snapshotInterval)
+        self.snapshotInterval = snapshotInterval.map { max(1, $0) }
         engine = restored.engine
         lastSequence = restored.lastSequence
         lastEngineTime = restored.engineTime
@@ -293,7 +301,7 @@ public actor Dispatcher {
         lastEngineTime = now
         let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
         entriesSinceSnapshot += 1
-        if entriesSinceSnapshot >= snapshotInterval {
+        if entriesSinceSnapshot >= snapshotInterval ?? max(10_000, Self.snapshotEntriesPerTaxi * engine.snapshot.taxis.count) {
             writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
             entriesSinceSnapshot = 0
         }

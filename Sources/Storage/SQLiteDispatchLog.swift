@@ -64,13 +64,12 @@ public final class SQLiteDispatchLog: DispatchLog {
                             sql: "INSERT OR REPLACE INTO dispatch_snapshot (id, sequence, payload) VALUES (1, ?, ?)",
                             arguments: [snapshot.sequence, snapshot.payload])
                     case .history(let record):
-                        try db.execute(
-                            sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)",
-                            arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
+                        try db.cachedStatement(sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)")
+                            .execute(arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
                     case .notification(let notification):
-                        try db.execute(
-                            sql: "INSERT INTO notification (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)",
-                            arguments: [notification.key.sequence, notification.key.index, notification.recipient, notification.payload])
+                        // Prepared once per connection: every request stores one or two.
+                        try db.cachedStatement(sql: "INSERT INTO notification (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)")
+                            .execute(arguments: [notification.key.sequence, notification.key.index, notification.recipient, notification.payload])
                     }
                 }
             }
