@@ -59,7 +59,9 @@ public final class RouterPickupETAs: PickupETAs {
     /// The snapped positions of those of `taxis` whose position is known:
     /// the table's, or, for a position it does not have yet, snapped now and published.
     private func places(of taxis: [TaxiID]) -> [(taxi: TaxiID, place: SnappedPlace?)] {
-        let positions = taxis.compactMap { taxi in fleet.position(of: taxi).map { (taxi: taxi, coordinate: $0) } }
+        let positions = zip(taxis, fleet.positions(of: taxis)).compactMap { taxi, coordinate in
+            coordinate.map { (taxi: taxi, coordinate: $0) }
+        }
         let known = snapped.entries(of: positions.lazy.map(\.taxi))
         var fresh: [(taxi: TaxiID, entry: SnappedPositions.Entry)] = []
         let placed = zip(positions, known).map { position, known -> (taxi: TaxiID, place: SnappedPlace?) in

@@ -6,6 +6,16 @@ import GeoKit
 public protocol TaxiPositions: Sendable {
     /// The latest known position of `taxi`, nil when unknown.
     func position(of taxi: TaxiID) -> Coordinate?
+    /// The latest known positions of `taxis`, in order (nil where unknown):
+    /// one look for many taxis, as the nearest-zones query asks of thousands.
+    func positions(of taxis: [TaxiID]) -> [Coordinate?]
+}
+
+extension TaxiPositions {
+    /// Each taxi's ``position(of:)`` in turn.
+    public func positions(of taxis: [TaxiID]) -> [Coordinate?] {
+        taxis.map(position(of:))
+    }
 }
 
 /// No positions: rides are followed only by what the drivers report.
@@ -20,5 +30,9 @@ public struct NoTaxiPositions: TaxiPositions {
 extension FleetIndex: TaxiPositions {
     public func position(of taxi: TaxiID) -> Coordinate? {
         latestPosition(of: taxi)?.coordinate
+    }
+
+    public func positions(of taxis: [TaxiID]) -> [Coordinate?] {
+        latestCoordinates(of: taxis)
     }
 }

@@ -188,6 +188,13 @@ public final class FleetIndex: Sendable {
         state.withLock { $0.taxis[taxi]?.position }
     }
 
+    /// The latest coordinates of `taxis`, in order, nil for a taxi never
+    /// heard from: many taxis under one lock (a dispatcher's query over every
+    /// free taxi asks for thousands).
+    public func latestCoordinates(of taxis: [TaxiID]) -> [Coordinate?] {
+        state.withLock { state in taxis.map { state.taxis[$0]?.position.coordinate } }
+    }
+
     /// The taxis whose latest position is in `zone`, by taxi id.
     public func entries(inZone zone: ZoneID, now: Date) -> [Entry] {
         state.withLock { state in

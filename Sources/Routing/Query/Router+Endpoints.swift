@@ -86,9 +86,12 @@ extension Router {
     /// among equals), or `nil` when no pair shares a road the right way round.
     func directDrive(from source: [Snapper.Snap], to target: [Snapper.Snap], metric: CCHMetric) -> DirectDrive? {
         var best: DirectDrive?
+        let tails = snapper.edgeTail, heads = graph.edgeHead
         for (sourceIndex, from) in source.enumerated() {
             for (targetIndex, to) in target.enumerated() {
-                guard let drive = directEdge(from: from, to: to, metric: metric),
+                // Most pairs share no road: tell them apart before the full check.
+                guard to.edge == from.edge || (tails[to.edge] == heads[from.edge] && heads[to.edge] == tails[from.edge]),
+                      let drive = directEdge(from: from, to: to, metric: metric),
                       drive.durationMs < best?.durationMs ?? unreachableMs else { continue }
                 best = DirectDrive(sourceCandidate: sourceIndex, targetCandidate: targetIndex, edge: drive.edge,
                                    share: drive.share, durationMs: drive.durationMs,
