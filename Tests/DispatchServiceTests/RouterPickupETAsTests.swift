@@ -1,10 +1,15 @@
 import DispatchService
 import FixRecords
+import Fleet
 import Foundation
 import GeoKit
 import Routing
+import ServiceClock
+import Storage
 import Synchronization
+import TaxiDispatch
 import Testing
+import Zones
 
 /// Positions a test moves.
 final class MovablePositions: TaxiPositions {
@@ -39,5 +44,47 @@ final class MovablePositions: TaxiPositions {
         #expect(etas.etas(from: ["A", "B"], to: Self.grandCentral, depart: depart) == first, "the same answer from the snapped places")
         positions.positions.withLock { $0["A"] = Self.unionSquare }
         #expect(etas.etas(from: ["A"], to: Self.grandCentral, depart: depart)["A"] == first["B"], "A was snapped again where it moved")
+    }
+
+    /// SPEC D4 against brute force: 300 free taxis at random road nodes in
+    /// 20 zones, and for each of 10 pickups the nearest zones the dispatcher
+    /// ranks from its one many-to-one table are those a route per taxi gives:
+    /// each zone's best taxi by driving time, zones by that time.
+    @Test func theNearestZonesAreThoseARoutePerTaxiGives() async throws {
+        let router = try Self.router()
+        var random = SplitMix64(state: 14)
+        let nodes = router.graph.coordinates
+        let taxis = (0..<300).map { TaxiID("T\($0)") }
+        let zoneOf = Dictionary(uniqueKeysWithValues: taxis.enumerated().map { ($1, ZoneID("Z\($0 % 20)")) })
+        let positions = MovablePositions()
+        positions.positions.withLock { positions in
+            for taxi in taxis { positions[taxi] = nodes[Int(random.next() % UInt64(nodes.count))] }
+        }
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_795_438_800))
+        let dispatcher = try await Dispatcher(
+            log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: positions))
+        for taxi in taxis {
+            try await dispatcher.record(.fleet(.appeared(taxi, zone: zoneOf[taxi], at: clock.now)))
+            try await dispatcher.record(.login(taxi))
+            try await dispatcher.record(.setAvailable(taxi))
+        }
+        try await dispatcher.execute(.tick)
+        for _ in 0..<10 {
+            let pickup = nodes[Int(random.next() % UInt64(nodes.count))]
+            var best: [ZoneID: (eta: Int64, taxi: TaxiID)] = [:]
+            for taxi in taxis {
+                guard let position = positions.position(of: taxi), let zone = zoneOf[taxi],
+                      let route = try? router.route(from: position, to: pickup, depart: clock.now) else { continue }
+                let eta = Int64((route.durationSeconds * 1000).rounded())
+                if let current = best[zone], (current.eta, current.taxi) <= (eta, taxi) { continue }
+                best[zone] = (eta, taxi)
+            }
+            let expected = best.sorted { ($0.value.eta, $0.key) < ($1.value.eta, $1.key) }.prefix(5)
+            let ranked = await dispatcher.nearestZonesWithFreeTaxis(to: pickup, limit: 5)
+            #expect(ranked.map(\.zone) == expected.map(\.key), "pickup \(pickup)")
+            #expect(ranked.map(\.taxi) == expected.map(\.value.taxi), "pickup \(pickup)")
+            #expect(ranked.map { $0.eta / .milliseconds(1) } == expected.map { Double($0.value.eta) }, "pickup \(pickup)")
+        }
+        dispatcher.close()
     }
 }
