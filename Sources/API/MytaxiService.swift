@@ -76,7 +76,7 @@ public final class MytaxiService: Sendable {
         zones = zoneIndex
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
-        let router = try Self.loadRouter(configuration)
+        let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
@@ -237,9 +237,11 @@ public final class MytaxiService: Sendable {
         }
     }
 
-    /// The road router of `--graph`.
+    /// The road router of `--graph`, with the graph's own speed profile
+    /// unless `--speed-profile` gives another; a graph without a time zone
+    /// is warned of (its hours are UTC's).
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
-    private static func loadRouter(_ configuration: ServiceConfiguration) throws -> Routing.Router {
+    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> Routing.Router {
         let graphPath = configuration.graphPath
         let profile: SpeedProfile?
         do {
@@ -248,7 +250,11 @@ public final class MytaxiService: Sendable {
             throw ServiceStartError(file: configuration.speedProfilePath ?? "", reason: "\(error)")
         }
         do {
-            return try RoutingGraph.load(from: URL(fileURLWithPath: graphPath), speedProfile: profile)
+            let contents = try GraphFile.read(from: URL(fileURLWithPath: graphPath))
+            if RoutingGraph.timeZone(in: contents) == nil {
+                logger.warning("\(RoutingGraph.missingTimeZoneWarning(graphPath: graphPath))")
+            }
+            return try RoutingGraph.router(for: contents, speedProfile: profile)
         } catch {
             throw ServiceStartError(file: graphPath, reason: "\(error)")
         }

@@ -101,7 +101,7 @@ struct Serve: AsyncParsableCommand {
     var graph: String?
 
     @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
-        "A weekly speed profile file for --graph (docs/speed-profile.md). (default: the graph's own, else the built-in dense-city profile)",
+        "A weekly speed profile file for --graph (docs/speed-profile.md) instead of the graph's own. (default: the graph's)",
         valueName: "FILE"))
     var speedProfile: String?
 
