@@ -327,6 +327,15 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "APIBenchmarks",
+            dependencies: [
+                "API", "Fleet", "FixRecords", "GeoKit", "Zones",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/API",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "ArchiveBenchmarks",
             dependencies: [
                 "Storage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
