@@ -42,7 +42,7 @@ import Testing
         let url = try Self.written(timeZone: nil, profile: .denseCity)
         let contents = try GraphFile.read(from: url)
         #expect(RoutingGraph.timeZone(in: contents) == nil)
-        #expect(try RoutingGraph.router(for: contents).timeZone.identifier == "UTC")
+        #expect(try RoutingGraph.router(for: contents).timeZone == TimeZone(identifier: "UTC"))
         let warning = RoutingGraph.missingTimeZoneWarning(graphPath: "m.graph")
         #expect(warning.hasPrefix("warning: m.graph has no time zone"))
         #expect(warning.contains("UTC"))
