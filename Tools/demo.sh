@@ -12,7 +12,7 @@ loadgen=$bin/mytaxi-loadgen
 step() { printf '\n== %s\n$ %s\n' "$1" "${*:2}"; "${@:2}"; }
 
 step "Check the zone file (SPEC Z1, Z3)" "$mytaxi" zones validate "$zones"
-step "Neighbours sharing a border, first 8 zones (Z5)" bash -c "'$mytaxi' zones neighbours --zones '$zones' | head -8"
+step "Neighbours sharing a border, first 8 zones (Z5)" bash -c "'$mytaxi' zones neighbours --zones '$zones' | sed -n 1,8p"
 step "Zones within 300 m of Central Park (Z5)" bash -c "'$mytaxi' zones neighbours --zones '$zones' --within 300 | grep '^43:'"
 
 printf '\n== Which zone is this point in? (Z2: on a shared border, the smallest id wins)\n'
@@ -112,6 +112,6 @@ api GET "/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=3" "$desk"
 printf '\n$ GET /v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527&depart=2026-11-23T08:30:00-05:00\n'
 api GET "/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527&depart=2026-11-23T08:30:00-05:00" "$ada"
 printf '\n$ curl /metrics (accepted and rejected fixes)\n'
-curl -s "http://127.0.0.1:$http/metrics" | grep -E '^mytaxi_fixes_(accepted|rejected|archived)_total' | grep -v ' 0$'
+curl -s "http://127.0.0.1:$http/metrics" | awk '$1 ~ /^mytaxi_fixes_(accepted|rejected|archived)_total/ && $2 != 0'
 printf '\n$ curl /healthz\n'
 curl -s "http://127.0.0.1:$http/healthz"

@@ -25,6 +25,10 @@ work=.fuzz
 mkdir -p "$work/artifacts"
 vectors=../shared/data/protocols/protocols.json
 failed=0
+# The last "NAME: N" count libFuzzer printed; empty when it printed none (a
+# crash at the first input), which grep | tail under pipefail would turn into
+# the script's exit before the result line.
+last_count() { awk -v name="$1:" '{ for (i = 1; i < NF; i++) if ($i == name) n = $(i + 1) } END { print n }' "$2"; }
 printf '%-14s %12s %10s %8s %8s %s\n' target executions execs/s cov ft result
 for target in "${targets[@]}"; do
   corpus="$work/corpus/$target"
@@ -59,8 +63,8 @@ PY
   fi
   runs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$log")
   rate=$(awk '/stat::average_exec_per_sec/ { print $2 }' "$log")
-  cov=$(grep -oE 'cov: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
-  ft=$(grep -oE 'ft: [0-9]+' "$log" | tail -1 | cut -d' ' -f2)
+  cov=$(last_count cov "$log")
+  ft=$(last_count ft "$log")
   printf '%-14s %12s %10s %8s %8s %s\n' "$target" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}" "$result"
 done
 exit $failed

@@ -55,6 +55,9 @@ public final class MytaxiService: Sendable {
     private let osmandChannel = Mutex<(any Channel)?>(nil)
     /// The one source of time of every part of the service.
     public let clock: any ServiceClock
+    /// The open-file limit in force once raised at start (nil when the
+    /// system did not tell), against which the devices file is checked.
+    private let openFileLimit: OpenFileLimit?
 
     /// Loads everything and rebuilds the live state; nothing listens yet.
     public init(
@@ -65,12 +68,15 @@ public final class MytaxiService: Sendable {
         self.clock = clock
         self.logger = logger
         self.onListening = onListening
+        let openFileLimit = Self.raiseOpenFileLimit(logger: logger)
+        self.openFileLimit = openFileLimit
         zoneSets = try SQLiteZoneSetStore(directory: configuration.dataDirectory)
         let loaded = try await Self.loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         zones = zoneIndex
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
-        let router = try Self.loadRouter(configuration)
+        if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
+        let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
         registry = PrometheusCollectorRegistry()
         let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
@@ -195,6 +201,23 @@ public final class MytaxiService: Sendable {
         try await group.shutdownGracefully()
     }
 
+    /// Raises the soft open-file limit to the hard one, before anything is
+    /// opened, and logs the room it leaves for terminal connections; a
+    /// limit that cannot be raised is logged and kept.
+    private static func raiseOpenFileLimit(logger: Logger) -> OpenFileLimit? {
+        do {
+            let (before, after) = try OpenFileLimit.raiseSoftToHard()
+            let raised = before.soft < after.soft ? " (raised from \(before.soft) to the hard limit)" : " (the hard limit)"
+            logger.info(
+                "open files: \(after.soft) allowed\(raised); room for about \(after.connectionCapacity) terminal connections",
+                metadata: ["open_files": "\(after.soft)", "connection_capacity": "\(after.connectionCapacity)"])
+            return after
+        } catch {
+            logger.warning("open files: the limit could not be raised (\(error)); it stays as it is")
+            return try? OpenFileLimit.current()
+        }
+    }
+
     /// The zones the service starts on: the version planners activated
     /// through the API when there is one, else the file of `--zones`.
     /// - Throws: ``ServiceStartError`` when the active version no longer
@@ -214,9 +237,11 @@ public final class MytaxiService: Sendable {
         }
     }
 
-    /// The road router of `--graph`.
+    /// The road router of `--graph`, with the graph's own speed profile
+    /// unless `--speed-profile` gives another; a graph without a time zone
+    /// is warned of (its hours are UTC's).
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
-    private static func loadRouter(_ configuration: ServiceConfiguration) throws -> Routing.Router {
+    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> Routing.Router {
         let graphPath = configuration.graphPath
         let profile: SpeedProfile?
         do {
@@ -225,7 +250,11 @@ public final class MytaxiService: Sendable {
             throw ServiceStartError(file: configuration.speedProfilePath ?? "", reason: "\(error)")
         }
         do {
-            return try RoutingGraph.load(from: URL(fileURLWithPath: graphPath), speedProfile: profile)
+            let contents = try GraphFile.read(from: URL(fileURLWithPath: graphPath))
+            if RoutingGraph.timeZone(in: contents) == nil {
+                logger.warning("\(RoutingGraph.missingTimeZoneWarning(graphPath: graphPath))")
+            }
+            return try RoutingGraph.router(for: contents, speedProfile: profile)
         } catch {
             throw ServiceStartError(file: graphPath, reason: "\(error)")
         }
@@ -292,6 +321,7 @@ public final class MytaxiService: Sendable {
             let devices = try DeviceRegistry.load(path: configuration.devicesPath)
             pipeline.reloadDevices(devices)
             logger.info("reloaded \(devices.count) devices from \(configuration.devicesPath)")
+            if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
         } catch {
             logger.error("kept the current devices: \(configuration.devicesPath): \(error)")
         }

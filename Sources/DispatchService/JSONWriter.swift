@@ -6,25 +6,34 @@ import GeoKit
 /// since 1970, a `Duration` as `[high, low]` of its attoseconds), so that
 /// `JSONDecoder` reads what it writes. The log's writer thread encodes
 /// every command with it: `JSONEncoder` builds a tree of boxed values per
-/// entry, which cost more than the SQLite insert itself.
-struct JSONWriter {
+/// entry, which cost more than the SQLite insert itself. The API writes
+/// the fleet's positions with it too, for the same reason.
+public struct JSONWriter {
     /// The document so far.
-    private(set) var bytes: [UInt8] = []
+    public private(set) var bytes: [UInt8] = []
 
     /// An empty document, with room for `capacity` bytes.
-    init(capacity: Int = 256) {
+    public init(capacity: Int = 256) {
         bytes.reserveCapacity(capacity)
     }
 
     /// Appends `text` as it is: keys, punctuation, whole fragments.
-    mutating func raw(_ text: StaticString) {
+    public mutating func raw(_ text: StaticString) {
         text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Appends `text` as a JSON string, escaped as `JSONEncoder` escapes it
-    /// (quotes, backslashes, slashes and control characters).
-    mutating func string(_ text: String) {
+    /// (quotes, backslashes, slashes and control characters). A text with
+    /// none of them, the usual id or name, is copied in one go.
+    public mutating func string(_ text: String) {
         bytes.append(UInt8(ascii: "\""))
+        let start = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        guard bytes[start...].contains(where: Self.needsEscaping) else {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
+        bytes.removeSubrange(start...)
         for byte in text.utf8 {
             switch byte {
             case UInt8(ascii: "\""): raw("\\\"")
@@ -47,14 +56,19 @@ struct JSONWriter {
 
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
+    /// Whether `byte` of a string's UTF-8 must be escaped in JSON as `JSONEncoder` escapes it.
+    private static func needsEscaping(_ byte: UInt8) -> Bool {
+        byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") || byte < 0x20
+    }
+
     /// Appends `value` in decimal.
-    mutating func integer(_ value: Int64) {
+    public mutating func integer(_ value: Int64) {
         if value < 0 { bytes.append(UInt8(ascii: "-")) }
         unsigned(value.magnitude)
     }
 
     /// Appends `value` in decimal, without a sign.
-    mutating func unsigned(_ value: UInt64) {
+    public mutating func unsigned(_ value: UInt64) {
         let start = bytes.count
         var rest = value
         repeat {
@@ -67,18 +81,20 @@ struct JSONWriter {
     /// Appends a finite `value` as `JSONEncoder` writes it: the shortest
     /// text that reads back the same, without a trailing `.0`.
     /// - Throws: `EncodingError.invalidValue` for an infinity or a NaN, which JSON cannot hold.
-    mutating func double(_ value: Double) throws {
+    public mutating func double(_ value: Double) throws {
         guard value.isFinite else {
             throw EncodingError.invalidValue(value, .init(codingPath: [], debugDescription: "JSON holds no \(value)"))
         }
         var text = value.description
-        if text.hasSuffix(".0") { text.removeLast(2) }
-        bytes.append(contentsOf: text.utf8)
+        text.withUTF8 { digits in
+            let wholeNumber = digits.count >= 2 && digits[digits.count - 2] == UInt8(ascii: ".") && digits.last == UInt8(ascii: "0")
+            bytes.append(contentsOf: wholeNumber ? UnsafeBufferPointer(rebasing: digits.dropLast(2)) : digits)
+        }
     }
 
     /// Appends `duration` as its `Codable` form: `[high, low]`, the two
     /// halves of its count of attoseconds as a 128-bit integer.
-    mutating func duration(_ duration: Duration) {
+    public mutating func duration(_ duration: Duration) {
         let (seconds, attoseconds) = duration.components
         let total = Int128(seconds) * 1_000_000_000_000_000_000 + Int128(attoseconds)
         bytes.append(UInt8(ascii: "["))
@@ -90,17 +106,79 @@ struct JSONWriter {
 
     /// Appends `date` as milliseconds since 1970.
     /// - Throws: as ``double(_:)``.
-    mutating func date(_ date: Date) throws {
+    public mutating func date(_ date: Date) throws {
         try double(1000 * date.timeIntervalSince1970)
     }
 
     /// Appends `coordinate` as its `Codable` form.
     /// - Throws: as ``double(_:)``.
-    mutating func coordinate(_ coordinate: Coordinate) throws {
+    public mutating func coordinate(_ coordinate: Coordinate) throws {
         raw("{\"longitude\":")
         try double(coordinate.longitude)
         raw(",\"latitude\":")
         try double(coordinate.latitude)
         bytes.append(UInt8(ascii: "}"))
+    }
+
+    /// Appends `date` as a JSON string in the service's one time format,
+    /// ``FixTime/iso8601(_:)``'s (`"2026-11-23T08:00:05.250Z"`: UTC, the
+    /// milliseconds rounded), without its `String` and C calls, as a fleet
+    /// read writes ten thousand of them: the civil date is computed from
+    /// the day count, the inverse of ``FixTime/date(year:month:day:hour:minute:second:)``.
+    public mutating func fixTime(_ date: Date) {
+        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
+        let (wholeSeconds, millis) = Self.floorDivision(milliseconds, 1000)
+        let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
+        let shiftedDays = Int(days) + 719_468
+        let era = (shiftedDays >= 0 ? shiftedDays : shiftedDays - 146_096) / 146_097
+        let dayOfEra = shiftedDays - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let shiftedMonth = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let second = Int(secondOfDay)
+        bytes.append(UInt8(ascii: "\""))
+        padded(year, width: 4)
+        bytes.append(UInt8(ascii: "-"))
+        padded(month, width: 2)
+        bytes.append(UInt8(ascii: "-"))
+        padded(day, width: 2)
+        bytes.append(UInt8(ascii: "T"))
+        padded(second / 3600, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        padded(second / 60 % 60, width: 2)
+        bytes.append(UInt8(ascii: ":"))
+        padded(second % 60, width: 2)
+        bytes.append(UInt8(ascii: "."))
+        padded(Int(millis), width: 3)
+        raw("Z\"")
+    }
+
+    /// Appends `value` (0 or more) in decimal, left-padded with zeros to `width` digits.
+    private mutating func padded(_ value: Int, width: Int) {
+        var digitCount = 1
+        var rest = value / 10
+        while rest > 0 {
+            digitCount += 1
+            rest /= 10
+        }
+        let start = bytes.count
+        let count = max(digitCount, width)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
+        var remaining = value
+        var index = start + count - 1
+        while remaining > 0 {
+            bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
+            remaining /= 10
+            index -= 1
+        }
+    }
+
+    /// Quotient and remainder rounding toward minus infinity (times before 1970 stay right).
+    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+        let remainder = ((value % divisor) + divisor) % divisor
+        return ((value - remainder) / divisor, remainder)
     }
 }

@@ -22,6 +22,15 @@ import Testing
             directory: directory, expectedListeners: listeners)
     }
 
+    /// Every TCP and UDP listener off on purpose and only OsmAnd on (a
+    /// fleet of phones): the service is healthy (issue 19: it was 503).
+    @Test func onlyTheOsmAndListenerOnIsHealthy() throws {
+        let service = try serve([])
+        defer { service.stop() }
+        let health = try service.get("/healthz")
+        #expect(health.status == 200, "\(String(decoding: health.body, as: UTF8.self))")
+    }
+
     /// A slowloris client drips a request header a byte at a time, each
     /// byte well inside any idle timeout: the request deadline cuts it off.
     @Test(arguments: ["http", "osmand/http"])

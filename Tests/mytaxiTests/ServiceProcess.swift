@@ -18,8 +18,12 @@ final class ServiceProcess: @unchecked Sendable {
     /// Starts `mytaxi serve arguments...` with every port chosen by the OS, and
     /// waits until each listener reported its port on standard output. The
     /// demo city's graph is added when neither the arguments nor a config
-    /// file name one.
-    init(arguments: [String], directory: URL, expectedListeners: Set<String>) throws {
+    /// file name one. `openFiles`, when given, is the open-file limit the
+    /// service starts under (set with the shell's `ulimit`), as a service
+    /// manager's would be.
+    init(
+        arguments: [String], directory: URL, expectedListeners: Set<String>, openFiles: (soft: Int, hard: Int)? = nil
+    ) throws {
         let dataDirectory = arguments.firstIndex(of: "--data-dir").map { arguments[$0 + 1] } ?? "data"
         _ = try CommandRunner.run(
             ["accounts", "create", "--data-dir", directory.appendingPathComponent(dataDirectory).path, "--role", "administrator",
@@ -27,9 +31,16 @@ final class ServiceProcess: @unchecked Sendable {
             input: Self.administrator.password + "\n")
         errorLog = directory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
-        process.executableURL = CommandRunner.binary
         let graph = arguments.contains("--graph") || arguments.contains("--config") ? [] : ["--graph", try DemoGraph.path()]
-        process.arguments = ["serve"] + arguments + graph
+        if let openFiles {
+            // The soft limit first: a hard limit below the soft one in force is refused.
+            let limits = "ulimit -S -n \(openFiles.soft) && ulimit -H -n \(openFiles.hard)"
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(limits) && exec \"$0\" \"$@\"", CommandRunner.binary.path, "serve"] + arguments + graph
+        } else {
+            process.executableURL = CommandRunner.binary
+            process.arguments = ["serve"] + arguments + graph
+        }
         process.currentDirectoryURL = directory
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorLog)

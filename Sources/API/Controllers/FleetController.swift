@@ -22,8 +22,8 @@ struct FleetController: Sendable {
     @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
         let records = await dispatcher.taxiRecords()
-        return try JSONResponse.ok(fleet.entries(now: clock.now).map { entry in
-            FleetTaxiJSON(position: TaxiJSON(entry), state: DriverStateText.text(records[entry.position.taxiId]?.state ?? .offDuty))
+        return JSONResponse.ok(json: try FleetJSON.fleet(fleet.entries(now: clock.now)) { taxi in
+            DriverStateText.text(records[taxi]?.state ?? .offDuty)
         })
     }
 }

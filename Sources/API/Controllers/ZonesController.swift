@@ -54,8 +54,7 @@ struct ZonesController: Sendable {
     @Sendable func taxis(_ request: Request, context: APIRequestContext) throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let zone = try knownZone(context)
-        return try JSONResponse.ok(
-            ZoneTaxisJSON(zoneId: zone.text, taxis: fleet.entries(inZone: zone, now: clock.now).map(TaxiJSON.init)))
+        return JSONResponse.ok(json: try FleetJSON.zoneTaxis(zoneId: zone.text, entries: fleet.entries(inZone: zone, now: clock.now)))
     }
 
     /// `GET /v1/zones/{zoneId}/queue`: the free taxis in line, head first, and the waiting passengers, oldest first.
@@ -70,12 +69,6 @@ struct ZonesController: Sendable {
         guard zones.zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
         return zone
     }
-}
-
-/// `GET /v1/zones/{zoneId}/taxis`: the zone and its taxis, by taxi id.
-struct ZoneTaxisJSON: Codable, Sendable {
-    var zoneId: String
-    var taxis: [TaxiJSON]
 }
 
 /// `GET /v1/zones/at`: a zone's id and name.

@@ -9,6 +9,11 @@ enum JSONResponse {
         try response(value, status: .ok)
     }
 
+    /// 200 with a JSON document already written (``FleetJSON``).
+    static func ok(json: [UInt8]) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json)))
+    }
+
     /// 201 with `value` as JSON and the new resource's path in `Location`.
     static func created(_ value: some Encodable, location: String) throws -> Response {
         var response = try response(value, status: .created)

@@ -15,10 +15,12 @@ public final class IngestListeners: Sendable {
     private let batchers: LoopSubmissionBatchers
     private let budget: ConnectionBudget
     private let refusalLog: ConnectionRefusalLog
+    private let acceptFailureLog: AcceptFailureLog
     private let started = Atomic<Bool>(false)
 
     /// - Parameters:
-    ///   - logger: Where refused connections are reported (one line every ten seconds at most).
+    ///   - logger: Where refused connections and failed accepts are reported
+    ///     (one line every ten seconds at most for each).
     public init(
         pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits(),
         logger: Logger = Logger(label: "mytaxi.ingest")
@@ -29,13 +31,17 @@ public final class IngestListeners: Sendable {
         batchers = LoopSubmissionBatchers(group: group, pipeline: pipeline)
         budget = ConnectionBudget(limit: limits.maxConnections)
         refusalLog = ConnectionRefusalLog(logger: logger, limit: limits.maxConnections)
+        acceptFailureLog = AcceptFailureLog(logger: logger)
     }
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
     ///
     /// A connection beyond ``IngestConnectionLimits/maxConnections`` is
     /// closed as soon as it is accepted, counted, and logged as a warning
-    /// (rate-limited).
+    /// (rate-limited). A failed `accept` (`EMFILE` at the open-file limit)
+    /// is counted by reason and logged the same way, and the listener
+    /// waits a second before accepting again (the connection stays queued)
+    /// while the connections it has keep being served.
     @discardableResult
     public func listenTCP<D: StreamFrameDecoder>(_ decoder: D.Type, host: String, port: Int) async throws -> Int {
         let pipeline = self.pipeline
@@ -43,9 +49,17 @@ public final class IngestListeners: Sendable {
         let limits = self.limits
         let budget = self.budget
         let refusalLog = self.refusalLog
+        let acceptFailureLog = self.acceptFailureLog
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandlers(
+                        AcceptFailureHandler(wireProtocol: D.wireProtocol, metrics: pipeline.metrics, log: acceptFailureLog),
+                        AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                }
+            }
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

@@ -31,6 +31,7 @@ public final class IngestMetrics: Sendable {
     private let moveFailures: Counter
     private let connectionsRefused: [Counter]
     private let connectionsTimedOut: [[Counter]]
+    private let acceptFailures: [[Counter]]
 
     public init(factory: any MetricsFactory) {
         let protocols = WireProtocol.allCases
@@ -88,6 +89,12 @@ public final class IngestMetrics: Sendable {
         connectionsTimedOut = perProtocol { name in
             ["identification", "idle"].map {
                 Counter(label: "mytaxi_connections_timed_out_total", dimensions: [("protocol", name), ("phase", $0)],
+                        factory: factory)
+            }
+        }
+        acceptFailures = perProtocol { name in
+            AcceptFailureReason.allCases.map {
+                Counter(label: "mytaxi_accept_failures_total", dimensions: [("protocol", name), ("reason", $0.rawValue)],
                         factory: factory)
             }
         }
@@ -182,6 +189,13 @@ public final class IngestMetrics: Sendable {
     /// (`identified`) fell silent for the idle timeout.
     public func connectionTimedOut(_ wireProtocol: WireProtocol, identified: Bool) {
         connectionsTimedOut[Self.index(wireProtocol)][identified ? 1 : 0].increment()
+    }
+
+    /// A TCP listener's `accept` failed (`EMFILE` when the open-file limit
+    /// is reached): the connection waits in the listen queue, unserved.
+    public func acceptFailed(_ wireProtocol: WireProtocol, _ reason: AcceptFailureReason) {
+        let reasonIndex = AcceptFailureReason.allCases.firstIndex(of: reason) ?? 0
+        acceptFailures[Self.index(wireProtocol)][reasonIndex].increment()
     }
 
     /// A background move of journaled fixes into the store failed; the

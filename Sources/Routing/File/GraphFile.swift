@@ -27,12 +27,15 @@ import GeoKit
 /// edge), `lanecls` (UInt8 ``LaneClass`` per edge) and `signals` (UInt8
 /// ``SignalApproach`` per edge; both since version 2). Other sections (the
 /// query engine's ordering, ``wayIDSection``) travel through untouched, so
-/// later stages add data without a format change.
+/// later stages add data without a format change; since version 3 a graph
+/// file always has the speed profile's (``RoutingGraph``).
 public enum GraphFile {
     /// The first 8 bytes of every graph file.
     public static let magic = Array("MYTAXIRG".utf8)
-    /// The layout version this build reads and writes.
-    public static let formatVersion: UInt32 = 2
+    /// The layout version this build reads and writes: 3 since every graph
+    /// file carries its speed profile (``RoutingGraph/speedProfileSection``),
+    /// 2 added `lanecls` and `signals`.
+    public static let formatVersion: UInt32 = 3
     /// The conventional extra section for each edge's OSM way id (Int64), see
     /// ``GraphBuildResult/edgeWayIDs``.
     public static let wayIDSection = "wayids"

@@ -24,8 +24,13 @@ public enum GraphFileError: Error, Equatable, CustomStringConvertible {
         switch self {
         case .io(let path, let reason): "\(path): \(reason)"
         case .badMagic: "not a mytaxi graph file (bad magic number)"
+        case .unsupportedVersion(let found, let supported) where found < supported:
+            "graph file format version \(found) was written by an older mytaxi; this build reads version \(supported) "
+                + "(graphs that carry their speed profile): rebuild the graph from its map with "
+                + "`mytaxi graph build MAP.osm.pbf -o CITY.graph --time-zone NAME [--speed-profile FILE] [--zones FILE]`"
         case .unsupportedVersion(let found, let supported):
-            "graph file format version \(found) is not supported (this build reads version \(supported)); rebuild the graph"
+            "graph file format version \(found) was written by a newer mytaxi; this build reads version \(supported): "
+                + "rebuild the graph with this build's `mytaxi graph build`, or use the newer mytaxi"
         case .truncatedHeader: "graph file is truncated inside a header"
         case .truncatedSection(let name): "graph file is truncated in section \(name)"
         case .missingSection(let name): "graph file has no section \(name)"

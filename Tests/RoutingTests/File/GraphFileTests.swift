@@ -101,6 +101,14 @@ import Testing
         var newer = good
         newer[8] = 9
         #expect(reading(newer) == .unsupportedVersion(found: 9, supported: GraphFile.formatVersion))
+        #expect(reading(newer)?.description.contains("newer mytaxi") == true)
+        // A version 2 file (before graphs always carried their speed profile) is refused with how to rebuild it.
+        var older = good
+        older[8] = 2
+        let olderError = try #require(reading(older))
+        #expect(olderError == .unsupportedVersion(found: 2, supported: GraphFile.formatVersion))
+        #expect(olderError.description.contains("older mytaxi"))
+        #expect(olderError.description.contains("mytaxi graph build MAP.osm.pbf -o CITY.graph --time-zone NAME"))
         #expect(reading(Array(good.prefix(12))) == .truncatedHeader)
         #expect(reading(Array(good.dropLast(5))) == .truncatedSection("signals"))
         #expect(reading(Array(good.prefix(16 + 16 + 8 + 16 + 4))) == .truncatedSection("coords"))

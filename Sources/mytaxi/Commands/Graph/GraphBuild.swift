@@ -4,11 +4,16 @@ import Routing
 import Zones
 
 extension Mytaxi.Graph {
-    /// `mytaxi graph build MAP -o CITY.graph [--profile car|foot] [--zones ZONES.geojson]`.
+    /// `mytaxi graph build MAP -o CITY.graph [--profile car|foot] [--time-zone NAME] [--speed-profile FILE | --free-flow]
+    /// [--zones ZONES.geojson]`.
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Build a road graph file from an OpenStreetMap extract.",
             discussion: """
+                The graph always carries a speed profile: the built-in dense-city one, the file of \
+                --speed-profile (the one `graph calibrate` fitted), or free flow with --free-flow; \
+                `eta`, `route` and `serve` use it unless told otherwise. Without --time-zone the \
+                profile's hours are read in UTC, and every command routing on the graph warns of it. \
                 With --zones, each edge learns the zone its midpoint lies in, so that the speed \
                 profile's zone factors (`zone:<id>` lines, docs/speed-profile.md, fitted by `graph \
                 calibrate`) apply to it; without, zone factors are ignored. Progress goes to standard \
@@ -28,14 +33,18 @@ extension Mytaxi.Graph {
         var profile = "car"
 
         @Option(name: .customLong("time-zone"), help: ArgumentHelp(
-            "The city's time zone (IANA name, e.g. America/New_York), stored for departure hours. (default: none, queries use UTC)",
+            "The city's time zone (IANA name, e.g. America/New_York), stored for departure hours. (default: none: hours in UTC, with a warning)",
             valueName: "NAME"))
         var timeZone: String?
 
         @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
-            "A weekly speed profile file (docs/speed-profile.md) stored as the city's. (default: none, the built-in dense-city profile)",
+            "A weekly speed profile file (docs/speed-profile.md) stored as the city's. (default: the built-in dense-city profile)",
             valueName: "FILE"))
         var speedProfile: String?
+
+        @Flag(name: .customLong("free-flow"), help: ArgumentHelp(
+            "Store free flow (no congestion in any hour) as the city's speed profile, instead of the built-in one."))
+        var freeFlow = false
 
         @Option(help: ArgumentHelp(
             "A zone file (GeoJSON) whose zone of each edge is stored, for per-zone speed factors. (default: none)",
@@ -49,11 +58,14 @@ extension Mytaxi.Graph {
                 throw ValidationError("unknown profile '\(profile)': choose " + RoutingProfiles.all.map(\.name).joined(separator: " or "))
             }
             _ = try timeZone.map(cityTimeZone)
+            guard !(freeFlow && speedProfile != nil) else {
+                throw ValidationError("--free-flow and --speed-profile exclude each other: a graph carries one speed profile")
+            }
         }
 
         func run() throws {
             let routingProfile = RoutingProfiles.named(profile)!
-            let speedProfileText = try speedProfile.map(readSpeedProfile)?.text
+            let cityProfile: SpeedProfile = try freeFlow ? .freeFlow : speedProfile.map(readSpeedProfile) ?? .denseCity
             let clock = ContinuousClock()
             let start = clock.now
 
@@ -83,7 +95,7 @@ extension Mytaxi.Graph {
                 let source = try GraphSource(describing: map)
                 let routing = RoutingGraph.sections(
                     for: result.graph, topology: topology, timeZone: timeZone.flatMap(TimeZone.init(identifier:)),
-                    speedProfileText: speedProfileText)
+                    speedProfile: cityProfile)
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
                                     extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
                                                                     GraphSource.sectionName: source.sectionPayload]) { $1 }
@@ -95,7 +107,8 @@ extension Mytaxi.Graph {
             }
             let elapsed = clock.now - start
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            print(summary(result, edgeZones: edgeZones, elapsed: elapsed, fileSize: size))
+            print(summary(result, edgeZones: edgeZones, speedProfile: cityProfile, elapsed: elapsed, fileSize: size))
+            if timeZone == nil { printError(RoutingGraph.missingTimeZoneWarning(graphPath: output)) }
         }
 
         /// The zone of each edge of `graph`, from the zone file at `path`; exits when the file cannot be used.
@@ -112,7 +125,9 @@ extension Mytaxi.Graph {
             return EdgeZones(graph: graph, zoneIDs: loaded.zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
         }
 
-        private func summary(_ result: GraphBuildResult, edgeZones: EdgeZones?, elapsed: Duration, fileSize: Int) -> String {
+        private func summary(
+            _ result: GraphBuildResult, edgeZones: EdgeZones?, speedProfile: SpeedProfile, elapsed: Duration, fileSize: Int
+        ) -> String {
             let statistics = result.statistics
             let narrow = result.graph.edgeLaneClass.filter { $0 == .narrow }.count
             let wide = result.graph.edgeLaneClass.filter { $0 == .wide }.count
@@ -131,6 +146,8 @@ extension Mytaxi.Graph {
                 missing nodes: \(statistics.missingNodeReferences) references, \(statistics.waysWithMissingNodes) ways split
                 lanes: \(narrow) edges narrow (at most 2 lanes per direction), \(wide) wide, \
                 \(result.graph.edgeCount - narrow - wide) untagged\(zoneLine)
+                time zone: \(timeZone ?? "none (departure hours in UTC)")
+                speed profile: \(speedProfile.summary)
                 build time: \(seconds(elapsed))
                 file: \(output), \(fileSize) bytes
                 """

@@ -7,7 +7,7 @@ extension Mytaxi.Graph {
     /// `mytaxi graph info CITY.graph`: what a graph file holds.
     struct Info: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Describe a graph file: profile, nodes, edges, bounding box, sections.",
+            abstract: "Describe a graph file: profile, time zone, speed profile, nodes, edges, bounding box, sections.",
             discussion: "Exit status: 0 on success, 2 when the file cannot be read or is not a valid graph file.")
 
         @Argument(help: ArgumentHelp("The graph file.", valueName: "CITY.graph"))
@@ -30,16 +30,26 @@ extension Mytaxi.Graph {
                 .map { payload in (try? GraphSource(sectionPayload: payload))?.description ?? "unreadable" } ?? "unknown"
             let extras = contents.extraSections.sorted { $0.key < $1.key }
                 .map { "\($0.key) (\($0.value.count) bytes)" }
+            let timeZone = RoutingGraph.timeZone(in: contents)
+            let speedProfile: String
+            do {
+                speedProfile = try RoutingGraph.speedProfile(in: contents).summary
+            } catch {
+                speedProfile = "unreadable (\(error))"
+            }
             print("""
                 file: \(file)
                 profile: \(contents.profileName)
                 source: \(source)
+                time zone: \(timeZone?.identifier ?? "none (departure hours in UTC)")
+                speed profile: \(speedProfile)
                 nodes: \(graph.nodeCount)
                 edges: \(graph.edgeCount)
                 bounding box: \(box)
                 sections: \((GraphFile.coreSectionNames + extras).joined(separator: ", "))
                 load time: \(milliseconds(loadTime))
                 """)
+            if timeZone == nil { printError(RoutingGraph.missingTimeZoneWarning(graphPath: file)) }
         }
     }
 }

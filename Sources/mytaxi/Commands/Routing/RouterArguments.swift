@@ -3,15 +3,19 @@ import Foundation
 import Routing
 
 /// The options every routing command shares: the graph file, the speed
-/// profile, the city's time zone, the snapping limit and radius.
+/// profile (or free flow), the city's time zone, the snapping limit and radius.
 struct RouterArguments: ParsableArguments {
     @Option(help: ArgumentHelp("The road graph file (`mytaxi graph build`).", valueName: "CITY.graph"))
     var graph: String
 
     @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
-        "A weekly speed profile file (docs/speed-profile.md). (default: the graph's own, else the built-in dense-city profile)",
+        "A weekly speed profile file (docs/speed-profile.md) instead of the graph's own. (default: the graph's)",
         valueName: "FILE"))
     var speedProfile: String?
+
+    @Flag(name: .customLong("free-flow"), help: ArgumentHelp(
+        "Route at free flow (no congestion in any hour) instead of the speed profile."))
+    var freeFlow = false
 
     @Option(name: .customLong("time-zone"), help: ArgumentHelp(
         "The city's time zone, for the hour of the week of a departure, e.g. America/New_York. (default: the graph's, else UTC)",
@@ -28,16 +32,22 @@ struct RouterArguments: ParsableArguments {
         valueName: "METRES"))
     var snapRadiusMetres: Double = Router.defaultSnapRadiusMetres
 
-    /// Refuses a negative or infinite snap radius before anything is loaded.
+    /// Refuses a negative or infinite snap radius, and two speed profiles,
+    /// before anything is loaded.
     func validate() throws {
         guard snapRadiusMetres >= 0, snapRadiusMetres.isFinite else {
             throw ValidationError("--snap-radius must be a distance of 0 metres or more")
         }
+        guard !(freeFlow && speedProfile != nil) else {
+            throw ValidationError("--free-flow and --speed-profile exclude each other")
+        }
     }
 
-    /// Loads the router or exits: 2 with the reason when a file cannot be used.
+    /// Loads the router or exits: 2 with the reason when a file cannot be
+    /// used. A graph without a time zone, when --time-zone gives none
+    /// either, is warned of on standard error: its hours are UTC's.
     func loadRouter() throws -> Router {
-        let profile = try speedProfile.map(readSpeedProfile)
+        let profile: SpeedProfile? = try freeFlow ? .freeFlow : speedProfile.map(readSpeedProfile)
         let zone: TimeZone?
         do {
             zone = try timeZone.map(cityTimeZone)
@@ -46,8 +56,12 @@ struct RouterArguments: ParsableArguments {
             throw ExitCode(2)
         }
         do {
-            return try RoutingGraph.load(
-                from: URL(fileURLWithPath: graph), speedProfile: profile, timeZone: zone, maxSnapDistanceMetres: maxSnapMetres,
+            let contents = try GraphFile.read(from: URL(fileURLWithPath: graph))
+            if zone == nil, RoutingGraph.timeZone(in: contents) == nil {
+                printError(RoutingGraph.missingTimeZoneWarning(graphPath: graph))
+            }
+            return try RoutingGraph.router(
+                for: contents, speedProfile: profile, timeZone: zone, maxSnapDistanceMetres: maxSnapMetres,
                 snapRadiusMetres: snapRadiusMetres)
         } catch {
             printError("\(graph): \(error)")

@@ -15,6 +15,8 @@ struct Serve: AsyncParsableCommand {
               line 5100 (TCP and UDP), nmea 5005, osmand 5055 (HTTP), teltonika 5027 (TCP and UDP), gt06 5023.
             Every fix is archived in DIR before its ACK is sent; after a crash the live index is rebuilt from DIR.
             SIGHUP reloads the devices file; SIGTERM or SIGINT stops after writing what is queued.
+            Each terminal connection takes a file descriptor: the soft open-file limit is raised to the hard
+            limit at start, and a warning says when the devices file has more devices than fit.
             Settings come from the flags, then the --config file (JSON, keys as the long flag names,
             e.g. {"zones": "zones.geojson", "http-port": 8080, "line-port": 5100}), then the defaults shown.
             A port of 0 picks a free port; "off" turns a listener off.
@@ -99,7 +101,7 @@ struct Serve: AsyncParsableCommand {
     var graph: String?
 
     @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
-        "A weekly speed profile file for --graph (docs/speed-profile.md). (default: the graph's own, else the built-in dense-city profile)",
+        "A weekly speed profile file for --graph (docs/speed-profile.md) instead of the graph's own. (default: the graph's)",
         valueName: "FILE"))
     var speedProfile: String?
 
