@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 import GeoKit
 
@@ -122,63 +123,10 @@ public struct JSONWriter {
 
     /// Appends `date` as a JSON string in the service's one time format,
     /// ``FixTime/iso8601(_:)``'s (`"2026-11-23T08:00:05.250Z"`: UTC, the
-    /// milliseconds rounded), without its `String` and C calls, as a fleet
-    /// read writes ten thousand of them: the civil date is computed from
-    /// the day count, the inverse of ``FixTime/date(year:month:day:hour:minute:second:)``.
+    /// milliseconds rounded), written straight into the document.
     public mutating func fixTime(_ date: Date) {
-        let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
-        let (wholeSeconds, millis) = Self.floorDivision(milliseconds, 1000)
-        let (days, secondOfDay) = Self.floorDivision(wholeSeconds, 86_400)
-        let shiftedDays = Int(days) + 719_468
-        let era = (shiftedDays >= 0 ? shiftedDays : shiftedDays - 146_096) / 146_097
-        let dayOfEra = shiftedDays - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let shiftedMonth = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        let second = Int(secondOfDay)
         bytes.append(UInt8(ascii: "\""))
-        padded(year, width: 4)
-        bytes.append(UInt8(ascii: "-"))
-        padded(month, width: 2)
-        bytes.append(UInt8(ascii: "-"))
-        padded(day, width: 2)
-        bytes.append(UInt8(ascii: "T"))
-        padded(second / 3600, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        padded(second / 60 % 60, width: 2)
-        bytes.append(UInt8(ascii: ":"))
-        padded(second % 60, width: 2)
-        bytes.append(UInt8(ascii: "."))
-        padded(Int(millis), width: 3)
-        raw("Z\"")
-    }
-
-    /// Appends `value` (0 or more) in decimal, left-padded with zeros to `width` digits.
-    private mutating func padded(_ value: Int, width: Int) {
-        var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        let start = bytes.count
-        let count = max(digitCount, width)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var remaining = value
-        var index = start + count - 1
-        while remaining > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            index -= 1
-        }
-    }
-
-    /// Quotient and remainder rounding toward minus infinity (times before 1970 stay right).
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
-        let remainder = ((value % divisor) + divisor) % divisor
-        return ((value - remainder) / divisor, remainder)
+        FixTime.appendISO8601(date, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
     }
 }

@@ -1,4 +1,3 @@
-import FixRecords
 import Foundation
 
 extension Notice {
@@ -22,7 +21,9 @@ extension Notice {
             writer.string(value)
         }
         func time(_ name: StaticString, _ value: Date?) {
-            string(name, value.map(FixTime.iso8601))
+            guard let value else { return }
+            key(name)
+            writer.fixTime(value)
         }
         func point(_ name: StaticString, _ value: NoticePoint?) throws {
             guard let value else { return }
