@@ -61,7 +61,7 @@ struct ZonesController: Sendable {
     @Sendable func queue(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let zone = try knownZone(context)
-        return try JSONResponse.ok(ZoneQueueJSON(zone: zone, queues: await dispatcher.queues(in: zone), now: clock.now))
+        return JSONResponse.ok(json: ZoneQueueJSON(zone: zone, queues: await dispatcher.queues(in: zone), now: clock.now).json())
     }
 
     private func knownZone(_ context: APIRequestContext) throws -> ZoneID {
