@@ -1,0 +1,45 @@
+import Foundation
+import GeoKit
+import Testing
+
+/// The planners' zone tools keep their contract: files in, files or standard
+/// output out, exit 0 on success, 1 on a problem in the data, 2 when a file cannot be read.
+@Suite struct ZoneToolsCommandTests {
+    private static let fixtures = "Tests/ZoneToolsTests/Fixtures"
+
+    private func temporaryPath(_ name: String) -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("\(UUID().uuidString)-\(name)").path
+    }
+
+    /// The repaired file goes to standard output, the report per feature to standard error.
+    @Test func repairWritesTheFileAndNamesWhatItLeft() throws {
+        let result = try CommandRunner.run(["zones", "repair", "\(Self.fixtures)/repair-mixed.geojson"])
+        #expect(result.status == 1)
+        guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
+            Issue.record("no features written"); return
+        }
+        #expect(features.count == 6)
+        #expect(result.standardError.contains("cw: repaired: winding of 1 ring(s)"))
+        #expect(result.standardError.contains("open: not repaired: exterior ring: ring is not closed"))
+        #expect(result.standardError.contains("6 feature(s): 3 repaired, 2 not safe to repair"))
+    }
+
+    /// A valid file is written unchanged to -o and the command succeeds.
+    @Test func repairOfAValidFileSucceeds() throws {
+        let output = temporaryPath("monaco.geojson")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try CommandRunner.run(["zones", "repair", "Zones/monaco/zones.geojson", "-o", output])
+        #expect(result.status == 0)
+        #expect(result.standardOutput.isEmpty)
+        #expect(result.standardError.contains("9 feature(s): 0 repaired, 0 not safe to repair (left as they were), 9 unchanged"))
+        let written = try JSONParser.parse(Data(contentsOf: URL(fileURLWithPath: output)))
+        let original = try JSONParser.parse(Data(contentsOf: CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson")))
+        #expect(written == original)
+    }
+
+    @Test func repairExitsTwoWhenTheFileCannotBeRead() throws {
+        let result = try CommandRunner.run(["zones", "repair", "no/such/file.geojson"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("cannot read no/such/file.geojson"))
+    }
+}
