@@ -42,4 +42,40 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardError.contains("cannot read no/such/file.geojson"))
     }
+
+    /// Gaps and overlaps, one line each with area and place, then a summary; exit 1.
+    @Test func coverageListsGapsAndOverlaps() throws {
+        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+                                            "--boundary", "\(Self.fixtures)/coverage-boundary.geojson"])
+        #expect(result.status == 1)
+        #expect(result.lines.count == 3)
+        #expect(result.lines[0].hasPrefix("gap: 89."))
+        #expect(result.lines[1].hasPrefix("overlap a/b: 44."))
+        #expect(result.lines[2].hasPrefix("zones cover 75.00 % of the boundary"))
+        #expect(result.standardError.contains("coverage: finding gaps"))
+    }
+
+    @Test func coverageWritesGeoJSONForAMap() throws {
+        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+                                            "--boundary", "\(Self.fixtures)/coverage-boundary.geojson", "--geojson"])
+        let document = try JSONParser.parse(result.standardOutput)
+        #expect(document["type"] == .string("FeatureCollection"))
+        guard case .array(let features)? = document["features"] else { Issue.record("no features"); return }
+        #expect(features.count == 2)
+    }
+
+    /// Zones that tile the boundary: exit 0.
+    @Test func coverageOfATilingSucceeds() throws {
+        let result = try CommandRunner.run(["zones", "coverage", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+                                            "--boundary", "Tests/ZonesTests/Fixtures/grid-2x2.geojson"])
+        #expect(result.status == 0)
+        #expect(result.lines.last?.contains("0 gap(s)") == true)
+    }
+
+    @Test func coverageRefusesANegativeMinimum() throws {
+        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+                                            "--boundary", "\(Self.fixtures)/coverage-boundary.geojson", "--min-area=-1"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("--min-area must be a non-negative number of square metres"))
+    }
 }
