@@ -78,4 +78,25 @@ import Testing
         #expect(result.status != 0)
         #expect(result.standardError.contains("--min-area must be a non-negative number of square metres"))
     }
+
+    /// One line per change in id order, then the summary; changes are not problems.
+    @Test func diffListsTheChangesOfANewVersion() throws {
+        let result = try CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+                                            "\(Self.fixtures)/diff-new.geojson"])
+        #expect(result.status == 0)
+        #expect(result.lines.count == 5)
+        #expect(result.lines[0] == "renamed 1: \"Zone 1\" → \"Zone One\"")
+        #expect(result.lines[1].hasPrefix("reshaped 2 \"Zone 2\": 89."))
+        #expect(result.lines[2].hasPrefix("removed 3 \"Zone 3\": 89."))
+        #expect(result.lines[3].hasPrefix("added 5 \"Zone 5\": 89."))
+        #expect(result.lines[4] == "1 added, 1 removed, 1 renamed, 1 reshaped, 1 unchanged")
+    }
+
+    /// A file with problems is named, with exit 1.
+    @Test func diffRefusesAnInvalidFile() throws {
+        let result = try CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+                                            "Tests/ZonesTests/Fixtures/duplicate-ids.geojson"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("1: duplicate id"))
+    }
 }
