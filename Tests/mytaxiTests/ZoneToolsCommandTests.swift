@@ -99,4 +99,22 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.contains("1: duplicate id"))
     }
+
+    /// The simplified file on standard output, the vertex counts on standard error.
+    @Test func simplifyWritesFewerVertices() throws {
+        let result = try CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "20"])
+        #expect(result.status == 0)
+        guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
+            Issue.record("no features written"); return
+        }
+        #expect(features.count == 69)
+        #expect(result.standardError.contains("simplify: noding the borders of 69 zones"))
+        #expect(result.standardError.contains(" vertices before, "))
+    }
+
+    @Test func simplifyRefusesANonPositiveTolerance() throws {
+        let result = try CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "0"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("--tolerance must be a positive number of metres"))
+    }
 }

@@ -11,7 +11,7 @@ extension Mytaxi {
                 shared by several zones belongs to the zone with the smallest id.
                 """,
             subcommands: [
-                Validate.self, Lookup.self, Neighbours.self, Repair.self, Coverage.self, Diff.self,
+                Validate.self, Lookup.self, Neighbours.self, Repair.self, Coverage.self, Diff.self, Simplify.self,
             ]
         )
     }
