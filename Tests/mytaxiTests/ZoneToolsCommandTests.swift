@@ -117,4 +117,36 @@ import Testing
         #expect(result.status != 0)
         #expect(result.standardError.contains("--tolerance must be a positive number of metres"))
     }
+
+    /// A grid written to a file is a valid zone file with row-and-column ids.
+    @Test func gridWritesAZoneFile() throws {
+        let output = temporaryPath("grid.geojson")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try CommandRunner.run(["zones", "grid", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+                                            "--cell", "1000", "-o", output])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("grid: 2 of 2 rows"))
+        let validate = try CommandRunner.run(["zones", "validate", output])
+        #expect(validate.status == 0)
+        #expect(validate.lines.first?.contains("valid, ") == true)
+    }
+
+    /// Voronoi zones around the ranks, each with its rank's id.
+    @Test func voronoiWritesAZonePerRank() throws {
+        let result = try CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+                                            "--sites", "\(Self.fixtures)/ranks.geojson"])
+        #expect(result.status == 0)
+        guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
+            Issue.record("no features written"); return
+        }
+        #expect(features.map { $0["id"] } == [.string("west"), .string("east")])
+        #expect(result.standardError.contains("voronoi: 2 zones around 3 ranks"))
+    }
+
+    @Test func voronoiNamesSitesThatAreNotRanks() throws {
+        let result = try CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+                                            "--sites", "Zones/monaco/zones.geojson"])
+        #expect(result.status == 1)
+        #expect(result.standardError.contains("monaco-ville: not a Point feature"))
+    }
 }
