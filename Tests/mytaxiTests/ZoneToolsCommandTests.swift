@@ -149,4 +149,25 @@ import Testing
         #expect(result.status == 1)
         #expect(result.standardError.contains("monaco-ville: not a Point feature"))
     }
+
+    /// A state-plane file comes out in WGS84, checked as `validate` does.
+    @Test func importReprojectsAndValidates() throws {
+        let result = try CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:2263"])
+        #expect(result.status == 0)
+        #expect(result.standardError.contains("import: 4 features reprojected from EPSG:2263; valid, 4 zones"))
+        let document = try JSONParser.parse(result.standardOutput)
+        guard case .array(let features)? = document["features"],
+              case .array(let rings)? = features.first?["geometry"]?["coordinates"],
+              case .array(let ring)? = rings.first, case .array(let position)? = ring.first,
+              case .number(let longitude)? = position.first else {
+            Issue.record("no coordinates written"); return
+        }
+        #expect(longitude > -74.1 && longitude < -73.9)
+    }
+
+    @Test func importRefusesAnUnknownCRS() throws {
+        let result = try CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:999999"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("--from-crs EPSG:999999"))
+    }
 }
