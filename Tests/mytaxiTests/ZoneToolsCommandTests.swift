@@ -170,4 +170,37 @@ import Testing
         #expect(result.status == 2)
         #expect(result.standardError.contains("--from-crs EPSG:999999"))
     }
+
+    /// An SVG of Manhattan with its roads, ids and names.
+    @Test func renderWritesSVG() throws {
+        let output = temporaryPath("manhattan.svg")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try CommandRunner.run(["zones", "render", "Zones/manhattan/zones.geojson", "-o", output,
+                                            "--graph", try DemoGraph.path(), "--labels"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let svg = try String(contentsOfFile: output, encoding: .utf8)
+        #expect(svg.contains("<title>230 Times Sq/Theatre District</title>"))
+        #expect(svg.contains(">Times Sq/Theatre District</tspan>"))
+        #expect(svg.contains("stroke=\"#9a9a9a\""))
+    }
+
+    static let rasterizerInstalled = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/rsvg-convert") }
+
+    /// A PNG through rsvg-convert.
+    @Test(.enabled(if: rasterizerInstalled, "rsvg-convert is not installed (Debian package librsvg2-bin; make deps installs it)"))
+    func renderWritesPNG() throws {
+        let output = temporaryPath("monaco.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let result = try CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", output, "--width", "400"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
+        #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
+    }
+
+    @Test func renderRefusesOtherFormats() throws {
+        let result = try CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", "monaco.pdf"])
+        #expect(result.status != 0)
+        #expect(result.standardError.contains("-o must name a .svg or .png file"))
+    }
 }
