@@ -1,3 +1,4 @@
+import GeoKit
 import Testing
 import Zones
 import ZoneTools
@@ -40,5 +41,22 @@ import ZoneTools
         let diff = try ZoneDiff(old: zones, new: zones)
         #expect(diff.changes.isEmpty)
         #expect(diff.unchanged == 69)
+    }
+}
+
+@Suite struct TaxiRezoningTests {
+    /// A taxi in zone 3 is in zone 5 of the new set, one just east of zone 2
+    /// enters the grown zone 2, one in zone 4 stays.
+    @Test func countsTheTaxisWhoseZoneChanges() throws {
+        let old = try ZoneFileLoader.load(path: TestData.zonesFixture("grid-2x2.geojson")).zoneSet
+        let new = try ZoneFileLoader.load(path: TestData.fixture("diff-new.geojson")).zoneSet
+        let taxis = [
+            ZoneServiceClient.TaxiPosition(taxiId: "TX1", position: Coordinate(longitude: 7.405, latitude: 43.715)),
+            ZoneServiceClient.TaxiPosition(taxiId: "TX2", position: Coordinate(longitude: 7.422, latitude: 43.705)),
+            ZoneServiceClient.TaxiPosition(taxiId: "TX3", position: Coordinate(longitude: 7.415, latitude: 43.715)),
+        ]
+        let rezoning = try TaxiRezoning(taxis: taxis, old: old, new: new)
+        #expect(rezoning.moves == [.init(taxiId: "TX1", from: "3", to: "5"), .init(taxiId: "TX2", from: nil, to: "2")])
+        #expect(rezoning.report == ["2 of 3 taxis would change zone", "TX1: 3 → 5", "TX2: outside → 2"])
     }
 }

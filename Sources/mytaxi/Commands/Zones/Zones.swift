@@ -12,7 +12,7 @@ extension Mytaxi {
                 """,
             subcommands: [
                 Validate.self, Lookup.self, Neighbours.self, Repair.self, Coverage.self, Diff.self, Simplify.self,
-                Grid.self, Voronoi.self, Import.self, Render.self,
+                Grid.self, Voronoi.self, Import.self, Render.self, Publish.self,
             ]
         )
     }
