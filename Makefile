@@ -1,6 +1,6 @@
 # mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
 SWIFT ?= swift
-DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip \
+DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librsvg2-bin \
 	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev
 PYTHON_PACKAGES = shapely pytest schemathesis
 DEMO_ZONES = Zones/manhattan/zones.geojson

@@ -19,6 +19,7 @@ let package = Package(
         .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
+        .library(name: "ZoneTools", targets: ["ZoneTools"]),
         .library(name: "FixRecords", targets: ["FixRecords"]),
         .library(name: "Fleet", targets: ["Fleet"]),
         .library(name: "ServiceClock", targets: ["ServiceClock"]),
@@ -68,6 +69,16 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ZonesTests", dependencies: ["Zones", "GeoKit"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
+
+        // ZoneTools: the planners' tools over zone files (repair, coverage, diff, ...):
+        // each reads zones and returns a result the command line prints or writes.
+        .target(
+            name: "ZoneTools", dependencies: ["Zones", "GeoKit"],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "ZoneToolsTests", dependencies: ["ZoneTools", "Zones", "GeoKit"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
@@ -237,8 +248,8 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch", "DispatchSimulation",
-                "Accounts",
+                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch",
+                "DispatchSimulation", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -4,18 +4,18 @@ import GeoKit
 /// repaired: repeated consecutive positions are dropped and the winding is
 /// set to RFC 7946's (exterior counter-clockwise, holes clockwise).
 /// Topology (self-intersections, holes outside shells) is left to GEOS.
-struct RingCheck {
+public struct RingCheck {
     /// The ring after repair; meaningful only when `errors` is empty.
-    var ring: [Coordinate]
+    public private(set) var ring: [Coordinate]
     /// Problems that reject the file.
-    var errors: [String] = []
+    public private(set) var errors: [String] = []
     /// Repeated consecutive positions dropped.
-    var removedRepeats = 0
+    public private(set) var removedRepeats = 0
     /// True when the winding was reversed.
-    var reversed = false
+    public private(set) var reversed = false
 
     /// Checks `positions` as an exterior ring (`isExterior`) or a hole, named `label` in messages.
-    init(_ positions: [Coordinate], label: String, isExterior: Bool) {
+    public init(_ positions: [Coordinate], label: String, isExterior: Bool) {
         ring = positions
         if let index = positions.firstIndex(where: { !$0.isInRange }) {
             errors.append("\(label): position \(index) (\(positions[index])) is out of range "

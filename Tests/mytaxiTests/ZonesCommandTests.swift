@@ -87,6 +87,6 @@ import Testing
         #expect(result.status == 0)
         for command in ["zones"] { #expect(result.standardOutput.contains(command)) }
         let zones = try CommandRunner.run(["zones", "--help"])
-        for command in ["validate", "lookup", "neighbours"] { #expect(zones.standardOutput.contains(command)) }
+        for command in ["validate", "lookup", "neighbours", "repair", "coverage", "diff", "simplify", "grid", "voronoi", "import", "render", "publish"] { #expect(zones.standardOutput.contains(command)) }
     }
 }

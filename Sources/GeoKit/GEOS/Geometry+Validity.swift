@@ -38,4 +38,31 @@ extension Geometry {
         let context = GEOSContext.current
         return try Geometry.wrap(GEOSMakeValid_r(context.handle, pointer), "MakeValid", context)
     }
+
+    /// A valid geometry made by one of GEOS's MakeValid methods, keeping no
+    /// collapsed parts (lines or points left where an area shrank to nothing).
+    ///
+    /// The two methods read a broken polygon differently: `.linework` nodes
+    /// every ring and keeps the faces on alternate sides, `.structure` repairs
+    /// each shell and hole on its own, then subtracts the holes from the
+    /// shells. Where both agree, the drawing had one plain meaning.
+    public func makeValid(method: MakeValidMethod) throws -> Geometry {
+        let context = GEOSContext.current
+        guard let parameters = GEOSMakeValidParams_create_r(context.handle) else {
+            throw context.takeError("MakeValidParams")
+        }
+        defer { GEOSMakeValidParams_destroy_r(context.handle, parameters) }
+        GEOSMakeValidParams_setKeepCollapsed_r(context.handle, parameters, 0)
+        GEOSMakeValidParams_setMethod_r(context.handle, parameters,
+                                        method == .linework ? GEOS_MAKE_VALID_LINEWORK : GEOS_MAKE_VALID_STRUCTURE)
+        return try Geometry.wrap(GEOSMakeValidWithParams_r(context.handle, pointer, parameters), "MakeValid", context)
+    }
+}
+
+/// GEOS's two ways of making a geometry valid (see ``Geometry/makeValid(method:)``).
+public enum MakeValidMethod: Sendable {
+    /// Nodes all rings together and rebuilds polygons from the linework.
+    case linework
+    /// Repairs shells and holes separately, then subtracts holes from shells.
+    case structure
 }

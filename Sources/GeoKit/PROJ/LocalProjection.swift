@@ -39,12 +39,31 @@ public final class LocalProjection {
     ///
     /// The result reuses ``Coordinate`` as a plain (x, y) pair in metres.
     public func project(_ coordinates: [Coordinate]) -> [Coordinate] {
+        apply(coordinates, PJ_FWD)
+    }
+
+    /// Turns positions in metres from the centre back into WGS84 longitude and latitude.
+    public func unproject(_ coordinates: [Coordinate]) -> [Coordinate] {
+        apply(coordinates, PJ_INV)
+    }
+
+    /// Projects every ring of a polygon geometry into a new geometry in metres.
+    public func project(_ geometry: Geometry) throws -> Geometry {
+        try apply(geometry, PJ_FWD)
+    }
+
+    /// Turns a polygon geometry in metres from the centre back into WGS84.
+    public func unproject(_ geometry: Geometry) throws -> Geometry {
+        try apply(geometry, PJ_INV)
+    }
+
+    private func apply(_ coordinates: [Coordinate], _ direction: PJ_DIRECTION) -> [Coordinate] {
         var result = coordinates
         result.withUnsafeMutableBufferPointer { buffer in
             guard let base = buffer.baseAddress else { return }
             base.withMemoryRebound(to: Double.self, capacity: buffer.count * 2) { doubles in
                 let stride = MemoryLayout<Coordinate>.stride
-                _ = proj_trans_generic(transform, PJ_FWD,
+                _ = proj_trans_generic(transform, direction,
                                        doubles, stride, buffer.count,
                                        doubles + 1, stride, buffer.count,
                                        nil, 0, 0, nil, 0, 0)
@@ -53,11 +72,10 @@ public final class LocalProjection {
         return result
     }
 
-    /// Projects every ring of a polygon geometry into a new geometry in metres.
-    public func project(_ geometry: Geometry) throws -> Geometry {
+    private func apply(_ geometry: Geometry, _ direction: PJ_DIRECTION) throws -> Geometry {
         var polygons: [Geometry] = []
         for part in geometry.parts {
-            let rings = part.polygonRings.map { project($0) }
+            let rings = part.polygonRings.map { apply($0, direction) }
             guard let exterior = rings.first else { continue }
             polygons.append(try Geometry.polygon(exterior: exterior, holes: Array(rings.dropFirst())))
         }

@@ -1,0 +1,28 @@
+extension Geometry {
+    /// The geometry's polygons as a GeoJSON Polygon (one) or MultiPolygon
+    /// (several) object, rings wound as RFC 7946 asks: exteriors
+    /// counter-clockwise, holes clockwise; nil when it has no polygon.
+    ///
+    /// GEOS results come in any winding, so every ring is checked here.
+    public var geoJSON: JSONValue? {
+        let members = polygons.map { polygon in
+            polygon.polygonRings.enumerated().map { index, ring in
+                Geometry.wound(ring, counterClockwise: index == 0)
+            }
+        }
+        if members.isEmpty { return nil }
+        return GeoJSONPolygons(type: members.count == 1 ? "Polygon" : "MultiPolygon", polygons: members).geoJSON
+    }
+
+    /// The ring in the asked winding (reversed when it runs the other way).
+    static func wound(_ ring: [Coordinate], counterClockwise: Bool) -> [Coordinate] {
+        guard let origin = ring.first else { return ring }
+        var twiceArea = 0.0
+        for index in 0..<(ring.count - 1) {
+            let a = ring[index], b = ring[index + 1]
+            twiceArea += (a.longitude - origin.longitude) * (b.latitude - origin.latitude)
+                - (b.longitude - origin.longitude) * (a.latitude - origin.latitude)
+        }
+        return twiceArea != 0 && (twiceArea > 0) != counterClockwise ? ring.reversed() : ring
+    }
+}
