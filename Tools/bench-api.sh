@@ -46,14 +46,23 @@ bench() { # NAME PATH [CONNECTIONS]: wrk, 2 threads; requests/s and latency perc
     | awk -v name="$1" '/Requests\/sec/ { rps = $2 } /^ +50%/ { p50 = $2 } /^ +99%/ { p99 = $2 }
         /Non-2xx/ { bad = $4 } END { printf "%-44s %10s req/s  p50 %8s  p99 %8s%s\n", name, rps, p50, p99, bad ? "  non-2xx " bad : "" }'
 }
+rate_of() { awk '{ for (i = 2; i <= NF; i++) if ($i == "req/s") print $(i - 1) }'; }
 echo
-echo "== wrk (2 threads, ${seconds} s each, the taxis still streaming), each beside /healthz: the rate with 64 connections,"
-echo "   then the latency with 4 (with 64 waiting on 2 cores, a request's wait is mostly the 63 ahead of it)"
+echo "== wrk (2 threads, ${seconds} s each, the taxis still streaming): each read in 3 rounds beside /healthz"
+echo "   (the host's speed drifts; the share is of the rounds' sums), then its latency with 4 connections"
+echo "   (with 64 waiting on 2 cores, a request's wait is mostly the 63 ahead of it)"
 for endpoint in "zone of a point|/v1/zones/at?lon=-73.9855&lat=40.7580" "a zone's queues|/v1/zones/161/queue" \
     "nearest zones with free taxis|/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=5" \
     "ETA|/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527"; do
-  bench "/healthz" "/healthz"
-  bench "${endpoint%%|*}" "${endpoint#*|}"
+  healthz_sum=0 read_sum=0
+  for _ in 1 2 3; do
+    line=$(bench "/healthz" "/healthz"); echo "$line"
+    healthz_sum=$(awk -v a="$healthz_sum" -v b="$(rate_of <<<"$line")" 'BEGIN { print a + b }')
+    line=$(bench "${endpoint%%|*}" "${endpoint#*|}"); echo "$line"
+    read_sum=$(awk -v a="$read_sum" -v b="$(rate_of <<<"$line")" 'BEGIN { print a + b }')
+  done
+  awk -v name="${endpoint%%|*}" -v r="$read_sum" -v h="$healthz_sum" \
+    'BEGIN { printf "%-44s %10.0f %% of /healthz over the 3 rounds\n", name ": share", 100 * r / h }'
   bench "${endpoint%%|*}, 4 connections" "${endpoint#*|}" 4
 done
 awk '/^(fixes|ACK)/ && ++shown <= 3' "$work/loadgen.log"
