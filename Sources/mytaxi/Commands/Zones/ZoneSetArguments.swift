@@ -5,19 +5,12 @@ import ZoneTools
 /// How the planners' tools read a zone file: which properties hold the id
 /// and the name. Overlaps are not refused on load: the tools report them.
 struct ZoneSetArguments: ParsableArguments {
-    @Option(name: .customLong("id-property"), help: ArgumentHelp(
-        "The property holding each zone's id (default: the feature id, then properties.id).",
-        valueName: "NAME"))
-    var idProperty: String?
-
-    @Option(name: .customLong("name-property"), help: ArgumentHelp(
-        "The property holding each zone's name. (default: name)", valueName: "NAME"))
-    var nameProperty: String?
+    @OptionGroup var properties: ZonePropertyArguments
 
     /// The loader's options: these properties, any overlap accepted.
     var options: ZoneFileOptions {
-        var options = ZoneFileOptions(idProperty: idProperty)
-        options.nameProperty = nameProperty ?? options.nameProperty
+        var options = ZoneFileOptions(idProperty: properties.idProperty)
+        options.nameProperty = properties.nameProperty ?? options.nameProperty
         options.overlapToleranceSquareMetres = .infinity
         return options
     }

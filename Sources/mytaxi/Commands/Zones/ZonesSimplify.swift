@@ -49,7 +49,7 @@ extension Mytaxi.Zones {
                 }
             }
             let document = try runZoneTool { () throws(ZoneToolError) in
-                try simplified.document(from: source, idProperty: zoneFile.idProperty)
+                try simplified.document(from: source, idProperty: zoneFile.properties.idProperty)
             }
             do {
                 _ = try ZoneFileLoader.load(document: document, options: zoneFile.options)
