@@ -24,8 +24,10 @@ public struct APIServer: Sendable {
     public let fleet: FleetIndex
     /// The fix archive, for tracks.
     public let archive: any FixArchive
-    /// The zones, for the zone of a point and the known zone ids.
-    public let zones: ZoneIndex
+    /// The zones in force, for the zone of a point and the known zone ids.
+    public let zones: ActiveZones
+    /// Puts an activated zone set in force (nil: activation only marks the stored version).
+    public let zoneSwitch: ZoneSwitch?
     /// The metrics `/metrics` shows.
     public let metricsRegistry: PrometheusCollectorRegistry
     /// What is wrong with the service now (`/healthz`): a listener down, the
@@ -58,7 +60,8 @@ public struct APIServer: Sendable {
 
     /// The API over these parts of the service.
     public init(
-        fleet: FleetIndex, archive: any FixArchive, zones: ZoneIndex, metricsRegistry: PrometheusCollectorRegistry,
+        fleet: FleetIndex, archive: any FixArchive, zones: ActiveZones, zoneSwitch: ZoneSwitch? = nil,
+        metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress
@@ -66,6 +69,7 @@ public struct APIServer: Sendable {
         self.fleet = fleet
         self.archive = archive
         self.zones = zones
+        self.zoneSwitch = zoneSwitch
         self.metricsRegistry = metricsRegistry
         self.healthProblems = healthProblems
         self.clock = clock
@@ -110,7 +114,7 @@ public struct APIServer: Sendable {
         TravelTimeController(router: roadRouter, clock: clock).addRoutes(to: v1.group("eta"))
         WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, clock: clock)
             .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
-        ZoneSetsController(store: zoneSets, clock: clock).addRoutes(to: v1.group("zone-sets"))
+        ZoneSetsController(store: zoneSets, zoneSwitch: zoneSwitch, clock: clock).addRoutes(to: v1.group("zone-sets"))
         let notifications = notificationsController()
         notifications.addRoutes(to: v1.group("notifications"))
         notifications.addPushRoutes(http: v1.group("push"), webSocket: nil)

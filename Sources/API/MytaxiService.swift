@@ -40,7 +40,12 @@ public final class MytaxiService: Sendable {
     private let listeners: IngestListeners
     private let group: MultiThreadedEventLoopGroup
     private let logger: Logger
-    private let zones: ZoneIndex
+    /// The zone set in force, which a planner's activation or a SIGHUP replaces.
+    private let zones: ActiveZones
+    /// Puts a new zone set in force everywhere at once (SPEC Z4).
+    private let zoneSwitch: ZoneSwitch
+    /// The zones file's bytes as last put in force, to tell on SIGHUP whether it changed.
+    private let zonesFileBytes: Mutex<Data?>
     private let router: Routing.Router
     /// Snaps the taxis that moved to the roads, in the background (``PositionSnappingService``).
     private let positionSnapper: PositionSnapper
@@ -73,7 +78,9 @@ public final class MytaxiService: Sendable {
         zoneSets = try SQLiteZoneSetStore(directory: configuration.dataDirectory)
         let loaded = try await Self.loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
-        zones = zoneIndex
+        let zones = ActiveZones(zoneIndex)
+        self.zones = zones
+        zonesFileBytes = Mutex(try? Data(contentsOf: URL(fileURLWithPath: configuration.zonesPath)))
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
         let router = try Self.loadRouter(configuration, logger: logger)
@@ -98,7 +105,12 @@ public final class MytaxiService: Sendable {
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
         let restored = try await archive.latestFixPerTaxi()
-        for fix in restored { fleet.update(fix.position, heardAt: fix.receivedAt) }
+        // Each restored taxi in its zone under the set in force, which may not be the one its last fix was stored with.
+        for fix in restored {
+            var position = fix.position
+            position.zoneId = zoneIndex.zone(at: position.coordinate)?.id
+            fleet.update(position, heardAt: fix.receivedAt)
+        }
         validator.recordCommitted(restored)
         committer = GroupCommitter(archive: archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
@@ -109,17 +121,29 @@ public final class MytaxiService: Sendable {
         let snapped = SnappedPositions()
         positionSnapper = PositionSnapper(router: router, fleet: fleet, snapped: snapped)
         let etas = RouterPickupETAs(router: router, fleet: fleet, snapped: snapped)
+        let dispatcher: Dispatcher
         do {
             dispatcher = try await Dispatcher(
                 log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
-                clock: clock, etas: etas, positions: fleet, metrics: dispatchMetrics)
+                clock: clock, etas: etas, positions: fleet, metrics: dispatchMetrics, zones: zones)
         } catch {
             committer.shutdown()
             throw error
         }
+        do {
+            // Queues, requests and bookings restored from the log follow a zone set changed since.
+            try await dispatcher.replaceZones(with: zoneIndex)
+        } catch {
+            dispatcher.close()
+            committer.shutdown()
+            throw error
+        }
+        self.dispatcher = dispatcher
         pipeline = IngestPipeline(
             devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        zoneSwitch = ZoneSwitch(
+            active: zones, pipeline: pipeline, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: logger)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
         let dispatchState = await dispatcher.snapshot
         logger.info(
@@ -133,7 +157,7 @@ public final class MytaxiService: Sendable {
     /// stop first, then the TCP and UDP listeners stop accepting, then the
     /// archive writes what is queued (so every ACK still owed leaves), and
     /// only when all have returned do the event loops stop. SIGHUP reloads
-    /// the devices file.
+    /// the devices file, and the zones file when it changed.
     public func run() async throws {
         let ingestHost = configuration.effectiveIngestBindHost
         let ingest = IngestListenersService(
@@ -168,7 +192,7 @@ public final class MytaxiService: Sendable {
         }
         let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         let api = APIServer(
-            fleet: fleet, archive: archive, zones: zones, metricsRegistry: registry,
+            fleet: fleet, archive: archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
             zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute)
@@ -182,7 +206,10 @@ public final class MytaxiService: Sendable {
             },
             eventLoopGroupProvider: .shared(group),
             logger: logger)))
-        services.append(.init(service: DevicesReloadService { [self] in reloadDevices() }))
+        services.append(.init(service: HangupReloadService { [self] in
+            reloadDevices()
+            await reloadZonesFile()
+        }))
         services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
@@ -324,6 +351,35 @@ public final class MytaxiService: Sendable {
             if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
         } catch {
             logger.error("kept the current devices: \(configuration.devicesPath): \(error)")
+        }
+    }
+
+    /// On SIGHUP: when the zones file of `--zones` changed since it was
+    /// last put in force, loads and indexes it beside the running set and
+    /// puts it in force (SPEC Z4). A file with problems is logged and the
+    /// running set stays. While a version activated through the API is in
+    /// force, the file is not used (a restart would start on that version
+    /// too): the log says so.
+    public func reloadZonesFile() async {
+        let path = configuration.zonesPath
+        let bytes: Data
+        do {
+            bytes = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            return logger.error("kept the zones in force: cannot read \(path): \(error.localizedDescription)")
+        }
+        guard bytes != zonesFileBytes.withLock({ $0 }) else { return }
+        do {
+            if let active = try await zoneSets.activeVersion() {
+                return logger.warning(
+                    "zones: \(path) changed, but zone set version \(active.version) activated through the API is in force; publish the file (mytaxi zones publish) to use it")
+            }
+            let loaded = try ZoneFileLoader.load(data: bytes, options: configuration.zoneFileOptions)
+            let index = try ZoneIndex(zoneSet: loaded.zoneSet)
+            zonesFileBytes.withLock { $0 = bytes }
+            await zoneSwitch.switchTo(index, from: "\(path), reloaded on SIGHUP")
+        } catch {
+            logger.error("kept the zones in force: \(path): \(error)")
         }
     }
 }

@@ -153,7 +153,7 @@ public enum DispatchNotices {
         case .requestCancelled(let id, let reason):
             notice.kind = "ride_cancelled"
             ride(id, tellingPassenger: true)
-            notice.reason = reason == .byPassenger ? "by_passenger" : "not_confirmed"
+            notice.reason = reason.noticeText
             if let request = context.request(id), let taxi = request.phase.taxi {
                 notice.taxiId = taxi.text
                 // A driver only offered the ride hears of it as a withdrawn offer.
@@ -179,10 +179,15 @@ public enum DispatchNotices {
             notice.reservationId = id.description
             notice.passengerId = passenger.text
             notice.pickupAt = pickupAt
-        case .reservationCancelled(let id):
+        case .reservationCancelled(let id, let reason):
             notice.kind = "reservation_cancelled"
             notice.reservationId = id.description
-            notice.passengerId = context.reservation(id)?.passenger.text
+            notice.reason = reason.noticeText
+            if let reservation = context.reservation(id) {
+                notice.passengerId = reservation.passenger.text
+                // The passenger who cancelled knows; one whose origin a new zone set left out must be told.
+                if reason != .byPassenger { recipients += recipient(passenger: reservation.passenger).map { [$0] } ?? [] }
+            }
         case .reservationAwaitingTaxi(let id, let zone):
             notice.kind = "reservation_awaiting_taxi"
             notice.reservationId = id.description
@@ -225,10 +230,21 @@ extension DispatchEvent {
     /// The reservation the event is about, if any.
     fileprivate var reservation: ReservationID? {
         switch self {
-        case .reservationMade(let id, _, _), .reservationCancelled(let id), .reservationAwaitingTaxi(let id, _),
+        case .reservationMade(let id, _, _), .reservationCancelled(let id, _), .reservationAwaitingTaxi(let id, _),
             .reservationAllocated(let id, _, _):
             id
         default: nil
+        }
+    }
+}
+
+extension CancellationReason {
+    /// The reason as notices give it.
+    var noticeText: String {
+        switch self {
+        case .byPassenger: "by_passenger"
+        case .notConfirmed: "not_confirmed"
+        case .outsideZones: "outside_zones"
         }
     }
 }

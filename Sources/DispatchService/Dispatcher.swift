@@ -54,6 +54,8 @@ public actor Dispatcher {
     private var reloading = false
     private var snapshotWriting: Task<Void, Never>?
     private let metrics: DispatchMetrics?
+    /// The zones pickups are placed in as their command runs; nil: as the caller gave them.
+    private let zones: ActiveZones?
 
     /// Unless told otherwise, this many entries per taxi the engine knows
     /// (and at least 10,000) pass between two snapshots: a snapshot's encoding costs in proportion to the state
@@ -70,18 +72,21 @@ public actor Dispatcher {
     /// `positions` the taxis' latest positions, which every
     /// `trackingInterval` tell the ETA and the arrival of taxis on their way
     /// to a pickup (SPEC D6); `metrics` hears of every commit of the log and
-    /// counts what each durable command decided, per zone.
+    /// counts what each durable command decided, per zone; `zones`, when
+    /// given, places each request's and booking's pickup as it runs.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
         etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
-        trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil
+        trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil,
+        zones: ActiveZones? = nil
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
         self.etas = etas
         self.metrics = metrics
+        self.zones = zones
         self.positions = positions
         self.trackingInterval = trackingInterval
         self.log = log
@@ -123,6 +128,14 @@ public actor Dispatcher {
     @discardableResult
     public nonisolated func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
         let (events, durability) = try await begin(command)
+        return try await durable(events, durability)
+    }
+
+    /// `events` once `durability` is kept; the storage error, after
+    /// reloading from the log, when it is not.
+    private nonisolated func durable(
+        _ events: [DispatchEvent], _ durability: DurabilityPromise?
+    ) async throws(DispatcherError) -> [DispatchEvent] {
         guard let durability else { return events }
         do {
             try await durability.wait()
@@ -135,8 +148,12 @@ public actor Dispatcher {
 
     /// Runs `command` and hands its entry to the group commit; returns what
     /// the engine decided and the promise of the entry's durability (nil
-    /// when there is nothing to log).
+    /// when there is nothing to log). A request or a booking is placed in
+    /// the zone of its pickup under the zone set in force as it runs (when
+    /// the dispatcher was given ``ActiveZones``), so one that raced a zone
+    /// swap never waits in a zone that is gone.
     private func begin(_ command: DispatchCommand) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
+        let command = zones.map { command.placingPickup(in: $0.current) } ?? command
         let (writes, events, notices) = try run(command)
         guard !writes.isEmpty else { return (events, nil) }
         let durability = DurabilityPromise()
@@ -155,6 +172,25 @@ public actor Dispatcher {
         submit(writes, events: events, notices: notices) { [self] result in
             if case .failure = result { Task { await self.recover() } }
         }
+    }
+
+    /// Moves taxis, open requests and reservations to their zones under
+    /// `index`, a zone set just swapped in (SPEC Z4): each taxi by its
+    /// latest position, each request and booking by its pickup, as
+    /// ``DispatchEngine/replaceZones(_:now:)`` says; returns what the engine
+    /// decided, once durable. Nothing is logged when the set changes nothing
+    /// the engine holds.
+    /// - Throws: ``DispatcherError/storage(_:)`` when it could not be made durable.
+    @discardableResult
+    public func replaceZones(with index: ZoneIndex) async throws(DispatcherError) -> [DispatchEvent] {
+        let state = engine.snapshot
+        let taxis = Array(state.taxis.keys)
+        var coordinates: [TaxiID: Coordinate] = [:]
+        for (taxi, coordinate) in zip(taxis, positions.positions(of: taxis)) { coordinates[taxi] = coordinate }
+        let change = state.zoneReassignment(coordinates: coordinates) { index.zone(at: $0)?.id }
+        guard !change.isEmpty else { return [] }
+        let (events, durability) = try begin(.replaceZones(change))
+        return try await durable(events, durability)
     }
 
     /// The driver of `taxi` accepts the offer it holds: the passenger is told

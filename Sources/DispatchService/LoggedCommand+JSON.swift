@@ -107,7 +107,38 @@ extension JSONWriter {
             raw("}}")
         case .tick:
             raw("{\"tick\":{}}")
+        case .replaceZones(let change):
+            raw("{\"replaceZones\":{\"_0\":")
+            zoneReassignment(change)
+            raw("}}")
         }
+    }
+
+    /// Appends `change` as its synthesised `Codable` form: three arrays of
+    /// objects, a zone left out where there is none.
+    private mutating func zoneReassignment(_ change: ZoneReassignment) {
+        raw("{\"taxis\":[")
+        for (index, moved) in change.taxis.enumerated() {
+            raw(index == 0 ? "{\"taxi\":" : ",{\"taxi\":")
+            string(moved.taxi.text)
+            optionalZone(",\"zone\":", moved.zone)
+            raw("}")
+        }
+        raw("],\"requests\":[")
+        for (index, moved) in change.requests.enumerated() {
+            raw(index == 0 ? "{\"request\":" : ",{\"request\":")
+            integer(Int64(moved.request.number))
+            optionalZone(",\"zone\":", moved.zone)
+            raw("}")
+        }
+        raw("],\"reservations\":[")
+        for (index, moved) in change.reservations.enumerated() {
+            raw(index == 0 ? "{\"reservation\":" : ",{\"reservation\":")
+            integer(Int64(moved.reservation.number))
+            optionalZone(",\"zone\":", moved.zone)
+            raw("}")
+        }
+        raw("]}")
     }
 
     /// A case whose one value is a taxi: `opening` is everything up to the value.

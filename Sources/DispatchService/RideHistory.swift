@@ -19,12 +19,13 @@ enum RideHistory {
             case .clientMissing(let id, _): record(of: requests[id], reservations, .clientMissing, wall)
             case .requestCancelled(let id, .byPassenger): record(of: requests[id], reservations, .cancelled, wall)
             case .requestCancelled(let id, .notConfirmed): record(of: requests[id], reservations, .notConfirmed, wall)
-            case .reservationCancelled(let id):
+            case .requestCancelled(let id, .outsideZones): record(of: requests[id], reservations, .outsideZones, wall)
+            case .reservationCancelled(let id, let reason):
                 reservations[id].map { reservation in
                     RideHistoryRecord(
                         ride: nil, reservation: id.description, passenger: reservation.passenger.text, taxi: nil,
                         pickup: reservation.origin, destination: reservation.destination, pickupAt: reservation.pickupAt,
-                        endedAt: wall, outcome: .reservationCancelled)
+                        endedAt: wall, outcome: reason == .outsideZones ? .outsideZones : .reservationCancelled)
                 }
             default: nil
             }

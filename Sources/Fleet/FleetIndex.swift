@@ -46,6 +46,10 @@ public final class FleetIndex: Sendable {
         var taxisByZone: [ZoneID: Set<TaxiID>] = [:]
         /// The taxis that appeared or moved since ``takeMoved()`` last ran, each once.
         var moved: [TaxiID] = []
+        /// The zone set of the last ``rezone(at:zoneOf:)``, and when it
+        /// took effect: a fix heard until then was zoned under the set
+        /// before, so its zone is taken again.
+        var latestZoneSet: (since: Date, zoneOf: @Sendable (Coordinate) -> ZoneID?)?
     }
 
     private let state = Mutex(State())
@@ -98,7 +102,9 @@ public final class FleetIndex: Sendable {
     /// One hash lookup per fix on the ingest path; the zone sets change, and
     /// an event is published, only when a taxi appears, comes back or
     /// changes zone.
-    private func apply(_ position: TaxiPosition, heardAt: Date, to state: inout State) -> Bool {
+    private func apply(_ heard: TaxiPosition, heardAt: Date, to state: inout State) -> Bool {
+        var position = heard
+        if let zoneSet = state.latestZoneSet, heardAt <= zoneSet.since { position.zoneId = zoneSet.zoneOf(position.coordinate) }
         let taxi = position.taxiId
         guard let index = state.taxis.index(forKey: taxi) else {
             state.taxis[taxi] = Live(position: position, lastHeard: heardAt)
@@ -146,19 +152,30 @@ public final class FleetIndex: Sendable {
     }
 
     /// Assigns every taxi's latest position to its zone in a new zone set
-    /// (a planner published one), publishing `changedZone` for each taxi
-    /// whose zone changed.
-    public func rezone(at now: Date, zoneOf: (TaxiPosition) -> ZoneID?) {
+    /// (a planner published one, SPEC Z4), publishing `changedZone` for
+    /// each taxi whose zone changed; returns how many changed.
+    ///
+    /// `now` is when the new set took effect for ingest: a fix heard until
+    /// then, still on its way to the index, was zoned under the old set, so
+    /// the index takes its zone again from `zoneOf`.
+    @discardableResult
+    public func rezone(at now: Date, zoneOf: @escaping @Sendable (Coordinate) -> ZoneID?) -> Int {
         state.withLock { state in
+            state.latestZoneSet = (now, zoneOf)
             state.taxisByZone = [:]
+            var changed = 0
             for index in state.taxis.indices {
                 let taxi = state.taxis.keys[index]
                 let old = state.taxis.values[index].position.zoneId
-                let new = zoneOf(state.taxis.values[index].position)
+                let new = zoneOf(state.taxis.values[index].position.coordinate)
                 state.taxis.values[index].position.zoneId = new
                 if let new { state.taxisByZone[new, default: []].insert(taxi) }
-                if old != new { publish(.changedZone(taxi, from: old, to: new, at: now)) }
+                if old != new {
+                    changed += 1
+                    publish(.changedZone(taxi, from: old, to: new, at: now))
+                }
             }
+            return changed
         }
     }
 

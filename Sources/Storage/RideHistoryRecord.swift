@@ -16,6 +16,8 @@ public struct RideHistoryRecord: Sendable, Equatable, Codable {
         case notConfirmed = "not_confirmed"
         /// The passenger cancelled the reservation.
         case reservationCancelled = "reservation_cancelled"
+        /// A new zone set left the pickup outside every zone (SPEC Z4).
+        case outsideZones = "outside_zones"
     }
 
     /// The ride request's id (`R12`), nil for a reservation cancelled before it had a ride.

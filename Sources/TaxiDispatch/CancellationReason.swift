@@ -4,4 +4,6 @@ public enum CancellationReason: Equatable, Sendable, Codable {
     case byPassenger
     /// The passenger did not confirm waiting in the passenger queue in time.
     case notConfirmed
+    /// A new zone set left its pickup outside every zone (SPEC Z4).
+    case outsideZones
 }

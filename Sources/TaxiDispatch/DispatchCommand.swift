@@ -46,6 +46,8 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case fleet(FleetEvent)
     /// The timers due at the command's time fire.
     case tick
+    /// A new zone set took effect: taxis, requests and reservations move to their zones under it (SPEC Z4).
+    case replaceZones(ZoneReassignment)
 }
 
 extension DispatchEngine {
@@ -76,6 +78,7 @@ extension DispatchEngine {
         case .allocate(let id, let taxi): try allocate(id, to: taxi, now: now)
         case .fleet(let event): apply(event, now: now)
         case .tick: tick(now: now, wall: wall)
+        case .replaceZones(let change): replaceZones(change, now: now)
         }
     }
 }

@@ -1,3 +1,4 @@
+import FixRecords
 import GeoKit
 import Zones
 
@@ -67,20 +68,26 @@ extension DispatchEngine {
             switch request.phase {
             case .aboard:
                 throw .rideInProgress(id)
-            case .waiting:
-                engine.closeRequest(id)
-                engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
-            case .offered(let offer):
-                engine.emitted.append(.offerWithdrawn(id, taxi: offer.taxi))
-                engine.closeRequest(id)
-                engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
-                engine.setState(offer.taxi, to: .available)
-                engine.reconcileQueue(of: offer.taxi, now: now)
+            case .waiting, .offered:
+                engine.cancelUnserved(id, reason: .byPassenger, now: now)
             case .assigned(let taxi, _), .arrived(let taxi, _):
                 engine.closeRequest(id)
                 engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
                 engine.makeAvailableAtTheBack(taxi, now: now)
             }
         }
+    }
+
+    /// Cancels request `id` while it waits or is offered: an offer is
+    /// withdrawn, and its taxi goes back to its queue at its place (it did
+    /// nothing wrong).
+    mutating func cancelUnserved(_ id: RideRequestID, reason: CancellationReason, now: Duration) {
+        let offered: TaxiID? = if case .offered(let offer) = state.requests[id]?.phase { offer.taxi } else { nil }
+        if let offered { emitted.append(.offerWithdrawn(id, taxi: offered)) }
+        closeRequest(id)
+        emitted.append(.requestCancelled(id, reason: reason))
+        guard let offered else { return }
+        setState(offered, to: .available)
+        reconcileQueue(of: offered, now: now)
     }
 }

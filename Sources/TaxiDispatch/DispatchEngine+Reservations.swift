@@ -49,7 +49,7 @@ extension DispatchEngine {
             }
             engine.state.reservations[id] = nil
             engine.closedByLastCall.reservations.append(reservation)
-            engine.emitted.append(.reservationCancelled(id))
+            engine.emitted.append(.reservationCancelled(id, reason: .byPassenger))
         }
     }
 

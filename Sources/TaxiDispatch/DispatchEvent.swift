@@ -48,8 +48,8 @@ public enum DispatchEvent: Equatable, Sendable, Codable {
     case etaChanged(RideRequestID, taxi: TaxiID, eta: Duration)
     /// A reservation was booked for `pickupAt` (D5).
     case reservationMade(ReservationID, passenger: PassengerID, pickupAt: Date)
-    /// A reservation was cancelled by its passenger.
-    case reservationCancelled(ReservationID)
+    /// A reservation was cancelled: by its passenger, or by a new zone set that left its origin outside every zone.
+    case reservationCancelled(ReservationID, reason: CancellationReason)
     /// A reservation's allocation time came with no free taxi in its zone:
     /// the next one to become free there takes it, unless the service
     /// allocates a nearer free taxi first.

@@ -14,7 +14,7 @@ public struct Reservation: Equatable, Sendable, Codable {
     /// Where to pick the passenger up.
     public let origin: Coordinate
     /// The origin's zone, whose queue gives the taxi.
-    public let zone: ZoneID
+    public internal(set) var zone: ZoneID
     /// Where the passenger goes.
     public let destination: Coordinate
     /// When the passenger is to be picked up (wall clock).

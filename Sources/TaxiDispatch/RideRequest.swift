@@ -11,8 +11,8 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public let passenger: PassengerID
     /// Where to pick the passenger up (WGS84).
     public let pickup: Coordinate
-    /// The pickup's zone, whose queue serves the request.
-    public let zone: ZoneID
+    /// The pickup's zone, whose queue serves the request (a new zone set may change it).
+    public internal(set) var zone: ZoneID
     /// Where the passenger goes, when given.
     public let destination: Coordinate?
     /// Where the request stands.

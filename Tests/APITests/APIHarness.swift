@@ -40,15 +40,21 @@ final class APIHarness: Sendable {
     let accounts: AccountService
     let server: APIServer
     let zoneSets = InMemoryZoneSetStore()
+    /// The zones in force, which an activated zone set replaces.
+    let zones: ActiveZones
 
     init(archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true) async throws {
         self.archive = archive
         let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
         dispatcher = try await Dispatcher(
             log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: fleet), positions: fleet)
+        let zones = ActiveZones(try ZoneIndex(zoneSet: Self.zoneSet))
+        self.zones = zones
         accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
         server = APIServer(
-            fleet: fleet, archive: archive, zones: try ZoneIndex(zoneSet: Self.zoneSet), metricsRegistry: registry,
+            fleet: fleet, archive: archive, zones: zones, zoneSwitch: ZoneSwitch(
+                active: zones, pipeline: nil, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
+            metricsRegistry: registry,
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
             notificationHub: NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),

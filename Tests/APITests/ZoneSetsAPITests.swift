@@ -1,9 +1,14 @@
+import DispatchService
+import FixRecords
+import Fleet
 import Foundation
 import GeoKit
 import Hummingbird
 import HummingbirdTesting
 import Storage
+import TaxiDispatch
 import Testing
+import Zones
 @testable import API
 
 /// Planners publish zone files through the API: validated by the zone
@@ -49,6 +54,47 @@ import Testing
             #expect(try await client.call(.post, "/v1/zone-sets/9/activation", token: planner).status == .notFound)
             #expect(try await client.call(.get, "/v1/zone-sets/x", token: planner).status == .badRequest)
         }
+    }
+
+    /// Midtown split in two zones; the harness's zone 7 (Astoria) is left out.
+    static let splitFile = #"""
+        {"type": "FeatureCollection", "features": [
+          {"type": "Feature", "id": "west", "properties": {"name": "West"},
+           "geometry": {"type": "Polygon", "coordinates": [[[-74.0, 40.7], [-73.98, 40.7], [-73.98, 40.8], [-74.0, 40.8], [-74.0, 40.7]]]}},
+          {"type": "Feature", "id": "east", "properties": {"name": "East"},
+           "geometry": {"type": "Polygon", "coordinates": [[[-73.98, 40.7], [-73.95, 40.7], [-73.95, 40.8], [-73.98, 40.8], [-73.98, 40.7]]]}}
+        ]}
+        """#
+
+    /// SPEC Z4: activating a version puts it in force at once: the zone of
+    /// a point, the taxis' queues, and a waiting request whose pickup the
+    /// new set leaves out, cancelled.
+    @Test func anActivatedZoneSetIsInForceAtOnce() async throws {
+        let harness = try await APIHarness()
+        let planner = try await harness.token(.planner)
+        let dispatcher = try await harness.token(.dispatcher)
+        try await harness.report("T1")
+        try await harness.dispatcher.execute(.login("T1"))
+        try await harness.dispatcher.execute(.setAvailable("T1"))
+        let astoria = Coordinate(longitude: -73.85, latitude: 40.75)
+        try await harness.dispatcher.execute(.request("pat", pickup: astoria, zone: "7", destination: nil))
+        try await harness.test { client in
+            let before = try await client.call(.get, "/v1/zones/at?lon=-73.985&lat=40.755", token: dispatcher)
+            #expect(before["zoneId"] == "161")
+            let uploaded = try await client.call(.post, "/v1/zone-sets", token: planner, json: Self.splitFile)
+            #expect(uploaded.status == .created)
+            let activated = try await client.call(.post, "/v1/zone-sets/1/activation", token: planner)
+            #expect(activated.status == .ok)
+            let after = try await client.call(.get, "/v1/zones/at?lon=-73.985&lat=40.755", token: dispatcher)
+            #expect(after["zoneId"] == "west")
+            let gone = try await client.call(.get, "/v1/zones/161/queue", token: dispatcher)
+            #expect(gone.status == .notFound)
+        }
+        let state = await harness.dispatcher.snapshot
+        #expect(state.taxiQueue(in: "west") == ["T1"])
+        #expect(state.taxiQueues["161"] == nil)
+        #expect(state.requests.isEmpty, "the Astoria pickup is outside the new zones")
+        #expect(harness.fleet.latestPosition(of: "T1")?.zoneId == "west")
     }
 
     @Test func aBrokenFileIsRefusedWithEveryProblemAndNothingIsStored() async throws {

@@ -34,6 +34,11 @@ import Zones
         .fleet(.changedZone("T1", from: "230", to: "13", at: at)), .fleet(.changedZone("T1", from: nil, to: nil, at: at)),
         .fleet(.wentStale("T1", lastHeard: at)), .fleet(.cameBack("T1", zone: "a zone/with slash", at: at)),
         .tick,
+        .replaceZones(ZoneReassignment(taxis: [], requests: [], reservations: [])),
+        .replaceZones(ZoneReassignment(
+            taxis: [.init(taxi: "T1", zone: "230"), .init(taxi: "T\"2", zone: nil)],
+            requests: [.init(request: RideRequestID(4), zone: "13"), .init(request: RideRequestID(9), zone: nil)],
+            reservations: [.init(reservation: ReservationID(2), zone: nil), .init(reservation: ReservationID(5), zone: "43")])),
     ]
 
     /// Engine times around the edges of `Duration`'s two halves.

@@ -116,10 +116,24 @@ import Zones
         let fleet = FleetIndex(staleAfter: 90)
         fleet.update(position("T1", second: 0, zone: "161"), heardAt: Self.start)
         fleet.update(position("T2", second: 0, zone: "7"), heardAt: Self.start)
-        fleet.rezone(at: Self.start) { $0.taxiId == "T1" ? "230" : "7" }
-        #expect(fleet.entries(inZone: "230", now: Self.start).map(\.position.taxiId) == ["T1"])
+        let moved = fleet.rezone(at: Self.start) { _ in "7" }
+        #expect(moved == 1)
+        #expect(fleet.entries(inZone: "7", now: Self.start).map(\.position.taxiId).sorted() == ["T1", "T2"])
         #expect(fleet.entries(inZone: "161", now: Self.start).isEmpty)
         let events = await drain(fleet, count: 3)
-        #expect(events.last == .changedZone("T1", from: "161", to: "230", at: Self.start))
+        #expect(events.last == .changedZone("T1", from: "161", to: "7", at: Self.start))
+    }
+
+    /// A fix zoned under the old set, reaching the index after the swap,
+    /// takes its zone under the new one; a fix heard after the swap keeps
+    /// the zone ingest gave it.
+    @Test func aFixHeardBeforeTheSwapTakesItsZoneUnderTheNewSet() {
+        let fleet = FleetIndex(staleAfter: 90)
+        fleet.update(position("T1", second: 0, zone: "161"), heardAt: Self.start)
+        fleet.rezone(at: Self.start.addingTimeInterval(10)) { _ in "7" }
+        fleet.update(position("T1", second: 5, zone: "161"), heardAt: Self.start.addingTimeInterval(5))
+        #expect(fleet.latestPosition(of: "T1")?.zoneId == "7")
+        fleet.update(position("T1", second: 20, zone: "230"), heardAt: Self.start.addingTimeInterval(20))
+        #expect(fleet.latestPosition(of: "T1")?.zoneId == "230")
     }
 }

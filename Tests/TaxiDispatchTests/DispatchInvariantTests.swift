@@ -9,7 +9,7 @@ import Testing
 import Zones
 
 /// Property-based (x-sheep/swift-property-based): generated sequences of
-/// commands, fleet events, ticks and reservations keep the engine's
+/// commands, fleet events, ticks, reservations and zone swaps keep the engine's
 /// invariants after every step, and a refused command changes nothing. Each
 /// step is one generated number that seeds every choice of the step, so a
 /// failing sequence shrinks to the few steps that break the rule, and the
@@ -42,7 +42,7 @@ import Zones
             let before = harness.snapshot
             var events: [DispatchEvent] = []
             do {
-                switch Int.random(in: 0..<20, using: &random) {
+                switch Int.random(in: 0..<21, using: &random) {
                 case 0: events = harness.engine.login(taxi, now: now)
                 case 1: events = try harness.engine.logout(taxi, now: now)
                 case 2, 3: events = try harness.engine.setAvailable(taxi, now: now)
@@ -82,6 +82,11 @@ import Zones
                 case 16: if let reservation { events = try harness.engine.cancelReservation(reservation, now: now, wall: wall) }
                 case 17: if let reservation { events = try harness.engine.allocate(reservation, to: taxi, now: now) }
                 case 18: events = harness.advance(Int.random(in: 600...10_800, using: &random))
+                case 19:
+                    // A new zone set: some taxis, requests and bookings in another zone or in none.
+                    let change = Self.zoneSwap(of: harness.snapshot, using: &random)
+                    for moved in change.taxis where fleetZone[moved.taxi] != nil { fleetZone[moved.taxi] = moved.zone }
+                    events = harness.engine.replaceZones(change, now: now)
                 default: events = harness.advance(Int.random(in: 1...40, using: &random))
                 }
             } catch {
@@ -95,6 +100,25 @@ import Zones
             }
             try Self.checkInvariants(harness.snapshot, wall: harness.clock.now, context: "step \(step) (code \(code))")
         }
+    }
+
+    /// A random zone swap over `snapshot`: each taxi, request and booking
+    /// moved to a random zone (or none) with even odds.
+    static func zoneSwap(of snapshot: DispatchSnapshot, using random: inout SplitMix64) -> ZoneReassignment {
+        let taxis = snapshot.taxis.keys.sorted().filter { _ in Bool.random(using: &random) }.map {
+            ZoneReassignment.TaxiZone(taxi: $0, zone: Self.zones.randomElement(using: &random)!)
+        }
+        let requests = snapshot.requests.values.sorted { $0.id < $1.id }.filter { request in
+            switch request.phase {
+            case .waiting, .offered: Bool.random(using: &random)
+            default: false
+            }
+        }.map { ZoneReassignment.RequestZone(request: $0.id, zone: Self.zones.randomElement(using: &random)!) }
+        let reservations = snapshot.reservations.values.sorted { $0.id < $1.id }.filter { reservation in
+            if case .allocated = reservation.phase { return false }
+            return Bool.random(using: &random)
+        }.map { ZoneReassignment.ReservationZone(reservation: $0.id, zone: Self.zones.randomElement(using: &random)!) }
+        return ZoneReassignment(taxis: taxis, requests: requests, reservations: reservations)
     }
 
     /// What must hold between any two calls.

@@ -54,7 +54,7 @@ import Zones
         let early = try #require(reserve(&harness, hoursAhead: 3).id)
         let late = try #require(reserve(&harness, "p2", hoursAhead: 3).id)
         harness.advance(3600 + 1800)
-        #expect(try harness.engine.cancelReservation(early, now: harness.now, wall: harness.clock.now) == [.reservationCancelled(early)])
+        #expect(try harness.engine.cancelReservation(early, now: harness.now, wall: harness.clock.now) == [.reservationCancelled(early, reason: .byPassenger)])
         harness.advance(1800 + 1)
         let deadline = harness.clock.now.addingTimeInterval(-1)
         #expect(throws: DispatchError.reservationCancellationTooLate(late, deadline: deadline)) {

@@ -13,7 +13,7 @@ import Zones
 /// before it and the passenger is told its code and ETA.
 struct ReservationsController: Sendable {
     let dispatcher: Dispatcher
-    let zones: ZoneIndex
+    let zones: ActiveZones
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: reserve)
@@ -32,7 +32,7 @@ struct ReservationsController: Sendable {
             throw Problem.badRequest("'pickupAt' must be an ISO 8601 time, e.g. 2026-11-24T08:30:00-05:00")
         }
         let events = try await dispatcher.execute(.reserve(
-            caller.passenger, origin: origin, zone: zones.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt))
+            caller.passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt))
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
             throw Problem.unavailable("the dispatcher did not book the reservation; try again")

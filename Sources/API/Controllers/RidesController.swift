@@ -14,7 +14,7 @@ import Zones
 /// the place in the zone's passenger queue with the expected wait.
 struct RidesController: Sendable {
     let dispatcher: Dispatcher
-    let zones: ZoneIndex
+    let zones: ActiveZones
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -32,7 +32,7 @@ struct RidesController: Sendable {
         let passenger = try body.passenger(for: caller)
         let pickup = try body.pickup.coordinate(field: "pickup")
         let destination = try body.destination?.coordinate(field: "destination")
-        let zone = zones.zone(at: pickup)?.id
+        let zone = zones.current.zone(at: pickup)?.id
         let events = try await dispatcher.execute(.request(passenger, pickup: pickup, zone: zone, destination: destination))
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .requestOpened(let id, _, _) = events.first else {

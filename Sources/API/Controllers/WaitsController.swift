@@ -14,7 +14,7 @@ import Zones
 /// whether someone calling a taxi at a time reaches a place by a deadline.
 struct WaitsController: Sendable {
     let dispatcher: Dispatcher
-    let zones: ZoneIndex
+    let zones: ActiveZones
     let router: Routing.Router
     let clock: any ServiceClock
 
@@ -67,7 +67,7 @@ struct WaitsController: Sendable {
     }
 
     private func zoneOf(_ point: GeoKit.Coordinate) throws -> Zone {
-        guard let zone = zones.zone(at: point) else {
+        guard let zone = zones.current.zone(at: point) else {
             throw Problem.notFound("the point \(point) is outside the service area (in no zone): no taxi is called there")
         }
         return zone

@@ -8,11 +8,12 @@ import Zones
 /// `/v1/zone-sets`: planners publish zone files to the service. An upload
 /// is validated with the zone engine's own rules (every problem listed,
 /// nothing stored when one is found) and kept as a new version; one
-/// version is active, and `mytaxi serve` starts on it in place of
-/// `--zones` (the switch of a running service is the hot reload of the
-/// planner tools).
+/// version is active: activating one puts it in force in the running
+/// service at once (``ZoneSwitch``), and `mytaxi serve` starts on it in
+/// place of `--zones`.
 struct ZoneSetsController: Sendable {
     let store: any ZoneSetStore
+    let zoneSwitch: ZoneSwitch?
     let clock: any ServiceClock
 
     /// Who may publish zones.
@@ -70,13 +71,28 @@ struct ZoneSetsController: Sendable {
             status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(bytes: geoJSON)))
     }
 
-    /// `POST /v1/zone-sets/{version}/activation`: makes the version the active one.
+    /// `POST /v1/zone-sets/{version}/activation`: makes the version the
+    /// active one and puts it in force: its index is built beside the
+    /// running one first, so a version that no longer loads is refused
+    /// (422, the running set stays) before anything changes.
     @Sendable func activate(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: Self.publishers)
         let number = try Self.version(context)
+        guard let geoJSON = try await store.geoJSON(of: number) else {
+            throw Problem.notFound("there is no zone set version \(number); list them with GET /v1/zone-sets")
+        }
+        let index: ZoneIndex
+        do {
+            index = try ZoneIndex(zoneSet: ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions()).zoneSet)
+        } catch let error as ZoneFileError {
+            throw Problem.rejectedZoneFile(error)
+        } catch {
+            throw Problem.unprocessable("zone set version \(number) does not build a zone index (\(error)); the zone set in force stays")
+        }
         guard let version = try await store.activate(number, by: caller.username, at: clock.now) else {
             throw Problem.notFound("there is no zone set version \(number); list them with GET /v1/zone-sets")
         }
+        await zoneSwitch?.switchTo(index, from: "version \(number) activated by \(caller.username)")
         return try JSONResponse.ok(ZoneSetVersionJSON(version))
     }
 

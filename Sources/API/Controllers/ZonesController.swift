@@ -14,7 +14,7 @@ import Zones
 /// with free taxis ranked by the ETA of their best taxi.
 struct ZonesController: Sendable {
     let fleet: FleetIndex
-    let zones: ZoneIndex
+    let zones: ActiveZones
     let dispatcher: Dispatcher
     let clock: any ServiceClock
 
@@ -32,7 +32,7 @@ struct ZonesController: Sendable {
     @Sendable func zoneAt(_ request: Request, context: APIRequestContext) throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let point = try request.queryPoint()
-        guard let zone = zones.zone(at: point) else {
+        guard let zone = zones.current.zone(at: point) else {
             throw Problem.notFound("the point \(point) is outside the service area (in no zone)")
         }
         return try JSONResponse.ok(ZoneJSON(zoneId: zone.id.text, name: zone.name))
@@ -45,8 +45,9 @@ struct ZonesController: Sendable {
         let point = try request.queryPoint()
         let limit = try request.queryCount("limit", in: 1...50, default: 5)
         let choices = await dispatcher.nearestZonesWithFreeTaxis(to: point, limit: limit)
+        let zoneSet = zones.current.zoneSet
         return try JSONResponse.ok(choices.map {
-            NearestZoneJSON(zoneId: $0.zone.text, name: zones.zoneSet[$0.zone]?.name, taxiId: $0.taxi.text, etaS: $0.eta / .seconds(1))
+            NearestZoneJSON(zoneId: $0.zone.text, name: zoneSet[$0.zone]?.name, taxiId: $0.taxi.text, etaS: $0.eta / .seconds(1))
         })
     }
 
@@ -66,7 +67,7 @@ struct ZonesController: Sendable {
 
     private func knownZone(_ context: APIRequestContext) throws -> ZoneID {
         let zone = ZoneID(try context.parameters.require("zoneId"))
-        guard zones.zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
+        guard zones.current.zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
         return zone
     }
 }

@@ -1,0 +1,105 @@
+import DispatchService
+import Fleet
+import Foundation
+import Ingest
+import Logging
+import ServiceClock
+import TaxiDispatch
+import Zones
+
+/// Puts a new zone set in force in the running service (SPEC Z4), for a
+/// planner's activation through the API, a `SIGHUP` with a changed zones
+/// file, or a start on another set than the archive's.
+///
+/// The caller builds the new ``ZoneIndex`` first, beside the old one (an
+/// invalid set never gets here). Then, in this order: ingest zones every
+/// fix it accepts from now on with the new index, and the API answers
+/// with it (each reader takes one index or the other, never a mix); the
+/// live index re-zones every taxi from its latest position, and the fixes
+/// still on their way, zoned under the old set, as they arrive; the
+/// dispatcher moves taxis, requests and reservations to their new zones
+/// in one logged command. Switches run one after another.
+public actor ZoneSwitch {
+    /// What one switch changed.
+    public struct Report: Sendable {
+        /// Zones of the set now in force.
+        public var zoneCount: Int
+        /// Taxis of the live index now in another zone.
+        public var taxisRezoned: Int
+        /// What the dispatcher decided (taxis moved, requests cancelled outside the new zones, ...).
+        public var dispatchEvents: [DispatchEvent]
+        /// Why the dispatcher could not follow (its log failed), nil when it did.
+        public var dispatchFailure: DispatcherError?
+        /// From the start of the switch to the dispatcher's durable command.
+        public var duration: Duration
+    }
+
+    private let active: ActiveZones
+    private let pipeline: IngestPipeline?
+    private let fleet: FleetIndex
+    private let dispatcher: Dispatcher
+    private let clock: any ServiceClock
+    private let logger: Logger
+    private var inFlight: Task<Report, Never>?
+
+    /// Switches `active`, `pipeline` (nil where no ingest runs), `fleet`
+    /// and `dispatcher`, reading the time ingest stamps fixes with from `clock`.
+    public init(
+        active: ActiveZones, pipeline: IngestPipeline?, fleet: FleetIndex, dispatcher: Dispatcher,
+        clock: any ServiceClock, logger: Logger
+    ) {
+        self.active = active
+        self.pipeline = pipeline
+        self.fleet = fleet
+        self.dispatcher = dispatcher
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Puts `index` in force, after any switch still running; `source`
+    /// names where the set came from in the log ("version 4 activated by
+    /// planner1", "the zones file, on SIGHUP").
+    @discardableResult
+    public func switchTo(_ index: ZoneIndex, from source: String) async -> Report {
+        let previous = inFlight
+        let task = Task { [self] in
+            _ = await previous?.value
+            return await perform(index, from: source)
+        }
+        inFlight = task
+        return await task.value
+    }
+
+    private func perform(_ index: ZoneIndex, from source: String) async -> Report {
+        let started = ContinuousClock.now
+        pipeline?.replaceZones(index)
+        active.replace(with: index)
+        let taxisRezoned = fleet.rezone(at: clock.now) { index.zone(at: $0)?.id }
+        var report = Report(
+            zoneCount: index.zoneSet.zones.count, taxisRezoned: taxisRezoned, dispatchEvents: [], dispatchFailure: nil,
+            duration: .zero)
+        do {
+            report.dispatchEvents = try await dispatcher.replaceZones(with: index)
+        } catch {
+            report.dispatchFailure = error
+        }
+        report.duration = ContinuousClock.now - started
+        log(report, from: source)
+        return report
+    }
+
+    private func log(_ report: Report, from source: String) {
+        let cancelled = report.dispatchEvents.filter {
+            switch $0 {
+            case .requestCancelled(_, .outsideZones), .reservationCancelled(_, .outsideZones): true
+            default: false
+            }
+        }.count
+        let milliseconds = report.duration / .milliseconds(1)
+        logger.info(
+            "zones: \(report.zoneCount) zones in force (\(source)); \(report.taxisRezoned) taxis changed zone, \(cancelled) requests and bookings cancelled outside the new zones, in \(Int(milliseconds)) ms")
+        if let failure = report.dispatchFailure {
+            logger.error("zones: the dispatcher could not follow the new zone set (\(failure)); its queues follow as taxis report")
+        }
+    }
+}
