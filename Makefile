@@ -52,13 +52,15 @@ test: deps
 ## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
 ## under a flood against a stalled archive, the router on the real NYC
 ## extracts against RoutingKit's CCH (same run), and the dispatch API under
-## push sockets and a burst of ride requests, with wrk beside /healthz.
+## push sockets and a burst of ride requests, with wrk beside /healthz, and
+## zone sets published to the running service under load (hot reload).
 bench: deps release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-api.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	./Tools/bench-zone-swap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 ## Coverage-guided fuzzing of every decoder and the pipeline (libFuzzer with
 ## AddressSanitizer), FUZZ_SECONDS per target; exits 1 on a finding.
