@@ -147,12 +147,7 @@ struct Serve: AsyncParsableCommand {
     /// Checks every setting, from the flags and the config file, before
     /// anything starts: a bad one is named with exit status 2.
     func validate() throws {
-        do {
-            _ = try resolvedConfiguration()
-        } catch let error as ValidationError {
-            printError("mytaxi serve: \(error.message)")
-            throw ExitCode(2)
-        }
+        _ = try resolvedConfiguration()
     }
 
     func run() async throws {
