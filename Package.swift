@@ -75,7 +75,7 @@ let package = Package(
         // ZoneTools: the planners' tools over zone files (repair, coverage, diff, ...):
         // each reads zones and returns a result the command line prints or writes.
         .target(
-            name: "ZoneTools", dependencies: ["Zones", "GeoKit"],
+            name: "ZoneTools", dependencies: ["Zones", "GeoKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ZoneToolsTests", dependencies: ["ZoneTools", "Zones", "GeoKit"],

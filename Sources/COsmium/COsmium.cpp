@@ -4,6 +4,7 @@
 // the road network, not to the whole file.
 
 #include "COsmium.h"
+#include "ErrorMessage.hpp"
 
 #include <osmium/handler.hpp>
 #include <osmium/io/any_input.hpp>
@@ -200,12 +201,6 @@ void publish(Storage &storage) {
     view.relation_tags = storage.relation_tags.data();
 }
 
-char *copy_message(const char *message) {
-    size_t length = std::strlen(message);
-    char *copy = static_cast<char *>(std::malloc(length + 1));
-    if (copy != nullptr) std::memcpy(copy, message, length + 1);
-    return copy;
-}
 
 }  // namespace
 
@@ -220,10 +215,10 @@ extern "C" cosm_extract *cosm_read(const char *path, char **error) {
         return &storage->view;
     } catch (const std::exception &exception) {
         delete storage;
-        *error = copy_message(exception.what());
+        *error = cosm_copy_message(exception.what());
     } catch (...) {
         delete storage;
-        *error = copy_message("unknown error while reading the OSM file");
+        *error = cosm_copy_message("unknown error while reading the OSM file");
     }
     return nullptr;
 }

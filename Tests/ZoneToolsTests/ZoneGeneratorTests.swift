@@ -1,3 +1,4 @@
+import Foundation
 import GeoKit
 import Testing
 import Zones
@@ -74,5 +75,45 @@ import ZoneTools
     /// Points that are not ranks are named.
     @Test func ranksMustBePoints() throws {
         #expect(throws: ZoneToolError.self) { try TaxiRank.read(try GeoJSONFile(path: TestData.shipped("monaco"))) }
+    }
+}
+
+/// Taxi ranks read from OpenStreetMap (`zones voronoi --osm`).
+@Suite struct OSMTaxiRankTests {
+    @Test func amenityTaxiNodesAndWaysAreRanks() throws {
+        let ranks = try TaxiRank.read(osm: TestData.fixture("ranks.osm"))
+        #expect(ranks.map(\.id) == ["n1", "n2", "w20"], "the parking node is no rank")
+        #expect(ranks.map(\.name) == ["Casino", "T2", "Boulevard Albert 1er"])
+        let area = try #require(ranks.last?.position)
+        #expect(abs(area.longitude - 7.416) < 1e-9 && abs(area.latitude - 43.734) < 1e-9, "the mean of the four corners, the closing node once")
+    }
+
+    /// The three ranks OpenStreetMap has in the shipped Midtown map.
+    @Test func theShippedMidtownMapHasThreeRanks() throws {
+        let ranks = try TaxiRank.read(osm: TestData.packageRoot.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path)
+        #expect(ranks.map(\.id) == ["n5087640509", "n6227519273", "n7678239164"])
+    }
+
+    @Test func aMapWithoutRanksOrNoMapIsNamed() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("no-ranks-\(UUID().uuidString).osm")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try #"<?xml version="1.0"?><osm version="0.6"><node id="3" lat="43.73" lon="7.42" version="1"><tag k="amenity" v="parking"/></node></osm>"#
+            .write(to: empty, atomically: true, encoding: .utf8)
+        #expect(throws: ZoneToolError.self) { try TaxiRank.read(osm: empty.path) }
+        #expect(throws: ZoneToolError.self) { try TaxiRank.read(osm: TestData.fixture("missing.osm.pbf")) }
+    }
+
+    /// The 17 ranks of the Helsinki extract, as the shared GeoJSON lists them.
+    @Test(.enabled(if: TestData.shared("helsinki/helsinki.osm.pbf") != nil,
+                   "shared data missing: ../shared/data/helsinki/helsinki.osm.pbf"))
+    func helsinkiRanksMatchTheSharedList() throws {
+        let fromOSM = try TaxiRank.read(osm: try #require(TestData.shared("helsinki/helsinki.osm.pbf")))
+        let listed = try TaxiRank.read(try GeoJSONFile(path: try #require(TestData.shared("helsinki/taxi_ranks.geojson"))))
+        #expect(fromOSM.map(\.id).sorted() == listed.map(\.id).sorted())
+        for rank in listed {
+            let read = try #require(fromOSM.first { $0.id == rank.id })
+            #expect(read.name == rank.name)
+            #expect(abs(read.position.longitude - rank.position.longitude) < 1e-7 && abs(read.position.latitude - rank.position.latitude) < 1e-7)
+        }
     }
 }

@@ -76,6 +76,37 @@ void cosm_free(cosm_extract *extract);
 /* Releases an error message set by cosm_read(). */
 void cosm_free_error(char *error);
 
+/* One OSM object carrying a wanted tag: a node at its location, or a way at
+ * the mean of its nodes' locations (an area drawn as a closed way counts its
+ * shared first and last node once). `type` is 'n' or 'w'; `name`, `ref` and
+ * `street` are its tags `name`, `ref` and `addr:street`, or NULL. */
+typedef struct {
+    char type;
+    int64_t id;
+    double longitude;
+    double latitude;
+    const char *name;
+    const char *ref;
+    const char *street;
+} cosm_place;
+
+typedef struct {
+    /* Nodes first, then ways, each in file order. */
+    size_t count;
+    const cosm_place *places;
+
+    /* Private: the C++ object owning the array. */
+    void *owner;
+} cosm_places;
+
+/* Reads the nodes and ways of `path` tagged `key`=`value` (amenity=taxi for
+ * taxi ranks). A way none of whose nodes is in the file is left out. Returns
+ * NULL on failure and sets *error as cosm_read() does. */
+cosm_places *cosm_read_places(const char *path, const char *key, const char *value, char **error);
+
+/* Releases places returned by cosm_read_places(). */
+void cosm_free_places(cosm_places *places);
+
 #ifdef __cplusplus
 }
 #endif
