@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import Hummingbird
+import Logging
 import ServiceClock
 import Storage
 import Zones
@@ -46,6 +47,7 @@ struct ZoneSetsController: Sendable {
         do {
             loaded = try ZoneFileLoader.load(data: data, options: ZoneFileOptions())
         } catch {
+            context.logger.warning("zones: an upload by \(caller.username) was refused, the zone set in force stays: \(error)")
             throw Problem.rejectedZoneFile(error)
         }
         let comment = query.get("comment").map { String($0.prefix(500)) }
@@ -85,8 +87,10 @@ struct ZoneSetsController: Sendable {
         do {
             index = try ZoneIndex(zoneSet: ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions()).zoneSet)
         } catch let error as ZoneFileError {
+            context.logger.warning("zones: version \(number) was refused, the zone set in force stays: \(error)")
             throw Problem.rejectedZoneFile(error)
         } catch {
+            context.logger.warning("zones: version \(number) was refused, the zone set in force stays: \(error)")
             throw Problem.unprocessable("zone set version \(number) does not build a zone index (\(error)); the zone set in force stays")
         }
         guard let version = try await store.activate(number, by: caller.username, at: clock.now) else {
