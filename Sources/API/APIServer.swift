@@ -49,6 +49,10 @@ public struct APIServer: Sendable {
     public let zoneSets: any ZoneSetStore
     /// Logins a minute allowed from one client address.
     public let loginsPerAddressPerMinute: Int
+    /// The longest time window one request for a taxi's archived fixes may ask for.
+    public let historyMaxWindow: TimeInterval
+    /// Seven days: a week of one taxi's fixes at one every 30 s is about 20,000.
+    public static let defaultHistoryMaxWindow: TimeInterval = 7 * 86_400
 
     /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
     public static let loginBurst = 10
@@ -64,7 +68,8 @@ public struct APIServer: Sendable {
         metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
-        notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress
+        notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
+        historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow
     ) {
         self.fleet = fleet
         self.archive = archive
@@ -80,6 +85,7 @@ public struct APIServer: Sendable {
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
+        self.historyMaxWindow = historyMaxWindow
     }
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
@@ -103,7 +109,7 @@ public struct APIServer: Sendable {
         let accountsController = AccountsController(accounts: accounts, hasDevice: hasDevice)
         accountsController.addRoutes(to: v1.group("accounts"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
-        TaxisController(fleet: fleet, archive: archive, clock: clock).addRoutes(to: v1.group("taxis"))
+        TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("fleet"))
         ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("zones"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))

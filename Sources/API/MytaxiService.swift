@@ -195,7 +195,8 @@ public final class MytaxiService: Sendable {
             fleet: fleet, archive: archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
-            zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute)
+            zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
+            historyMaxWindow: configuration.historyMaxWindow)
         services.append(.init(service: notificationHub))
         services.append(.init(service: Application(
             router: api.router(),

@@ -19,6 +19,8 @@ public struct ServiceConfiguration: Sendable {
     public var accountSettings = AccountSettings()
     /// Logins a minute allowed from one client address (SPEC A2's brute-force limit).
     public var loginsPerAddressPerMinute = APIServer.loginBurstPerAddress
+    /// The longest window one request for a taxi's archived fixes may ask for (`--history-max-days`).
+    public var historyMaxWindow = APIServer.defaultHistoryMaxWindow
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

@@ -111,6 +111,66 @@ import Zones
         }
     }
 
+    /// A window longer than the service allows is refused naming the limit.
+    @Test func aWindowLongerThanSevenDaysIsRefused() async throws {
+        let (server, _, auth) = try await makeServer()
+        try await Application(router: server.router()).test(.router) { client in
+            try await client.execute(
+                uri: "/v1/taxis/T1/fixes?from=2026-09-01T00:00:00Z&to=2026-09-08T00:00:01Z", method: .get, headers: auth
+            ) { response in
+                #expect(response.status == .badRequest)
+                let detail = try json(response.body)["detail"]?.scalarText ?? ""
+                #expect(detail.contains("longer than 7 days") && detail.contains("--history-max-days"), "\(detail)")
+            }
+            try await client.execute(
+                uri: "/v1/taxis/T1/fixes?from=2026-09-01T00:00:00Z&to=2026-09-08T00:00:00Z", method: .get, headers: auth
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(
+                uri: "/v1/taxis/T1/fixes?from=2026-09-01T00:00:00Z&to=2026-09-02T00:00:00Z&cursor=%21%21", method: .get, headers: auth
+            ) { response in
+                #expect(response.status == .badRequest)
+            }
+        }
+    }
+
+    /// A long answer comes in pages: following the `Link` header's next URL
+    /// gives every fix of the window once, in order, also where a page ends
+    /// among fixes two devices took in the same millisecond.
+    @Test func pagesFollowedByTheirLinkGiveEveryFixOnce() async throws {
+        let archive = InMemoryFixArchive()
+        var fixes = (0..<23).map { fix("T7", second: Double($0)) }
+        for second in [9.0, 10.0] {
+            var twin = fix("T7", second: second)
+            twin.deviceId = "dev-T7-spare"
+            fixes.append(twin)
+        }
+        try archive.append(fixes)
+        let (server, _, auth) = try await makeServer(archive: archive)
+        let expected = fixes.sorted { ($0.time, $0.deviceId) < ($1.time, $1.deviceId) }
+            .map { FixTime.iso8601($0.time) }
+        try await Application(router: server.router()).test(.router) { client in
+            var next: String? = "/v1/taxis/T7/fixes?from=2026-09-21T14:00:00%2B00:00&to=2026-09-21T15:00:00Z&limit=5"
+            var seen: [String] = []
+            var pages = 0
+            while let uri = next, pages < 20 {
+                pages += 1
+                next = try await client.execute(uri: uri, method: .get, headers: auth) { response in
+                    #expect(response.status == .ok)
+                    guard case .array(let page) = try json(response.body) else { throw APITestFailure("not an array") }
+                    #expect(page.count <= 5)
+                    seen += page.map { $0["time"]?.scalarText ?? "" }
+                    return response.headers[TaxisController.link].map { link in
+                        String(link.dropFirst().prefix { $0 != ">" })
+                    }
+                }
+            }
+            #expect(pages == 5, "25 fixes, 5 a page")
+            #expect(seen == expected)
+        }
+    }
+
     @Test func healthReflectsTheListeners() async throws {
         for healthy in [true, false] {
             let (server, _, _) = try await makeServer(healthy: healthy)
@@ -168,7 +228,7 @@ import Zones
         let (server, _, auth) = try await makeServer(archive: BrokenArchive())
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(
-                uri: "/v1/taxis/T1/fixes?from=2026-01-01T00:00:00Z&to=2026-12-31T00:00:00Z", method: .get, headers: auth
+                uri: "/v1/taxis/T1/fixes?from=2026-09-21T00:00:00Z&to=2026-09-22T00:00:00Z", method: .get, headers: auth
             ) { response in
                 #expect(response.status == .serviceUnavailable)
                 #expect(response.headers[.contentType] == "application/problem+json")

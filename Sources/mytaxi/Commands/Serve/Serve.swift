@@ -141,6 +141,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "N"))
     var loginLimit: Int?
 
+    @Option(name: .customLong("history-max-days"), help: ArgumentHelp(
+        "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 400. (default: 7)",
+        valueName: "DAYS"))
+    var historyMaxDays: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -189,6 +194,7 @@ struct Serve: AsyncParsableCommand {
         (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
+        settings.historyMaxDays = historyMaxDays
         return settings
     }
 

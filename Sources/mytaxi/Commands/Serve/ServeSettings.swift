@@ -43,6 +43,7 @@ struct ServeSettings: Decodable, Equatable {
     var sessionLifetime: Double?
     var bcryptCost: Int?
     var loginLimit: Int?
+    var historyMaxDays: Int?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
@@ -53,6 +54,7 @@ struct ServeSettings: Decodable, Equatable {
         case offerTimeout = "offer-timeout", confirmationTimeout = "confirmation-timeout", zoneDwell = "zone-dwell"
         case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
+        case historyMaxDays = "history-max-days"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -67,7 +69,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are whole numbers, by key.
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
-         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit)]
+         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.historyMaxDays, \.historyMaxDays)]
     }
 
     /// The settings that are numbers (seconds, square metres), by key.
@@ -167,6 +169,9 @@ struct ServeSettings: Decodable, Equatable {
         }
         configuration.loginsPerAddressPerMinute = try Self.count(
             loginLimit ?? configuration.loginsPerAddressPerMinute, flag: "login-limit")
+        if let historyMaxDays {
+            configuration.historyMaxWindow = TimeInterval(try Self.count(historyMaxDays, flag: "history-max-days")) * 86_400
+        }
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
             ("osmand-port", osmandPort, .osmand, nil), ("teltonika-port", teltonikaPort, .teltonika, .teltonikaUDP),

@@ -1,0 +1,48 @@
+import FixRecords
+import Foundation
+
+/// Where the next page of a taxi's archived fixes starts: just after the
+/// fix taken at ``milliseconds`` by ``device``, in the archive's order
+/// (time, then device). Clients pass it back as the opaque `cursor` of the
+/// `Link: <...>; rel="next"` URL.
+struct FixPageCursor: Equatable {
+    /// The time of the last fix of the page, in milliseconds since 1970 (the archive's precision).
+    let milliseconds: Int64
+    /// The device of that fix.
+    let device: String
+
+    /// The cursor after `fix`, the last of a page.
+    init(after fix: AcceptedFix) {
+        milliseconds = Int64((fix.time.timeIntervalSince1970 * 1000).rounded())
+        device = fix.deviceId
+    }
+
+    /// Reads a cursor as ``text`` writes it.
+    /// - Throws: 400 problem+json when it is not one.
+    init(parsing text: String) throws {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+              let space = decoded.firstIndex(of: " "), let milliseconds = Int64(decoded[..<space]) else {
+            throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
+        }
+        self.milliseconds = milliseconds
+        device = String(decoded[decoded.index(after: space)...])
+    }
+
+    /// The cursor as the `cursor` query parameter carries it: base64url, no padding.
+    var text: String {
+        Data("\(milliseconds) \(device)".utf8).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    /// When the page's last fix was taken: where the next page's query starts.
+    var time: Date { Date(timeIntervalSince1970: Double(milliseconds) / 1000) }
+
+    /// True for a fix the pages before already gave: taken before the
+    /// cursor's fix, or at the same millisecond by a device not after its device.
+    func alreadyGiven(_ fix: AcceptedFix) -> Bool {
+        let fixMilliseconds = Int64((fix.time.timeIntervalSince1970 * 1000).rounded())
+        return fixMilliseconds < milliseconds || (fixMilliseconds == milliseconds && fix.deviceId <= device)
+    }
+}
