@@ -97,6 +97,23 @@ import Zones
         #expect(harness.fleet.latestPosition(of: "T1")?.zoneId == "west")
     }
 
+    /// A version uploaded long ago (no longer among the last uploads kept
+    /// as loaded) is loaded from the store when activated.
+    @Test func anOlderVersionIsLoadedFromTheStoreWhenActivated() async throws {
+        let harness = try await APIHarness()
+        let planner = try await harness.token(.planner)
+        try await harness.test { client in
+            for _ in 0...RecentZoneSets.capacity {
+                let uploaded = try await client.call(.post, "/v1/zone-sets", token: planner, json: Self.splitFile)
+                #expect(uploaded.status == .created)
+            }
+            let activated = try await client.call(.post, "/v1/zone-sets/1/activation", token: planner)
+            #expect(activated.status == .ok)
+            let after = try await client.call(.get, "/v1/zones/at?lon=-73.985&lat=40.755", token: planner)
+            #expect(after["zoneId"] == "west")
+        }
+    }
+
     @Test func aBrokenFileIsRefusedWithEveryProblemAndNothingIsStored() async throws {
         let harness = try await APIHarness()
         let planner = try await harness.token(.planner)

@@ -16,6 +16,8 @@ struct ZoneSetsController: Sendable {
     let store: any ZoneSetStore
     let zoneSwitch: ZoneSwitch?
     let clock: any ServiceClock
+    /// The last uploads as loaded, so that activating one does not load it again.
+    let recent = RecentZoneSets()
 
     /// Who may publish zones.
     static let publishers: Set<Role> = [.planner, .administrator]
@@ -53,6 +55,7 @@ struct ZoneSetsController: Sendable {
         let comment = query.get("comment").map { String($0.prefix(500)) }
         let version = try await store.add(
             geoJSON: data, zoneCount: loaded.zoneSet.zones.count, uploadedBy: caller.username, at: clock.now, comment: comment)
+        recent.remember(loaded.zoneSet, as: version.version)
         var json = ZoneSetVersionJSON(version)
         json.warnings = loaded.warnings.map(\.description)
         return try JSONResponse.created(json, location: "/v1/zone-sets/\(version.version)")
@@ -80,15 +83,16 @@ struct ZoneSetsController: Sendable {
     @Sendable func activate(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: Self.publishers)
         let number = try Self.version(context)
-        guard let geoJSON = try await store.geoJSON(of: number) else {
-            throw Problem.notFound("there is no zone set version \(number); list them with GET /v1/zone-sets")
-        }
-        let index: ZoneIndex
+        let zoneSet: ZoneSet
         do {
-            index = try ZoneIndex(zoneSet: ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions()).zoneSet)
+            zoneSet = try await self.zoneSet(of: number)
         } catch let error as ZoneFileError {
             context.logger.warning("zones: version \(number) was refused, the zone set in force stays: \(error)")
             throw Problem.rejectedZoneFile(error)
+        }
+        let index: ZoneIndex
+        do {
+            index = try ZoneIndex(zoneSet: zoneSet)
         } catch {
             context.logger.warning("zones: version \(number) was refused, the zone set in force stays: \(error)")
             throw Problem.unprocessable("zone set version \(number) does not build a zone index (\(error)); the zone set in force stays")
@@ -98,6 +102,18 @@ struct ZoneSetsController: Sendable {
         }
         await zoneSwitch?.switchTo(index, from: "version \(number) activated by \(caller.username)")
         return try JSONResponse.ok(ZoneSetVersionJSON(version))
+    }
+
+    /// Version `number`'s zone set: as uploaded lately, else loaded (and
+    /// validated) from the store.
+    /// - Throws: 404 problem+json when there is no such version, the zone
+    ///   engine's error when it no longer loads.
+    private func zoneSet(of number: Int) async throws -> ZoneSet {
+        if let uploaded = recent.zoneSet(of: number) { return uploaded }
+        guard let geoJSON = try await store.geoJSON(of: number) else {
+            throw Problem.notFound("there is no zone set version \(number); list them with GET /v1/zone-sets")
+        }
+        return try ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions()).zoneSet
     }
 
     private static func version(_ context: APIRequestContext) throws -> Int {
