@@ -241,7 +241,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Resources/openapi.json")],
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",

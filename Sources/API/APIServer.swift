@@ -16,8 +16,8 @@ import Zones
 /// together once. A new endpoint goes into the controller of its resource
 /// (`Controllers/`), a concern every request shares into `Middleware/`.
 ///
-/// `/healthz`, `/metrics`, `/openapi.json`, logging in and registering
-/// need no token; everything else is behind ``AuthenticationMiddleware``,
+/// `/healthz`, `/metrics`, `/openapi.json`, the map's page (`/map`),
+/// logging in and registering need no token; everything else is behind ``AuthenticationMiddleware``,
 /// and each route names the roles that may call it (SPEC A1).
 public struct APIServer: Sendable {
     /// The live fleet index.
@@ -47,6 +47,8 @@ public struct APIServer: Sendable {
     public let zoneSets: any ZoneSetStore
     /// Logins a minute allowed from one client address.
     public let loginsPerAddressPerMinute: Int
+    /// The folder the map's Leaflet files are read from (Debian's `libjs-leaflet` by default).
+    public let leafletDirectory: String
 
     /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
     public static let loginBurst = 10
@@ -61,7 +63,8 @@ public struct APIServer: Sendable {
         fleet: FleetIndex, archive: any FixArchive, zones: ZoneIndex, metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
-        notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress
+        notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
+        leafletDirectory: String = APIServer.debianLeafletDirectory
     ) {
         self.fleet = fleet
         self.archive = archive
@@ -76,7 +79,11 @@ public struct APIServer: Sendable {
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
+        self.leafletDirectory = leafletDirectory
     }
+
+    /// Where Debian's `libjs-leaflet` puts Leaflet, which the map at `/map` loads.
+    public static let debianLeafletDirectory = MapController.debianLeafletDirectory
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
     public func router() -> Hummingbird.Router<APIRequestContext> {
@@ -85,6 +92,7 @@ public struct APIServer: Sendable {
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)
         OpenAPIController().addRoutes(to: router)
+        MapController(leafletDirectory: leafletDirectory).addRoutes(to: router)
 
         let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)

@@ -2,6 +2,7 @@ import DispatchService
 import FixRecords
 import Fleet
 import Foundation
+import GeoKit
 import Hummingbird
 import Ingest
 import ServiceClock
@@ -9,23 +10,54 @@ import Storage
 import TaxiDispatch
 import Zones
 
-/// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zone of a point,
-/// a zone's taxis, its taxi and passenger queues, and the nearest zones
-/// with free taxis ranked by the ETA of their best taxi.
+/// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zones to draw,
+/// the zone of a point, a zone's taxis, its taxi and passenger queues, and
+/// the nearest zones with free taxis ranked by the ETA of their best taxi.
 struct ZonesController: Sendable {
     let fleet: FleetIndex
     let zones: ZoneIndex
     let dispatcher: Dispatcher
     let clock: any ServiceClock
+    /// The zones as a GeoJSON FeatureCollection, written once.
+    let featureCollection: Data
+
+    init(fleet: FleetIndex, zones: ZoneIndex, dispatcher: Dispatcher, clock: any ServiceClock) {
+        self.fleet = fleet
+        self.zones = zones
+        self.dispatcher = dispatcher
+        self.clock = clock
+        featureCollection = Self.featureCollection(of: zones.zoneSet)
+    }
 
     /// Who may look at zones and queues.
     static let readers: Set<Role> = [.dispatcher, .administrator, .planner]
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.get(use: list)
         group.get("at", use: zoneAt)
         group.get("nearest-free", use: nearestFree)
         group.get(":zoneId/taxis", use: taxis)
         group.get(":zoneId/queue", use: queue)
+    }
+
+    /// `GET /v1/zones`: every zone of the zone set in force, with its id, name and area (for the map).
+    @Sendable func list(_ request: Request, context: APIRequestContext) throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        return Response(
+            status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(bytes: featureCollection)))
+    }
+
+    /// The zones as a FeatureCollection: each feature's `id` and
+    /// `properties.zoneId` the zone's id, `properties.name` its name.
+    static func featureCollection(of zoneSet: ZoneSet) -> Data {
+        let features: [JSONValue] = zoneSet.zones.map { zone in
+            .object([
+                "type": .string("Feature"), "id": .string(zone.id.text),
+                "properties": .object(["zoneId": .string(zone.id.text), "name": .string(zone.name)]),
+                "geometry": zone.geometry.geoJSON ?? .null,
+            ])
+        }
+        return Data(JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)]).serialized.utf8)
     }
 
     /// `GET /v1/zones/at?lon=&lat=`: the zone of a point; 404 outside every zone.

@@ -1,0 +1,146 @@
+// The dispatcher's live map: logs in, draws the zones and the taxis, keeps
+// them up to date (the push socket's decisions and a fleet read every few
+// seconds for positions), and shows a zone's queues and the nearest zones
+// with free taxis where the dispatcher clicks.
+"use strict";
+
+const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
+const map = L.map("map", { preferCanvas: false }).setView([40.758, -73.985], 13);
+let token = null;
+let zoneLayer = null;
+const zoneLayers = new Map();
+const taxiMarkers = new Map();
+let fleet = [];
+let waiting = new Map();
+let refreshQueued = false;
+
+async function api(path, options = {}) {
+  const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
+  const answer = await fetch(path, Object.assign({}, options, { headers }));
+  if (!answer.ok) throw new Error(path + ": " + answer.status);
+  return answer.json();
+}
+
+document.getElementById("login").addEventListener("submit", async (event) => {
+  event.preventDefault();
+  const error = document.getElementById("login-error");
+  error.textContent = "";
+  const answer = await fetch("/v1/sessions", {
+    method: "POST", headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ username: document.getElementById("username").value, password: document.getElementById("password").value }),
+  });
+  const body = await answer.json();
+  if (answer.status !== 201) { error.textContent = body.detail || "the login was refused"; return; }
+  if (!["dispatcher", "administrator", "planner"].includes(body.role)) { error.textContent = "the map is for dispatchers"; return; }
+  token = body.token;
+  document.getElementById("login").hidden = true;
+  document.getElementById("board").hidden = false;
+  await start();
+});
+
+async function start() {
+  const zones = await api("/v1/zones");
+  zoneLayer = L.geoJSON(zones, {
+    style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
+    onEachFeature: (feature, layer) => {
+      zoneLayers.set(String(feature.id), layer);
+      layer.bindTooltip(feature.properties.name);
+      layer.on("click", (event) => showZone(feature, event.latlng));
+    },
+  }).addTo(map);
+  map.fitBounds(zoneLayer.getBounds());
+  document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", colourZones));
+  await refresh();
+  openPush();
+  setInterval(refresh, 3000);
+}
+
+function openPush() {
+  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+  const socket = new WebSocket(scheme + location.host + "/v1/push?token=" + encodeURIComponent(token));
+  socket.onmessage = (message) => {
+    const notice = JSON.parse(message.data);
+    if (notice.kind === "state") {
+      if (notice.fleet) showFleet(notice.fleet);
+      if (notice.zoneQueues) showQueues(notice.zoneQueues);
+    } else if (!refreshQueued) {
+      refreshQueued = true;
+      setTimeout(() => { refreshQueued = false; refresh(); }, 500);
+    }
+  };
+  socket.onclose = () => setTimeout(openPush, 3000);
+}
+
+async function refresh() {
+  try {
+    showFleet(await api("/v1/fleet"));
+  } catch (error) {
+    document.getElementById("status").textContent = "Cannot read the fleet: " + error.message;
+  }
+}
+
+function showFleet(taxis) {
+  fleet = taxis;
+  const seen = new Set();
+  for (const taxi of taxis) {
+    const id = taxi.position.taxiId;
+    seen.add(id);
+    const colour = stateColours[taxi.state] || "#757575";
+    const where = [taxi.position.lat, taxi.position.lon];
+    let marker = taxiMarkers.get(id);
+    if (!marker) {
+      marker = L.circleMarker(where, { radius: 5, weight: 1, color: "#222", fillOpacity: 0.9, className: "taxi" }).addTo(map);
+      marker.bindTooltip(id);
+      taxiMarkers.set(id, marker);
+    }
+    marker.setLatLng(where);
+    marker.setStyle({ fillColor: colour });
+    marker.getElement()?.setAttribute("data-state", taxi.state);
+    marker.getElement()?.setAttribute("data-taxi", id);
+  }
+  for (const [id, marker] of taxiMarkers) if (!seen.has(id)) { marker.remove(); taxiMarkers.delete(id); }
+  const free = taxis.filter((taxi) => taxi.state === "available").length;
+  document.getElementById("status").textContent =
+    taxis.length + " taxis, " + free + " free; updated " + new Date().toLocaleTimeString();
+  colourZones();
+}
+
+function showQueues(queues) {
+  waiting = new Map(queues.map((queue) => [queue.zoneId, queue.passengers.length]));
+  colourZones();
+}
+
+function colourZones() {
+  const byWaiting = document.querySelector("input[name=colour]:checked")?.value === "waiting";
+  const free = new Map();
+  for (const taxi of fleet) {
+    if (taxi.state === "available" && taxi.position.zoneId) free.set(taxi.position.zoneId, (free.get(taxi.position.zoneId) || 0) + 1);
+  }
+  for (const [id, layer] of zoneLayers) {
+    const count = byWaiting ? waiting.get(id) || 0 : free.get(id) || 0;
+    const colour = byWaiting
+      ? (count === 0 ? "#e3f2fd" : count < 3 ? "#ffb74d" : "#e53935")
+      : (count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7");
+    layer.setStyle({ fillColor: colour });
+    layer.getElement()?.setAttribute("data-count", String(count));
+  }
+}
+
+async function showZone(feature, latlng) {
+  document.getElementById("zone-panel").hidden = false;
+  document.getElementById("zone-title").textContent = "Zone " + feature.id + ": " + feature.properties.name;
+  const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
+  fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
+  fill("zone-passengers", queue.passengers.map((passenger) => passenger.rideId + " " + passenger.passengerId + (passenger.confirmed ? "" : " (not confirmed)")), "nobody waiting");
+  const nearest = await api("/v1/zones/nearest-free?lon=" + latlng.lng + "&lat=" + latlng.lat + "&limit=5");
+  fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
+}
+
+function fill(id, lines, empty) {
+  const list = document.getElementById(id);
+  list.replaceChildren(...(lines.length ? lines : [empty]).map((line) => {
+    const item = document.createElement("li");
+    item.textContent = line;
+    return item;
+  }));
+}
