@@ -76,7 +76,7 @@ struct SimulatedPassengers {
             guard ["queued", "offered"].contains(current.json["status"] as? String ?? "") else { return }
             if try await client.call("DELETE", "/v1/rides/\(ride)", token: token).status == 204 { context.tally.cancelled() }
         } catch {
-            if !(error is CancellationError) { context.tally.apiFailed() }
+            if !Task.isCancelled { context.tally.apiFailed() }
         }
     }
 
@@ -99,7 +99,7 @@ struct SimulatedPassengers {
                 context.tally.reservationCancelled()
             }
         } catch {
-            context.tally.apiFailed()
+            if !Task.isCancelled { context.tally.apiFailed() }
         }
     }
 

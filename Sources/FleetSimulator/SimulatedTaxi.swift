@@ -208,7 +208,7 @@ final class SimulatedTaxi {
         do {
             return try await context.client.call(method, path, token: token, body: body)
         } catch {
-            context.tally.apiFailed()
+            if !Task.isCancelled { context.tally.apiFailed() }
             return nil
         }
     }
