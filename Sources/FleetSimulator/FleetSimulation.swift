@@ -46,9 +46,12 @@ public struct FleetSimulation: Sendable {
     /// The simulated time at which the run starts.
     public var start: Date { context.clock.start }
 
+    /// Ends the run early (Ctrl-C): ``run(progress:)`` returns once the calls in flight are answered.
+    public func stop() { context.clock.stop() }
+
     /// Makes the accounts (kept when they exist), logs everyone in, runs
-    /// the taxis and the passengers until the simulated time is over or the
-    /// task is cancelled, calling `progress` every
+    /// the taxis and the passengers until the simulated time is over or
+    /// ``stop()``, calling `progress` every
     /// ``SimulatorSettings/progressSeconds`` real seconds; returns what it measured.
     /// - Throws: ``SimulatorError`` when the administrator cannot log in or an account cannot be made.
     public func run(progress: @escaping @Sendable (_ simulated: Date, _ summary: SimulationSummary) -> Void) async throws -> SimulationSummary {
@@ -67,8 +70,7 @@ public struct FleetSimulation: Sendable {
                 await passengers.run(tokens: passengerTokens)
             }
             group.addTask {
-                while !context.clock.isOver, !Task.isCancelled {
-                    try? await Task.sleep(for: .seconds(settings.progressSeconds))
+                while await context.clock.pause(simulated: settings.progressSeconds * settings.speedUp) {
                     progress(context.clock.now, context.tally.summary)
                 }
             }

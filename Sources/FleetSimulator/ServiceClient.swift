@@ -63,6 +63,7 @@ struct ServiceClient: Sendable {
 
 /// Why a simulation cannot go on, in words.
 public struct SimulatorError: Error, CustomStringConvertible {
+    /// What went wrong, naming what to fix.
     public let description: String
 
     /// An error saying `description`.

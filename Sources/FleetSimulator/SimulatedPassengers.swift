@@ -22,13 +22,13 @@ struct SimulatedPassengers {
     /// The username of the `index`-th passenger (from 0).
     static func username(_ index: Int) -> String { String(format: "sim-p%05d", index + 1) }
 
-    /// Sends requests until the simulated time is over or the task is cancelled.
+    /// Sends requests until the simulated time is over.
     mutating func run(tokens: [String]) async {
         let settings = context.settings
         guard settings.requestsPerHour > 0, !tokens.isEmpty else { return }
         await withDiscardingTaskGroup { group in
             var next = nextArrivalGap()
-            while !context.clock.isOver, !Task.isCancelled {
+            while !context.clock.isOver {
                 let wait = context.clock.real(next - context.clock.elapsed)
                 if wait > .zero { try? await Task.sleep(for: min(wait, .milliseconds(500))) }
                 guard context.clock.elapsed >= next else { continue }
@@ -70,13 +70,12 @@ struct SimulatedPassengers {
                 context.tally.queued()
                 _ = try await client.call("POST", "/v1/rides/\(ride)/confirmation", token: token)
             }
-            guard let cancelsAfter else { return }
-            try await Task.sleep(for: context.clock.real(cancelsAfter))
+            guard let cancelsAfter, await context.clock.pause(simulated: cancelsAfter) else { return }
             let current = try await client.call("GET", "/v1/rides/\(ride)", token: token)
             guard ["queued", "offered"].contains(current.json["status"] as? String ?? "") else { return }
             if try await client.call("DELETE", "/v1/rides/\(ride)", token: token).status == 204 { context.tally.cancelled() }
         } catch {
-            if !Task.isCancelled { context.tally.apiFailed() }
+            context.tally.apiFailed()
         }
     }
 
@@ -99,7 +98,7 @@ struct SimulatedPassengers {
                 context.tally.reservationCancelled()
             }
         } catch {
-            if !Task.isCancelled { context.tally.apiFailed() }
+            context.tally.apiFailed()
         }
     }
 

@@ -26,7 +26,6 @@ final class SimulatedTaxi {
         case toDestination(ride: String)
     }
 
-    private let index: Int
     private let taxiId: String
     private let context: SimulationContext
     private var random: SplitMix64
@@ -43,7 +42,6 @@ final class SimulatedTaxi {
 
     /// The `index`-th taxi (from 0) of the run (``FleetSimulation`` has checked its protocol has a port).
     init(index: Int, context: SimulationContext) {
-        self.index = index
         self.context = context
         taxiId = TerminalKind.taxiId(index)
         random = SplitMix64(state: context.settings.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
@@ -55,7 +53,7 @@ final class SimulatedTaxi {
         nextFix = random.nextUnit() * context.settings.fixIntervalSeconds
     }
 
-    /// Logs the driver in and lives until the simulated time is over or the task is cancelled.
+    /// Logs the driver in and lives until the simulated time is over.
     func run() async {
         do {
             token = try await context.client.login(taxiId, password: context.endpoints.password)
@@ -64,7 +62,7 @@ final class SimulatedTaxi {
             return
         }
         parkedUntil = random.nextUnit() * 600
-        while !context.clock.isOver, !Task.isCancelled {
+        while !context.clock.isOver {
             let now = context.clock.elapsed
             await move(to: now)
             if now >= nextFix {
@@ -208,7 +206,7 @@ final class SimulatedTaxi {
         do {
             return try await context.client.call(method, path, token: token, body: body)
         } catch {
-            if !Task.isCancelled { context.tally.apiFailed() }
+            context.tally.apiFailed()
             return nil
         }
     }

@@ -3,7 +3,12 @@ import Foundation
 /// The wire protocols the simulated terminals speak, as real fleets mix
 /// them: our line protocol, Teltonika (Codec 8 over TCP) and Concox GT06.
 public enum TerminalKind: String, CaseIterable, Sendable, Hashable {
-    case line, teltonika, gt06
+    /// Our text protocol (docs/line-protocol.md), one line per fix.
+    case line
+    /// Teltonika Codec 8 over TCP, after the IMEI handshake.
+    case teltonika
+    /// Concox GT06 location frames, after the login frame.
+    case gt06
 
     /// The terminal of the `index`-th taxi (from 0): the protocols in turn.
     public static func of(taxi index: Int) -> TerminalKind {

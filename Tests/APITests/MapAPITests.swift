@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import Storage
 import Testing
+import Zones
 @testable import API
 
 /// Issue 18: the dispatcher's live map is served by the service itself:
@@ -55,7 +56,7 @@ import Testing
         }
     }
 
-    @Test func theZonesAreAFeatureCollectionWithIdsNamesAndAreas() async throws {
+    @Test func theZonesAreAFeatureCollectionWithIdsNamesAreasAndAPointInside() async throws {
         let harness = try await APIHarness()
         let token = try await harness.token(.dispatcher)
         let passenger = try await harness.token(.passenger)
@@ -72,6 +73,9 @@ import Testing
                 let polygons = try GeoJSONPolygons(geometry: feature["geometry"])
                 #expect(polygons.type == "Polygon")
                 rings[id] = polygons.polygons.first?.first
+                let lon = try #require(feature["properties"]?["inside"]?["lon"]?.scalarText.flatMap(Double.init))
+                let lat = try #require(feature["properties"]?["inside"]?["lat"]?.scalarText.flatMap(Double.init))
+                #expect(harness.server.zones.zone(at: Coordinate(longitude: lon, latitude: lat))?.id.text == id, "a point inside zone \(id)")
             }
             #expect(names == ["161": "Midtown Center", "7": "Astoria"])
             #expect(rings["161"]?.contains(Coordinate(longitude: -74, latitude: 40.7)) == true)

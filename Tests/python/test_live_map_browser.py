@@ -117,7 +117,8 @@ def city(tmp_path_factory):
                              stdout=open(work / "listening", "w"), stderr=open(work / "serve.log", "w"))
     simulate = None
     try:
-        wait_for_lines(work / "listening", r"^listening gt06/tcp ", serve)
+        for listener in ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"]:
+            wait_for_lines(work / "listening", rf"^listening {listener} ", serve)
         ports = {parts[1]: int(parts[2].rsplit(":", 1)[1])
                  for parts in (line.split() for line in (work / "listening").read_text().splitlines()) if len(parts) == 3}
         admin = call(ports["http"], "POST", "/v1/sessions", body={"username": "admin", "password": PASSWORD})["token"]
@@ -140,6 +141,7 @@ def city(tmp_path_factory):
             simulate.wait(timeout=30)
         serve.terminate()
         serve.wait(timeout=30)
+    assert "rides:" in (work / "summary").read_text(), "stopped by SIGTERM, the simulator printed its summary"
 
 
 @pytest.fixture()
@@ -220,6 +222,10 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
         if not taxis_in_line[0].startswith("no "):
             break
     assert all(re.match(r"TX\d{6} \(free since", item) for item in taxis_in_line), taxis_in_line
+    tab.evaluate("document.querySelector('input[name=colour][value=wait]').click()")
+    waits = tab.wait_until("(() => { const waits = [...document.querySelectorAll('path.zone')].map(e => e.getAttribute('data-wait'))"
+                           ".filter(w => w); return waits.length ? waits : null; })()")
+    assert all(int(wait) >= 0 for wait in waits), f"zones coloured by the expected wait: {waits}"
     nearest = tab.wait_until("[...document.querySelectorAll('#nearest li')].map(e => e.textContent)")
     assert nearest and re.match(r"\S+ .*: TX\d{6}, \d+ min", nearest[0]), nearest
     if os.environ.get("MYTAXI_MAP_SCREENSHOT"):

@@ -40,7 +40,7 @@ struct ZonesController: Sendable {
         group.get(":zoneId/queue", use: queue)
     }
 
-    /// `GET /v1/zones`: every zone of the zone set in force, with its id, name and area (for the map).
+    /// `GET /v1/zones`: every zone of the zone set in force, with its id, name, area and a point inside it (for the map).
     @Sendable func list(_ request: Request, context: APIRequestContext) throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         return Response(
@@ -48,12 +48,16 @@ struct ZonesController: Sendable {
     }
 
     /// The zones as a FeatureCollection: each feature's `id` and
-    /// `properties.zoneId` the zone's id, `properties.name` its name.
+    /// `properties.zoneId` the zone's id, `properties.name` its name,
+    /// `properties.inside` a point inside it (where the map asks the zone's expected wait).
     static func featureCollection(of zoneSet: ZoneSet) -> Data {
         let features: [JSONValue] = zoneSet.zones.map { zone in
-            .object([
-                "type": .string("Feature"), "id": .string(zone.id.text),
-                "properties": .object(["zoneId": .string(zone.id.text), "name": .string(zone.name)]),
+            var properties: [String: JSONValue] = ["zoneId": .string(zone.id.text), "name": .string(zone.name)]
+            if let inside = zone.geometry.pointOnSurface {
+                properties["inside"] = .object(["lon": .number(inside.longitude), "lat": .number(inside.latitude)])
+            }
+            return .object([
+                "type": .string("Feature"), "id": .string(zone.id.text), "properties": .object(properties),
                 "geometry": zone.geometry.geoJSON ?? .null,
             ])
         }

@@ -1,7 +1,8 @@
-// The dispatcher's live map: logs in, draws the zones and the taxis, keeps
-// them up to date (the push socket's decisions and a fleet read every few
-// seconds for positions), and shows a zone's queues and the nearest zones
-// with free taxis where the dispatcher clicks.
+// The dispatcher's live map: logs in, draws the zones (coloured by their
+// free taxis, or by the expected wait there) and the taxis, keeps them up to
+// date (the push socket's decisions and a fleet read every few seconds for
+// positions), and shows a zone's queues and the nearest zones with free
+// taxis where the dispatcher clicks.
 "use strict";
 
 const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
@@ -11,7 +12,7 @@ let zoneLayer = null;
 const zoneLayers = new Map();
 const taxiMarkers = new Map();
 let fleet = [];
-let waiting = new Map();
+const expectedWaits = new Map();
 let refreshQueued = false;
 
 async function api(path, options = {}) {
@@ -49,10 +50,32 @@ async function start() {
     },
   }).addTo(map);
   map.fitBounds(zoneLayer.getBounds());
-  document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", colourZones));
+  document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
   await refresh();
   openPush();
   setInterval(refresh, 3000);
+  setInterval(readWaits, 15000);
+}
+
+function colouringByWait() {
+  return document.querySelector("input[name=colour]:checked")?.value === "wait";
+}
+
+// The expected wait of every zone (GET /v1/waits at a point inside it), when the zones are coloured by it.
+async function readWaits() {
+  if (colouringByWait()) {
+    await Promise.all([...zoneLayers].map(async ([id, layer]) => {
+      const inside = layer.feature.properties.inside;
+      if (!inside) return;
+      try {
+        const wait = await api("/v1/waits?lon=" + inside.lon + "&lat=" + inside.lat);
+        expectedWaits.set(id, wait.expectedWaitS);
+      } catch (error) {
+        expectedWaits.delete(id);
+      }
+    }));
+  }
+  colourZones();
 }
 
 function openPush() {
@@ -62,7 +85,6 @@ function openPush() {
     const notice = JSON.parse(message.data);
     if (notice.kind === "state") {
       if (notice.fleet) showFleet(notice.fleet);
-      if (notice.zoneQueues) showQueues(notice.zoneQueues);
     } else if (!refreshQueued) {
       refreshQueued = true;
       setTimeout(() => { refreshQueued = false; refresh(); }, 500);
@@ -105,24 +127,26 @@ function showFleet(taxis) {
   colourZones();
 }
 
-function showQueues(queues) {
-  waiting = new Map(queues.map((queue) => [queue.zoneId, queue.passengers.length]));
-  colourZones();
-}
-
+// Free taxis: none red, one or two yellow, more green. Expected wait: under
+// 5 minutes green, under 10 yellow, longer red, unknown grey.
 function colourZones() {
-  const byWaiting = document.querySelector("input[name=colour]:checked")?.value === "waiting";
+  const byWait = colouringByWait();
   const free = new Map();
   for (const taxi of fleet) {
     if (taxi.state === "available" && taxi.position.zoneId) free.set(taxi.position.zoneId, (free.get(taxi.position.zoneId) || 0) + 1);
   }
   for (const [id, layer] of zoneLayers) {
-    const count = byWaiting ? waiting.get(id) || 0 : free.get(id) || 0;
-    const colour = byWaiting
-      ? (count === 0 ? "#e3f2fd" : count < 3 ? "#ffb74d" : "#e53935")
-      : (count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7");
+    let colour;
+    if (byWait) {
+      const wait = expectedWaits.get(id);
+      colour = wait === undefined || wait === null ? "#bdbdbd" : wait < 300 ? "#a5d6a7" : wait < 600 ? "#fff59d" : "#ef9a9a";
+      layer.getElement()?.setAttribute("data-wait", wait === undefined || wait === null ? "" : String(Math.round(wait)));
+    } else {
+      const count = free.get(id) || 0;
+      colour = count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7";
+      layer.getElement()?.setAttribute("data-free", String(count));
+    }
     layer.setStyle({ fillColor: colour });
-    layer.getElement()?.setAttribute("data-count", String(count));
   }
 }
 

@@ -159,22 +159,19 @@ extension Mytaxi.Simulate {
                 throw ExitCode(2)
             }
             let taxis = taxis, timeZone = router.timeZone
-            let run = Task {
-                try await simulation.run { simulated, summary in
-                    printError(summary.progressLine(simulated: simulated, taxis: taxis, timeZone: timeZone))
-                }
-            }
             let stops = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number)
-                source.setEventHandler { run.cancel() }
+                source.setEventHandler { simulation.stop() }
                 source.resume()
                 return source
             }
             defer { stops.forEach { $0.cancel() } }
             let summary: SimulationSummary
             do {
-                summary = try await run.value
+                summary = try await simulation.run { simulated, summary in
+                    printError(summary.progressLine(simulated: simulated, taxis: taxis, timeZone: timeZone))
+                }
             } catch {
                 printError("error: \(error)")
                 throw ExitCode(2)
