@@ -110,6 +110,7 @@ public struct APIServer: Sendable {
         TaxisController(fleet: fleet, archive: archive, clock: clock).addRoutes(to: v1.group("taxis"))
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("fleet"))
         ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("zones"))
+        RoadsController(graph: roadRouter.graph).addRoutes(to: v1.group("roads"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
         ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Storage
+import Routing
 import Testing
 import Zones
 @testable import API
@@ -82,6 +83,41 @@ import Zones
             #expect(rings["7"]?.contains(Coordinate(longitude: -73.8, latitude: 40.8)) == true)
             #expect(try await client.call(.get, "/v1/zones", token: passenger).status == .forbidden)
             #expect(try await client.call(.get, "/v1/zones").status == .unauthorized)
+        }
+    }
+
+    @Test func theMainRoadsAreDrawnOnceEachAndNoOtherRoad() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.dispatcher)
+        let graph = harness.server.roadRouter.graph
+        let tails = graph.edgeTail
+        var main = Set<[Coordinate]>()
+        for edge in 0..<graph.edgeCount {
+            let ends = [graph.coordinates[Int(tails[edge])], graph.coordinates[Int(graph.edgeHead[edge])]]
+            if [.primary, .secondary].contains(graph.edgeRoadClass[edge]) { main.insert(ends) }
+        }
+        let mainRoads = main
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/v1/roads", token: token)
+            #expect(answer.status == .ok)
+            let features = try answer.list("features")
+            #expect(features.count == 1)
+            guard case .array(let lines)? = features.first?["geometry"]?["coordinates"] else {
+                throw APITestFailure("no MultiLineString coordinates")
+            }
+            let drawn = lines.compactMap { line -> [Coordinate]? in
+                guard case .array(let points) = line else { return nil }
+                return points.compactMap { point in
+                    guard case .array(let pair) = point, pair.count == 2, case .number(let lon) = pair[0], case .number(let lat) = pair[1] else { return nil }
+                    return Coordinate(longitude: lon, latitude: lat)
+                }
+            }
+            #expect(!drawn.isEmpty)
+            #expect(drawn.allSatisfy { mainRoads.contains($0) || mainRoads.contains($0.reversed()) }, "only main roads")
+            #expect(Set(drawn.map { Set($0) }).count == drawn.count, "a two-way road once")
+            #expect(Set(drawn.map { Set($0) }) == Set(mainRoads.map { Set($0) }), "every main road")
+            #expect(try await client.call(.get, "/v1/roads", token: passenger).status == .forbidden)
         }
     }
 }

@@ -1,7 +1,7 @@
 """The dispatcher's live map in a real browser (issue 18): `mytaxi serve` on
 the demo city with `mytaxi simulate` driving its fleet, the page at `/map`
 opened in Debian's headless Chromium and driven over its DevTools protocol
-as a dispatcher would: log in, see every zone and the taxis, watch the taxis
+as a dispatcher would: log in, see every zone, the main roads and the taxis, watch the taxis
 move, click a zone and read its queues. What is checked is read from the
 page's DOM. Skips when Chromium, Leaflet or the WebSocket client is missing
 (`make test` installs them).
@@ -191,6 +191,7 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
     zone_count = len(json.loads((ROOT / "Zones" / "manhattan" / "zones.geojson").read_text())["features"])
     assert tab.wait_until(f"document.querySelectorAll('path.zone').length === {zone_count}"), "every zone is drawn"
     assert tab.wait_until(f"document.querySelectorAll('path.taxi').length === {TAXIS}"), "every taxi is drawn"
+    assert tab.wait_until("document.querySelectorAll('path.road').length > 0"), "the main roads are drawn"
 
     shapes = "JSON.stringify([...document.querySelectorAll('path.taxi')].map(e => e.getAttribute('data-taxi') + ' ' + e.getAttribute('d')))"
     before = set(json.loads(tab.evaluate(shapes)))

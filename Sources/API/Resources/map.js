@@ -1,5 +1,5 @@
 // The dispatcher's live map: logs in, draws the zones (coloured by their
-// free taxis, or by the expected wait there) and the taxis, keeps them up to
+// free taxis, or by the expected wait there), the main roads and the taxis, keeps them up to
 // date (the push socket's decisions and a fleet read every few seconds for
 // positions), and shows a zone's queues and the nearest zones with free
 // taxis where the dispatcher clicks.
@@ -50,6 +50,8 @@ async function start() {
     },
   }).addTo(map);
   map.fitBounds(zoneLayer.getBounds());
+  const roads = await api("/v1/roads");
+  L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
   document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
   await refresh();
   openPush();
