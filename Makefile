@@ -50,10 +50,10 @@ demo-tour: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" --tour
 
-## Tests that wait for async work in real time (push sockets, a login's timing):
+## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city):
 ## run apart, after the parallel run, whose tests that block threads (child
 ## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests
+TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|SimulateCommandTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary.
