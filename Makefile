@@ -1,17 +1,25 @@
 # mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librsvg2-bin \
-	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev
-PYTHON_PACKAGES = shapely pytest schemathesis
-DEMO_ZONES = Zones/manhattan/zones.geojson
+	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev curl \
+	libjs-leaflet
+## The browser the map's test drives (not needed to run the demo).
+BROWSER_PACKAGES = chromium
+PYTHON_PACKAGES = shapely pytest schemathesis websocket-client
 
-.PHONY: demo test bench fuzz build release deps deps-system deps-python clean
+.PHONY: demo demo-tour test bench fuzz build release deps deps-system deps-browser deps-python install-debian clean
 
-## Install what is missing (Debian packages, Python test tools).
-deps: deps-system deps-python
+## Install what is missing (Debian packages, the test browser, Python test tools).
+deps: deps-system deps-browser deps-python
 
 deps-system:
-	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	@$(MAKE) --no-print-directory install-debian PACKAGES="$(DEBIAN_PACKAGES)"
+
+deps-browser:
+	@$(MAKE) --no-print-directory install-debian PACKAGES="$(BROWSER_PACKAGES)"
+
+install-debian:
+	@missing=""; for p in $(PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
@@ -19,7 +27,7 @@ deps-system:
 	fi
 
 deps-python:
-	@python3 -c 'import shapely, pytest, schemathesis' 2>/dev/null || \
+	@python3 -c 'import shapely, pytest, schemathesis, websocket' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PYTHON_PACKAGES)
 
@@ -31,14 +39,21 @@ release: deps-system
 	$(SWIFT) build -c release --product mytaxi-loadgen
 	$(SWIFT) build -c release --product mytaxi-apiload
 
-## Run the demo city: zone engine, then the service with a simulated fleet.
-demo: release
-	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" $(DEMO_ZONES)
+## Run the demo city live: the service on Manhattan's zones and Midtown's roads,
+## a simulated fleet and its passengers over the real protocols and API, until Ctrl-C.
+demo: deps-system
+	$(SWIFT) build -c release --product mytaxi
+	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
-## Tests that wait for async work in real time (push sockets, a login's timing):
+## The same, after a short tour of the zone engine, the router and the dispatch engine by command.
+demo-tour: deps-system
+	$(SWIFT) build -c release --product mytaxi
+	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" --tour
+
+## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city):
 ## run apart, after the parallel run, whose tests that block threads (child
 ## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests
+TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|SimulateCommandTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary.

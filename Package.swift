@@ -180,6 +180,17 @@ let package = Package(
             dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
 
+        // FleetSimulator: a simulated city against a running service over its real
+        // interfaces (terminals on the wire protocols, drivers and passengers on the API).
+        .target(
+            name: "FleetSimulator",
+            dependencies: [
+                "DispatchSimulation", "Routing", "Zones", "GeoKit", "Ingest",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+
         // Storage: what must survive kill -9 (the fix archive), behind one protocol.
         .target(
             name: "Storage",
@@ -230,7 +241,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Resources/openapi.json")],
+            resources: [.copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js")],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",
@@ -249,7 +260,7 @@ let package = Package(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch",
-                "DispatchSimulation", "Accounts",
+                "DispatchSimulation", "FleetSimulator", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

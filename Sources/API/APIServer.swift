@@ -16,8 +16,8 @@ import Zones
 /// together once. A new endpoint goes into the controller of its resource
 /// (`Controllers/`), a concern every request shares into `Middleware/`.
 ///
-/// `/healthz`, `/metrics`, `/openapi.json`, logging in and registering
-/// need no token; everything else is behind ``AuthenticationMiddleware``,
+/// `/healthz`, `/metrics`, `/openapi.json`, the map's page (`/map`),
+/// logging in and registering need no token; everything else is behind ``AuthenticationMiddleware``,
 /// and each route names the roles that may call it (SPEC A1).
 public struct APIServer: Sendable {
     /// The live fleet index.
@@ -53,6 +53,8 @@ public struct APIServer: Sendable {
     public let historyMaxWindow: TimeInterval
     /// Seven days: a week of one taxi's fixes at one every 30 s is about 20,000.
     public static let defaultHistoryMaxWindow: TimeInterval = 7 * 86_400
+    /// The folder the map's Leaflet files are read from (Debian's `libjs-leaflet` by default).
+    public let leafletDirectory: String
 
     /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
     public static let loginBurst = 10
@@ -69,7 +71,8 @@ public struct APIServer: Sendable {
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
-        historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow
+        historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
+        leafletDirectory: String = APIServer.debianLeafletDirectory
     ) {
         self.fleet = fleet
         self.archive = archive
@@ -86,7 +89,11 @@ public struct APIServer: Sendable {
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
         self.historyMaxWindow = historyMaxWindow
+        self.leafletDirectory = leafletDirectory
     }
+
+    /// Where Debian's `libjs-leaflet` puts Leaflet, which the map at `/map` loads.
+    public static let debianLeafletDirectory = MapController.debianLeafletDirectory
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
     public func router() -> Hummingbird.Router<APIRequestContext> {
@@ -95,6 +102,7 @@ public struct APIServer: Sendable {
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)
         OpenAPIController().addRoutes(to: router)
+        MapController(leafletDirectory: leafletDirectory).addRoutes(to: router)
 
         let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
@@ -112,6 +120,7 @@ public struct APIServer: Sendable {
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("fleet"))
         ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("zones"))
+        RoadsController(graph: roadRouter.graph).addRoutes(to: v1.group("roads"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
         ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))

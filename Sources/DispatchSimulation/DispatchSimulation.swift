@@ -42,7 +42,7 @@ public struct DispatchSimulation {
     private let router: Router
     private let zones: ZoneIndex
     private let settings: SimulationSettings
-    private let places: [(coordinate: Coordinate, zone: ZoneID)]
+    private let places: ServiceAreaPlaces
     private let start: Date
     private var engine = DispatchEngine(rules: DispatchRules(zoneDwell: .zero))
     private var random: SplitMix64
@@ -67,8 +67,7 @@ public struct DispatchSimulation {
         self.settings = settings
         self.start = start
         random = SplitMix64(state: settings.seed)
-        places = router.graph.coordinates.compactMap { coordinate in zones.zone(at: coordinate).map { (coordinate, $0.id) } }
-        guard !places.isEmpty else { throw .noRoadInTheServiceArea }
+        places = try ServiceAreaPlaces(router: router, zones: zones)
     }
 
     /// Runs the simulation to its end and reports what it measured;
@@ -205,15 +204,13 @@ public struct DispatchSimulation {
         agenda.insert(item, at: index)
     }
 
-    /// The driving time at the simulated hour; a straight line at 20 km/h when the router has no route.
+    /// The driving time at the simulated hour (``RoadDrive``).
     private func drive(from: Coordinate, to: Coordinate) -> Duration {
-        let seconds = (try? router.route(from: from, to: to, depart: wall).durationSeconds) ?? from.haversineDistance(to: to) / 5.5
-        return .milliseconds(Int64((seconds * 1000).rounded()))
+        RoadDrive(router: router, from: from, to: to, depart: wall).duration
     }
 
     private mutating func randomPlace() -> (coordinate: Coordinate, zone: ZoneID) {
-        let place = places[Int(random.next() % UInt64(places.count))]
-        return (place.coordinate, place.zone)
+        places.random(using: &random)
     }
 
     private mutating func nextArrivalGap() -> Duration {

@@ -43,7 +43,10 @@ final class APIHarness: Sendable {
     /// The zones in force, which an activated zone set replaces.
     let zones: ActiveZones
 
-    init(archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true) async throws {
+    init(
+        archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
+        leafletDirectory: String = APIServer.debianLeafletDirectory
+    ) async throws {
         self.archive = archive
         let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
         dispatcher = try await Dispatcher(
@@ -58,7 +61,7 @@ final class APIHarness: Sendable {
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
             notificationHub: NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
-            zoneSets: zoneSets)
+            zoneSets: zoneSets, leafletDirectory: leafletDirectory)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }

@@ -89,6 +89,8 @@ import Zones
             #expect(after["zoneId"] == "west")
             let gone = try await client.call(.get, "/v1/zones/161/queue", token: dispatcher)
             #expect(gone.status == .notFound)
+            let drawn = try await client.call(.get, "/v1/zones", token: dispatcher)
+            #expect(try drawn.list("features").compactMap { $0["id"]?.scalarText }.sorted() == ["east", "west"], "the map draws the set in force")
         }
         let state = await harness.dispatcher.snapshot
         #expect(state.taxiQueue(in: "west") == ["T1"])

@@ -2,30 +2,80 @@ import DispatchService
 import FixRecords
 import Fleet
 import Foundation
+import GeoKit
 import Hummingbird
 import Ingest
 import ServiceClock
 import Storage
+import Synchronization
 import TaxiDispatch
 import Zones
 
-/// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zone of a point,
-/// a zone's taxis, its taxi and passenger queues, and the nearest zones
-/// with free taxis ranked by the ETA of their best taxi.
+/// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zones to draw,
+/// the zone of a point, a zone's taxis, its taxi and passenger queues, and
+/// the nearest zones with free taxis ranked by the ETA of their best taxi.
 struct ZonesController: Sendable {
     let fleet: FleetIndex
     let zones: ActiveZones
     let dispatcher: Dispatcher
     let clock: any ServiceClock
+    /// The zones in force as a GeoJSON FeatureCollection, written once per zone set.
+    private let written = WrittenZones()
+
+    init(fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, clock: any ServiceClock) {
+        self.fleet = fleet
+        self.zones = zones
+        self.dispatcher = dispatcher
+        self.clock = clock
+    }
+
+    /// The FeatureCollection of the last zone set asked for, kept until another is in force.
+    private final class WrittenZones: Sendable {
+        private let last = Mutex<(index: ObjectIdentifier, json: Data)?>(nil)
+
+        func featureCollection(of index: ZoneIndex) -> Data {
+            let id = ObjectIdentifier(index)
+            if let kept = last.withLock({ $0 }), kept.index == id { return kept.json }
+            let json = ZonesController.featureCollection(of: index.zoneSet)
+            last.withLock { $0 = (id, json) }
+            return json
+        }
+    }
 
     /// Who may look at zones and queues.
     static let readers: Set<Role> = [.dispatcher, .administrator, .planner]
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
+        group.get(use: list)
         group.get("at", use: zoneAt)
         group.get("nearest-free", use: nearestFree)
         group.get(":zoneId/taxis", use: taxis)
         group.get(":zoneId/queue", use: queue)
+    }
+
+    /// `GET /v1/zones`: every zone of the zone set in force, with its id, name, area and a point inside it (for the map).
+    @Sendable func list(_ request: Request, context: APIRequestContext) throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        return Response(
+            status: .ok, headers: [.contentType: "application/geo+json"],
+            body: .init(byteBuffer: ByteBuffer(bytes: written.featureCollection(of: zones.current))))
+    }
+
+    /// The zones as a FeatureCollection: each feature's `id` and
+    /// `properties.zoneId` the zone's id, `properties.name` its name,
+    /// `properties.inside` a point inside it (where the map asks the zone's expected wait).
+    static func featureCollection(of zoneSet: ZoneSet) -> Data {
+        let features: [JSONValue] = zoneSet.zones.map { zone in
+            var properties: [String: JSONValue] = ["zoneId": .string(zone.id.text), "name": .string(zone.name)]
+            if let inside = zone.geometry.pointOnSurface {
+                properties["inside"] = .object(["lon": .number(inside.longitude), "lat": .number(inside.latitude)])
+            }
+            return .object([
+                "type": .string("Feature"), "id": .string(zone.id.text), "properties": .object(properties),
+                "geometry": zone.geometry.geoJSON ?? .null,
+            ])
+        }
+        return Data(JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)]).serialized.utf8)
     }
 
     /// `GET /v1/zones/at?lon=&lat=`: the zone of a point; 404 outside every zone.

@@ -1,0 +1,67 @@
+import Foundation
+import Synchronization
+
+/// Simulated time: `speedUp` simulated seconds pass per real second, and the
+/// run's last simulated moment is the wall clock's at its real end, so that
+/// no fix is ever from the future (the service refuses fixes more than 5
+/// minutes ahead of its clock) and none is older than the run. ``stop()``
+/// ends the run's time early (Ctrl-C): every loop of the run ends at its
+/// next step, letting the calls in flight finish (cancelling them could
+/// deadlock FoundationNetworking's URLSession on Linux).
+public struct SimulatedClock: Sendable {
+    private final class StopFlag: Sendable {
+        let stopped = Mutex(false)
+    }
+
+    /// The simulated time at the start.
+    public let start: Date
+    /// Simulated seconds per real second.
+    public let speedUp: Double
+    /// Simulated seconds the run lasts.
+    public let length: Double
+    private let startedAt: ContinuousClock.Instant
+    private let flag = StopFlag()
+
+    /// A clock for `hours` simulated hours at `speedUp`, starting now.
+    public init(hours: Double, speedUp: Double, wallNow: Date = Date()) {
+        self.speedUp = speedUp
+        length = hours * 3600
+        start = wallNow.addingTimeInterval(-(length - length / speedUp))
+        startedAt = .now
+    }
+
+    /// Simulated seconds since the start.
+    public var elapsed: Double {
+        let real = startedAt.duration(to: .now)
+        return (Double(real.components.seconds) + Double(real.components.attoseconds) / 1e18) * speedUp
+    }
+
+    /// The simulated time now.
+    public var now: Date { start.addingTimeInterval(elapsed) }
+
+    /// The simulated time `elapsed` seconds after the start.
+    public func date(at elapsed: Double) -> Date { start.addingTimeInterval(elapsed) }
+
+    /// True once the run's simulated time is over, or it was stopped.
+    public var isOver: Bool { elapsed >= length || flag.stopped.withLock { $0 } }
+
+    /// Ends the run's time now.
+    public func stop() { flag.stopped.withLock { $0 = true } }
+
+    /// Waits `simulatedSeconds` of simulated time, in steps of at most a
+    /// quarter second; returns false when the run's time ended first.
+    public func pause(simulated simulatedSeconds: Double) async -> Bool {
+        let end = elapsed + simulatedSeconds
+        while !isOver {
+            let left = real(end - elapsed)
+            if left <= .zero { return true }
+            try? await Task.sleep(for: min(left, .milliseconds(250)))
+        }
+        return false
+    }
+
+    /// The real time `simulatedSeconds` take.
+    public func real(_ simulatedSeconds: Double) -> Duration {
+        .milliseconds(Int64((max(simulatedSeconds, 0) / speedUp * 1000).rounded()))
+    }
+}

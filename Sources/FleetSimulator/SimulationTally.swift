@@ -1,0 +1,103 @@
+import Foundation
+import Synchronization
+
+/// What the simulation counted so far, shared by every taxi and passenger
+/// task: fixes, requests and what became of them, and the waits. A ride's
+/// wait runs from its request to the taxi at the pickup, in simulated time.
+public final class SimulationTally: Sendable {
+    private struct Requested {
+        let at: Date
+        let toldWaitSeconds: Double?
+    }
+
+    private struct State {
+        var fixesSent: [TerminalKind: Int] = [:]
+        var fixesAcknowledged = 0
+        var gaps = 0
+        var terminalFailures = 0
+        var apiFailures = 0
+        var driversAvailable = 0
+        var requests = 0
+        var requestsRefused = 0
+        var queued = 0
+        var offers = 0
+        var refusals = 0
+        var served = 0
+        var missing = 0
+        var completed = 0
+        var cancelled = 0
+        var reservations = 0
+        var reservationsCancelled = 0
+        var requested: [String: Requested] = [:]
+        var waits: [Double] = []
+        var estimates: [(told: Double, actual: Double)] = []
+    }
+
+    private let state = Mutex(State())
+
+    /// An empty tally.
+    public init() {}
+
+    func fixSent(_ kind: TerminalKind) { state.withLock { $0.fixesSent[kind, default: 0] += 1 } }
+    func fixesAcknowledged(_ count: Int) { state.withLock { $0.fixesAcknowledged += count } }
+    func gap() { state.withLock { $0.gaps += 1 } }
+    func terminalFailed() { state.withLock { $0.terminalFailures += 1 } }
+    func apiFailed() { state.withLock { $0.apiFailures += 1 } }
+    func driverAvailable() { state.withLock { $0.driversAvailable += 1 } }
+    func requestRefused() { state.withLock { $0.requestsRefused += 1 } }
+    func queued() { state.withLock { $0.queued += 1 } }
+    func offerSeen(accepted: Bool) {
+        state.withLock {
+            $0.offers += 1
+            if !accepted { $0.refusals += 1 }
+        }
+    }
+    func missingPassenger() { state.withLock { $0.missing += 1 } }
+    func completed() { state.withLock { $0.completed += 1 } }
+    func cancelled() { state.withLock { $0.cancelled += 1 } }
+    func reservationBooked() { state.withLock { $0.reservations += 1 } }
+    func reservationCancelled() { state.withLock { $0.reservationsCancelled += 1 } }
+
+    /// Ride `rideId` was requested at simulated time `at`, its passenger told `toldWaitSeconds`.
+    func requested(_ rideId: String, at: Date, toldWaitSeconds: Double?) {
+        state.withLock {
+            $0.requests += 1
+            $0.requested[rideId] = Requested(at: at, toldWaitSeconds: toldWaitSeconds)
+        }
+    }
+
+    /// The taxi of ride `rideId` reached the pickup at simulated time `at`.
+    func taxiArrived(for rideId: String, at: Date) {
+        state.withLock { state in
+            state.served += 1
+            guard let request = state.requested.removeValue(forKey: rideId) else { return }
+            let wait = at.timeIntervalSince(request.at)
+            state.waits.append(wait)
+            if let told = request.toldWaitSeconds { state.estimates.append((told, wait)) }
+        }
+    }
+
+    /// The figures so far.
+    public var summary: SimulationSummary {
+        state.withLock { state in
+            let waits = state.waits.sorted()
+            let errors = state.estimates.filter { $0.actual > 0 }.map { abs($0.told - $0.actual) / $0.actual * 100 }.sorted()
+            return SimulationSummary(
+                fixesSent: state.fixesSent.values.reduce(0, +),
+                fixesByProtocol: Dictionary(uniqueKeysWithValues: state.fixesSent.map { ($0.key.rawValue, $0.value) }),
+                fixesAcknowledged: state.fixesAcknowledged, gaps: state.gaps, terminalFailures: state.terminalFailures,
+                apiFailures: state.apiFailures, driversAvailable: state.driversAvailable, requests: state.requests,
+                requestsRefused: state.requestsRefused, queued: state.queued, offers: state.offers, refusals: state.refusals,
+                served: state.served, missing: state.missing, completed: state.completed, cancelled: state.cancelled,
+                reservations: state.reservations, reservationsCancelled: state.reservationsCancelled,
+                waitP50Seconds: Self.percentile(waits, 0.5), waitP90Seconds: Self.percentile(waits, 0.9),
+                estimated: errors.count, estimateMdAPEPercent: Self.percentile(errors, 0.5))
+        }
+    }
+
+    /// The `fraction` percentile of `sorted` (nearest rank), nil when empty.
+    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
+        guard !sorted.isEmpty else { return nil }
+        return sorted[min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))]
+    }
+}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+extension Mytaxi {
+    /// `mytaxi simulate`: a simulated city against a running service.
+    struct Simulate: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Run a simulated fleet and its passengers against a running service, over its real protocols and API.",
+            subcommands: [SimulateRun.self, SimulateDevices.self],
+            defaultSubcommand: SimulateRun.self)
+    }
+}

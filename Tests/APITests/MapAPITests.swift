@@ -1,0 +1,123 @@
+import Foundation
+import GeoKit
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Storage
+import Routing
+import Testing
+import Zones
+@testable import API
+
+/// Issue 18: the dispatcher's live map is served by the service itself:
+/// the page and its script from the API's resources, Leaflet from the
+/// folder of Debian's `libjs-leaflet` (a page naming the package when it is
+/// missing), and the zones it draws from `GET /v1/zones`.
+@Suite struct MapAPITests {
+    /// A folder standing in for Debian's Leaflet, with the two files the page loads.
+    static func leafletFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-leaflet-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try "window.L = {};".write(to: folder.appendingPathComponent("leaflet.js"), atomically: true, encoding: .utf8)
+        try ".leaflet-container {}".write(to: folder.appendingPathComponent("leaflet.css"), atomically: true, encoding: .utf8)
+        return folder
+    }
+
+    @Test func thePageItsScriptAndLeafletAreServedWithoutAToken() async throws {
+        let folder = try Self.leafletFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await APIHarness(leafletDirectory: folder.path)
+        try await harness.test { client in
+            for (uri, type, content) in [
+                ("/map", "text/html", "/map/leaflet/leaflet.js"), ("/map/map.js", "text/javascript", "/v1/push"),
+                ("/map/leaflet/leaflet.js", "text/javascript", "window.L"), ("/map/leaflet/leaflet.css", "text/css", ".leaflet-container"),
+            ] {
+                try await client.execute(uri: uri, method: .get) { response in
+                    #expect(response.status == .ok, "\(uri)")
+                    #expect(response.headers[.contentType]?.hasPrefix(type) == true, "\(uri): \(response.headers[.contentType] ?? "")")
+                    #expect(String(buffer: response.body).contains(content), "\(uri)")
+                }
+            }
+            let other = try await client.call(.get, "/map/leaflet/leaflet.esm.js")
+            #expect(other.status == .notFound)
+        }
+    }
+
+    @Test func withoutLeafletThePageNamesTheDebianPackage() async throws {
+        let harness = try await APIHarness(leafletDirectory: "/nonexistent/leaflet")
+        try await harness.test { client in
+            try await client.execute(uri: "/map", method: .get) { response in
+                #expect(response.status == .serviceUnavailable)
+                #expect(response.headers[.contentType]?.hasPrefix("text/html") == true)
+                #expect(String(buffer: response.body).contains("apt-get install libjs-leaflet"))
+            }
+            let script = try await client.call(.get, "/map/leaflet/leaflet.js")
+            #expect(script.status == .serviceUnavailable)
+            #expect(script["detail"]?.contains("libjs-leaflet") == true)
+        }
+    }
+
+    @Test func theZonesAreAFeatureCollectionWithIdsNamesAreasAndAPointInside() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.dispatcher)
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/v1/zones", token: token)
+            #expect(answer.status == .ok)
+            #expect(answer.headers[.contentType] == "application/geo+json")
+            #expect(answer["type"] == "FeatureCollection")
+            var names: [String: String] = [:]
+            var rings: [String: [Coordinate]] = [:]
+            for feature in try answer.list("features") {
+                let id = try #require(feature["id"]?.scalarText)
+                names[id] = feature["properties"]?["name"]?.scalarText
+                let polygons = try GeoJSONPolygons(geometry: feature["geometry"])
+                #expect(polygons.type == "Polygon")
+                rings[id] = polygons.polygons.first?.first
+                let lon = try #require(feature["properties"]?["inside"]?["lon"]?.scalarText.flatMap(Double.init))
+                let lat = try #require(feature["properties"]?["inside"]?["lat"]?.scalarText.flatMap(Double.init))
+                #expect(harness.server.zones.current.zone(at: Coordinate(longitude: lon, latitude: lat))?.id.text == id, "a point inside zone \(id)")
+            }
+            #expect(names == ["161": "Midtown Center", "7": "Astoria"])
+            #expect(rings["161"]?.contains(Coordinate(longitude: -74, latitude: 40.7)) == true)
+            #expect(rings["7"]?.contains(Coordinate(longitude: -73.8, latitude: 40.8)) == true)
+            #expect(try await client.call(.get, "/v1/zones", token: passenger).status == .forbidden)
+            #expect(try await client.call(.get, "/v1/zones").status == .unauthorized)
+        }
+    }
+
+    @Test func theMainRoadsAreDrawnOnceEachAndNoOtherRoad() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.dispatcher)
+        let graph = harness.server.roadRouter.graph
+        let tails = graph.edgeTail
+        var main = Set<[Coordinate]>()
+        for edge in 0..<graph.edgeCount {
+            let ends = [graph.coordinates[Int(tails[edge])], graph.coordinates[Int(graph.edgeHead[edge])]]
+            if [.primary, .secondary].contains(graph.edgeRoadClass[edge]) { main.insert(ends) }
+        }
+        let mainRoads = main
+        let passenger = try await harness.token(.passenger)
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/v1/roads", token: token)
+            #expect(answer.status == .ok)
+            let features = try answer.list("features")
+            #expect(features.count == 1)
+            guard case .array(let lines)? = features.first?["geometry"]?["coordinates"] else {
+                throw APITestFailure("no MultiLineString coordinates")
+            }
+            let drawn = lines.compactMap { line -> [Coordinate]? in
+                guard case .array(let points) = line else { return nil }
+                return points.compactMap { point in
+                    guard case .array(let pair) = point, pair.count == 2, case .number(let lon) = pair[0], case .number(let lat) = pair[1] else { return nil }
+                    return Coordinate(longitude: lon, latitude: lat)
+                }
+            }
+            #expect(!drawn.isEmpty)
+            #expect(drawn.allSatisfy { mainRoads.contains($0) || mainRoads.contains($0.reversed()) }, "only main roads")
+            #expect(Set(drawn.map { Set($0) }).count == drawn.count, "a two-way road once")
+            #expect(Set(drawn.map { Set($0) }) == Set(mainRoads.map { Set($0) }), "every main road")
+            #expect(try await client.call(.get, "/v1/roads", token: passenger).status == .forbidden)
+        }
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import Testing
+
+/// Issue 18: `mytaxi simulate` against the real `mytaxi serve`: its
+/// terminals' fixes reach the service over the line protocol, Teltonika and
+/// GT06, its drivers and passengers serve rides over the API, and the
+/// service's own counters agree.
+@Suite(.serialized) struct SimulateCommandTests {
+    @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() throws {
+        let directory = try DurabilityTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let devices = directory.appendingPathComponent("devices.csv").path
+        let written = try CommandRunner.run(["simulate", "devices", "--taxis", "8", "-o", devices])
+        #expect(written.status == 0, "\(written.standardError)")
+        let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
+        let service = try ServiceProcess(
+            arguments: [
+                "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
+                "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
+                "--bcrypt-cost", "4", "--login-limit", "1000",
+            ],
+            directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
+        defer { service.stop() }
+
+        let run = try CommandRunner.run(
+            [
+                "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
+                "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
+                "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
+                "--taxis", "8", "--passengers", "12", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", "30",
+                "--missing-rate", "0", "--seed", "7", "--progress-every", "2", "--json",
+            ],
+            input: ServiceProcess.administrator.password + "\n")
+        #expect(run.status == 0, "\(run.standardError)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let byProtocol = try #require(summary["fixesByProtocol"] as? [String: Int])
+        #expect(Set(byProtocol.keys) == ["line", "teltonika", "gt06"])
+        #expect(byProtocol.values.allSatisfy { $0 > 10 }, "every protocol's terminals reported: \(byProtocol)")
+        #expect(summary["driversAvailable"] as? Int == 8, "\(run.standardOutput)")
+        #expect((summary["served"] as? Int ?? 0) >= 2, "\(run.standardOutput)")
+        #expect((summary["completed"] as? Int ?? 0) >= 1, "\(run.standardOutput)")
+        #expect(summary["waitP50Seconds"] as? Double != nil)
+        #expect(run.standardError.contains("taxis (8 went available)"), "a progress line: \(run.standardError)")
+
+        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        for wire in ["line", "teltonika", "gt06"] {
+            #expect(Self.total(metrics, "mytaxi_fixes_accepted_total{protocol=\"\(wire)\"") > 10, "the service accepted \(wire) fixes")
+        }
+        #expect(Self.total(metrics, "mytaxi_dispatch_wait_seconds_count") >= 2, "the service timed the waits of the rides served")
+        let fleet = try service.get("/v1/fleet")
+        let taxis = try #require(try JSONSerialization.jsonObject(with: fleet.body) as? [[String: Any]])
+        #expect(taxis.count == 8, "every simulated taxi is in the live fleet")
+    }
+
+    /// The sum of the samples of `metrics` whose line starts with `prefix`.
+    static func total(_ metrics: String, _ prefix: String) -> Double {
+        metrics.split(separator: "\n").filter { $0.hasPrefix(prefix) }.compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+    }
+}
