@@ -1,17 +1,27 @@
 # mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librsvg2-bin \
-	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev
+	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev libpq-dev
+## The throwaway PostgreSQL + PostGIS server of `make test` (Tools/with-postgres.sh).
+POSTGRES_PACKAGES = postgresql-15 postgresql-15-postgis-3 libpq-dev
 PYTHON_PACKAGES = shapely pytest schemathesis
 DEMO_ZONES = Zones/manhattan/zones.geojson
 
-.PHONY: demo test bench fuzz build release deps deps-system deps-python clean
+.PHONY: demo test test-suites bench fuzz build release deps deps-system deps-python deps-postgres clean
 
 ## Install what is missing (Debian packages, Python test tools).
 deps: deps-system deps-python
 
 deps-system:
 	@missing=""; for p in $(DEBIAN_PACKAGES); do \
+	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
+	fi
+
+deps-postgres:
+	@missing=""; for p in $(POSTGRES_PACKAGES); do \
 	  dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing Debian packages:$$missing"; \
@@ -30,6 +40,7 @@ release: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	$(SWIFT) build -c release --product mytaxi-loadgen
 	$(SWIFT) build -c release --product mytaxi-apiload
+	$(SWIFT) build -c release --product mytaxi-archivebench
 
 ## Run the demo city: zone engine, then the service with a simulated fleet.
 demo: release
@@ -41,9 +52,15 @@ demo: release
 TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
-## is present), then the Python checks against shapely on the same binary.
-test: deps
+## is present), then the Python checks against shapely on the same binary. The
+## suites run beside a throwaway PostgreSQL cluster (Tools/with-postgres.sh: a
+## temporary directory, a free loopback port, not as root), so every store's
+## contract runs on SQLite and on PostgreSQL; it is stopped however they end.
+test: deps deps-postgres
 	$(SWIFT) build --build-tests
+	./Tools/with-postgres.sh $(MAKE) --no-print-directory test-suites
+
+test-suites:
 	$(SWIFT) test --skip-build --parallel --skip "$(TIMING_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(TIMING_TESTS)"
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
@@ -52,9 +69,11 @@ test: deps
 ## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
 ## under a flood against a stalled archive, the router on the real NYC
 ## extracts against RoutingKit's CCH (same run), and the dispatch API under
-## push sockets and a burst of ride requests, with wrk beside /healthz.
-bench: deps release
+## push sockets and a burst of ride requests, with wrk beside /healthz; the
+## archive's fixes/s through PostgreSQL COPY, INSERT and SQLite in one run.
+bench: deps deps-postgres release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	./Tools/bench-archive.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"

@@ -25,9 +25,11 @@ final class ServiceProcess: @unchecked Sendable {
         arguments: [String], directory: URL, expectedListeners: Set<String>, openFiles: (soft: Int, hard: Int)? = nil
     ) throws {
         let dataDirectory = arguments.firstIndex(of: "--data-dir").map { arguments[$0 + 1] } ?? "data"
+        // The accounts are where the service keeps them: PostgreSQL when it has a --database.
+        let database = arguments.firstIndex(of: "--database").map { ["--database", arguments[$0 + 1]] } ?? []
         _ = try CommandRunner.run(
             ["accounts", "create", "--data-dir", directory.appendingPathComponent(dataDirectory).path, "--role", "administrator",
-             "--username", Self.administrator.username, "--password-stdin"],
+             "--username", Self.administrator.username, "--password-stdin"] + database,
             input: Self.administrator.password + "\n")
         errorLog = directory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
