@@ -29,15 +29,36 @@ enum PostgresCluster {
         try run("pg_ctl", ["-D", try #require(environment["MYTAXI_TEST_PG_DATA"]), "-m", "immediate", "stop"], asOwner: true)
     }
 
-    /// Starts the server again and waits until it accepts connections.
+    /// Starts the server again and waits (up to 30 s) until it accepts
+    /// connections. Not by waiting for `pg_ctl`: the server it leaves behind
+    /// keeps Foundation from seeing `pg_ctl` end, so `pg_isready` is asked.
     static func start() throws {
         let data = try #require(environment["MYTAXI_TEST_PG_DATA"])
-        try run("pg_ctl", ["-D", data, "-l", data + "/../server.log", "-w", "start"], asOwner: true)
+        _ = try launch("pg_ctl", ["-D", data, "-l", data + "/../server.log", "start"], asOwner: true)
+        let text = try #require(url)
+        let components = try #require(URLComponents(string: text))
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline {
+            let ready = try launch("pg_isready", ["-q", "-h", "127.0.0.1", "-p", "\(components.port ?? 5432)"], asOwner: false)
+            ready.waitUntilExit()
+            if ready.terminationStatus == 0 { return }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        throw ServiceProcessError("PostgreSQL did not start again within 30 s")
     }
 
     /// Runs one of the cluster's programs, as the owner of its files (the
     /// postgres user when the tests run as root), and requires exit 0.
     private static func run(_ program: String, _ arguments: [String], asOwner: Bool) throws {
+        let process = try launch(program, arguments, asOwner: asOwner)
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ServiceProcessError("\(program) \(arguments.dropFirst().joined(separator: " ")) exited \(process.terminationStatus)")
+        }
+    }
+
+    /// Starts one of the cluster's programs, its output discarded.
+    private static func launch(_ program: String, _ arguments: [String], asOwner: Bool) throws -> Process {
         let path = try #require(environment["MYTAXI_TEST_PG_BIN"]) + "/" + program
         let process = Process()
         if asOwner && getuid() == 0 {
@@ -47,11 +68,10 @@ enum PostgresCluster {
             process.executableURL = URL(fileURLWithPath: path)
             process.arguments = arguments
         }
+        process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
         try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw ServiceProcessError("\(program) \(arguments.dropFirst().joined(separator: " ")) exited \(process.terminationStatus)")
-        }
+        return process
     }
 }
