@@ -1,13 +1,15 @@
 # mytaxi: two commands on a fresh Debian machine, as root: `make demo`, `make test`.
 SWIFT ?= swift
 DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librsvg2-bin \
-	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev curl \
+	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev libpq-dev curl \
 	libjs-leaflet
 ## The browser the map's test drives (not needed to run the demo).
 BROWSER_PACKAGES = chromium
+## The throwaway PostgreSQL + PostGIS server of `make test` (Tools/with-postgres.sh).
+POSTGRES_PACKAGES = postgresql-15 postgresql-15-postgis-3 libpq-dev
 PYTHON_PACKAGES = shapely pytest schemathesis websocket-client
 
-.PHONY: demo demo-tour test bench fuzz build release deps deps-system deps-browser deps-python install-debian clean
+.PHONY: demo demo-tour test test-suites bench fuzz build release deps deps-system deps-browser deps-python deps-postgres install-debian clean
 
 ## Install what is missing (Debian packages, the test browser, Python test tools).
 deps: deps-system deps-browser deps-python
@@ -26,6 +28,9 @@ install-debian:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing; \
 	fi
 
+deps-postgres:
+	@$(MAKE) --no-print-directory install-debian PACKAGES="$(POSTGRES_PACKAGES)"
+
 deps-python:
 	@python3 -c 'import shapely, pytest, schemathesis, websocket' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
@@ -38,6 +43,7 @@ release: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	$(SWIFT) build -c release --product mytaxi-loadgen
 	$(SWIFT) build -c release --product mytaxi-apiload
+	$(SWIFT) build -c release --product mytaxi-archivebench
 
 ## Run the demo city live: the service on Manhattan's zones and Midtown's roads,
 ## a simulated fleet and its passengers over the real protocols and API, until Ctrl-C.
@@ -52,13 +58,21 @@ demo-tour: deps-system
 
 ## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city):
 ## run apart, after the parallel run, whose tests that block threads (child
-## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|SimulateCommandTests
+## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool;
+## and the test that stops the shared PostgreSQL cluster mid-stream, which
+## must not do so under the other suites' connections.
+TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|SimulateCommandTests|PostgresDurabilityTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
-## is present), then the Python checks against shapely on the same binary.
-test: deps
+## is present), then the Python checks against shapely on the same binary. The
+## suites run beside a throwaway PostgreSQL cluster (Tools/with-postgres.sh: a
+## temporary directory, a free loopback port, not as root), so every store's
+## contract runs on SQLite and on PostgreSQL; it is stopped however they end.
+test: deps deps-postgres
 	$(SWIFT) build --build-tests
+	./Tools/with-postgres.sh $(MAKE) --no-print-directory test-suites
+
+test-suites:
 	$(SWIFT) test --skip-build --parallel --skip "$(TIMING_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(TIMING_TESTS)"
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
@@ -67,10 +81,12 @@ test: deps
 ## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
 ## under a flood against a stalled archive, the router on the real NYC
 ## extracts against RoutingKit's CCH (same run), and the dispatch API under
-## push sockets and a burst of ride requests, with wrk beside /healthz, and
+## push sockets and a burst of ride requests, with wrk beside /healthz; the
+## archive's fixes/s through PostgreSQL COPY, INSERT and SQLite in one run; and
 ## zone sets published to the running service under load (hot reload).
-bench: deps release
+bench: deps deps-postgres release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
+	./Tools/bench-archive.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"

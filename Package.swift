@@ -28,6 +28,7 @@ let package = Package(
         .library(name: "TaxiDispatch", targets: ["TaxiDispatch"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
         .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -54,6 +55,9 @@ let package = Package(
         .systemLibrary(
             name: "CPROJ", pkgConfig: "proj",
             providers: [.apt(["libproj-dev"])]),
+        .systemLibrary(
+            name: "CLibPQ", pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]),
 
         // Geometry: coordinates, GeoJSON, safe wrappers over GEOS and PROJ.
         .target(
@@ -202,7 +206,14 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "FixRecords", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["Storage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings),
+
+        // PostgresStorage: every Storage protocol on PostgreSQL + PostGIS over libpq
+        // (Debian libpq-dev), for operators who outgrow the embedded SQLite store.
+        .target(
+            name: "PostgresStorage",
+            dependencies: ["Storage", "CLibPQ", "FixRecords", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
         // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail
@@ -227,7 +238,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch", "DispatchService", "Routing", "Accounts",
+                "Ingest", "Fleet", "FixRecords", "Storage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
+                "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -259,8 +271,8 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "API", "TaxiDispatch",
-                "DispatchSimulation", "FleetSimulator", "Accounts",
+                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "PostgresStorage", "API",
+                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -283,6 +295,16 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
             path: "Tools/LoadGen",
+            swiftSettings: swiftSettings),
+
+        // The archive benchmark (Tools/ArchiveBench): PostgreSQL COPY vs INSERT vs SQLite, same batches.
+        .executableTarget(
+            name: "mytaxi-archivebench",
+            dependencies: [
+                "Storage", "PostgresStorage", "FixRecords", "GeoKit", "Zones",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Tools/ArchiveBench",
             swiftSettings: swiftSettings),
 
         // The dispatch API's load driver (Tools/APILoad): push sockets and a burst of ride requests.

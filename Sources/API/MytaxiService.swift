@@ -10,6 +10,7 @@ import Logging
 import Metrics
 import NIOCore
 import NIOPosix
+import PostgresStorage
 import Prometheus
 import Routing
 import ServiceClock
@@ -32,7 +33,11 @@ public final class MytaxiService: Sendable {
     public let configuration: ServiceConfiguration
     public let fleet: FleetIndex
     public let pipeline: IngestPipeline
-    public let archive: SQLiteFixArchive
+    public let archive: any FixArchive
+    /// Why the stores cannot take writes now (``ServiceStores/problem``).
+    private let storeProblem: @Sendable () -> String?
+    /// The PostgreSQL connections when the stores are there, probed for `/healthz`.
+    private let databasePool: PostgresPool?
     /// The one owner of the dispatch state.
     public let dispatcher: Dispatcher
     private let dispatchMetrics: DispatchMetrics
@@ -75,7 +80,12 @@ public final class MytaxiService: Sendable {
         self.onListening = onListening
         let openFileLimit = Self.raiseOpenFileLimit(logger: logger)
         self.openFileLimit = openFileLimit
-        zoneSets = try SQLiteZoneSetStore(directory: configuration.dataDirectory)
+        registry = PrometheusCollectorRegistry()
+        let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
+        let stores = try ServiceStores.open(configuration, metrics: metrics, logger: logger)
+        storeProblem = stores.problem
+        databasePool = stores.pool
+        zoneSets = stores.zoneSets
         let loaded = try await Self.loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let zoneIndex = try ZoneIndex(zoneSet: loaded.zoneSet)
         let zones = ActiveZones(zoneIndex)
@@ -85,22 +95,8 @@ public final class MytaxiService: Sendable {
         if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
         let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
-        registry = PrometheusCollectorRegistry()
-        let metrics = IngestMetrics(factory: PrometheusMetricsFactory(registry: registry))
-        archive = try SQLiteFixArchive(
-            directory: configuration.dataDirectory,
-            onMove: { move in metrics.moved(fixCount: move.storedFixes, duration: move.duration) },
-            onMoveFailure: { error, inARow in
-                metrics.moveFailed()
-                // Ten tries a second: log the first failure and then one in a hundred.
-                if inARow % 100 == 1 {
-                    logger.error(
-                        "moving journaled fixes into the store failed (\(inARow) in a row); they stay in the journal: \(error)")
-                }
-            })
-        accounts = AccountService(
-            store: try SQLiteAccountStore(directory: configuration.dataDirectory), clock: clock,
-            settings: configuration.accountSettings)
+        archive = stores.archive
+        accounts = AccountService(store: stores.accounts, clock: clock, settings: configuration.accountSettings)
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
@@ -124,7 +120,7 @@ public final class MytaxiService: Sendable {
         let dispatcher: Dispatcher
         do {
             dispatcher = try await Dispatcher(
-                log: try SQLiteDispatchLog(directory: configuration.dataDirectory), rules: configuration.dispatchRules,
+                log: stores.dispatchLog, rules: configuration.dispatchRules,
                 clock: clock, etas: etas, positions: fleet, metrics: dispatchMetrics, zones: zones)
         } catch {
             committer.shutdown()
@@ -212,6 +208,9 @@ public final class MytaxiService: Sendable {
             await reloadZonesFile()
         }))
         services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
+        if let databasePool {
+            services.append(.init(service: DatabaseProbeService(pool: databasePool, clock: clock, logger: logger)))
+        }
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
         let serviceGroup = ServiceGroup(
@@ -303,7 +302,7 @@ public final class MytaxiService: Sendable {
         if configuration.tcpPorts[.osmand] != nil, osmandChannel.withLock({ $0?.isActive }) != true {
             problems.append("the OsmAnd listener is not up")
         }
-        return problems + [pipeline.commitFailure, archive.moveFailure].compactMap { $0 }
+        return problems + [pipeline.commitFailure, storeProblem()].compactMap { $0 }
     }
 
     /// An HTTP server's address and its connection limit: beyond

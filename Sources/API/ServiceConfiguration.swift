@@ -27,6 +27,9 @@ public struct ServiceConfiguration: Sendable {
     public var devicesPath: String
     /// Where the archive lives.
     public var dataDirectory: String
+    /// The PostgreSQL database every store lives in (`postgres://...`);
+    /// nil: the embedded SQLite stores in ``dataDirectory``.
+    public var databaseURL: String?
     /// Address the HTTP API (and so `/metrics` and the fleet's positions) binds to.
     public var bindHost: String = "127.0.0.1"
     /// Address the terminals' listeners (TCP, UDP, OsmAnd) bind to; nil: ``bindHost``.

@@ -76,7 +76,7 @@ public final class InMemoryDispatchLog: DispatchLog {
     }
 
     /// Rejects an entry that does not come after the last one, as a database key would.
-    static func checkOrder(_ sequence: Int64, after last: Int64) throws(StorageError) {
+    package static func checkOrder(_ sequence: Int64, after last: Int64) throws(StorageError) {
         guard sequence > last else {
             throw .writeFailed(reason: "dispatch log entry \(sequence) does not follow entry \(last)")
         }

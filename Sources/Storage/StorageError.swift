@@ -6,6 +6,10 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// The store cannot be opened at `location` (a directory, a database
     /// name; never a password); `reason` is the database's own message.
     case unavailable(location: String, reason: String)
+    /// The database server at `server` (host, port and database; never a
+    /// password) cannot be used now: it is unreachable, refused the login
+    /// or lost the connection; `reason` says which and what to do.
+    case serverUnavailable(server: String, reason: String)
     /// A write failed and nothing of it was stored (disk full, I/O error,
     /// lost connection): whatever it carried must not be acknowledged.
     case writeFailed(reason: String)
@@ -22,6 +26,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
         switch self {
         case .unavailable(let location, let reason):
             "cannot open the store in \(location): \(reason); check that it exists and is writable"
+        case .serverUnavailable(let server, let reason):
+            "the database server \(server) cannot be used: \(reason)"
         case .writeFailed(let reason):
             "the write failed and nothing of it was stored: \(reason)"
         case .readFailed(let reason):

@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import PostgresStorage
 import Testing
 import Storage
 
@@ -7,12 +8,15 @@ import Storage
 /// account service relies on, whichever store is behind it.
 @Suite struct AccountStoreContractTests {
     /// The implementations under test, by name.
-    static let implementations = ["in-memory", "sqlite"]
+    static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 
     /// A fresh, empty store of kind `name`, a way to open it again (nil when
     /// it does not outlive the process), and what removes it afterwards.
     static func make(_ name: String) throws -> (store: any AccountStore, reopen: (() throws -> any AccountStore)?, cleanUp: () -> Void) {
         switch name {
+        case "postgresql":
+            let database = try PostgresTestDatabase.make()
+            return (PostgresAccountStore(pool: database.pool), { PostgresAccountStore(pool: PostgresPool(url: database.url)) }, database.cleanUp)
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-accounts-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

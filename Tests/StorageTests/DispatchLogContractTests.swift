@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import PostgresStorage
 import Testing
 import Storage
 
@@ -7,12 +8,15 @@ import Storage
 /// dispatcher's restart relies on, whichever store is behind it.
 @Suite struct DispatchLogContractTests {
     /// The implementations under test, by name.
-    static let implementations = ["in-memory", "sqlite"]
+    static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 
     /// A fresh, empty log of kind `name`, a way to open it again (nil when it
     /// does not outlive the process), and what removes it afterwards.
     static func make(_ name: String) throws -> (log: any DispatchLog, reopen: (() throws -> any DispatchLog)?, cleanUp: () -> Void) {
         switch name {
+        case "postgresql":
+            let database = try PostgresTestDatabase.make()
+            return (PostgresDispatchLog(pool: database.pool), { PostgresDispatchLog(pool: PostgresPool(url: database.url)) }, database.cleanUp)
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-dispatch-log-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -3,19 +3,23 @@ import Fleet
 import Foundation
 import GeoKit
 import Ingest
+import PostgresStorage
 import Testing
 @testable import Storage
 
 /// The `FixArchive` contract, run against every implementation: what the
-/// API and a restart rely on, whichever store is behind them (a PostgreSQL
-/// archive joins the list when it exists).
+/// API and a restart rely on, whichever store is behind them (PostgreSQL
+/// when `make test` started a cluster).
 @Suite struct FixArchiveContractTests {
     /// The implementations under test, by name.
-    static let implementations = ["in-memory", "sqlite"]
+    static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 
     /// A fresh, empty archive of kind `name`, and what removes it afterwards.
     static func make(_ name: String) throws -> (archive: any FixArchive, cleanUp: () -> Void) {
         switch name {
+        case "postgresql":
+            let database = try PostgresTestDatabase.make()
+            return (PostgresFixArchive(pool: database.pool), database.cleanUp)
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-contract-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

@@ -1,14 +1,18 @@
 import Foundation
 import Storage
+import PostgresStorage
 import Testing
 
 /// The `ZoneSetStore` contract, run against every implementation.
 @Suite struct ZoneSetStoreContractTests {
-    static let implementations = ["in-memory", "sqlite"]
+    static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
     static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
 
     static func make(_ name: String) throws -> (store: any ZoneSetStore, reopen: (() throws -> any ZoneSetStore)?, cleanUp: () -> Void) {
         switch name {
+        case "postgresql":
+            let database = try PostgresTestDatabase.make()
+            return (PostgresZoneSetStore(pool: database.pool), { PostgresZoneSetStore(pool: PostgresPool(url: database.url)) }, database.cleanUp)
         case "sqlite":
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-zone-sets-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)

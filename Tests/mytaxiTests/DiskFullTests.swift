@@ -73,7 +73,7 @@ import Testing
         client.send(Array(unacknowledged.map(line).joined().utf8))
         let expected = unacknowledged.map { "ACK,\($0)\n" }.joined()
         #expect(String(decoding: client.receive(atLeast: expected.utf8.count).bytes, as: UTF8.self) == expected)
-        let (status, body) = try service.get("/v1/taxis/TX1/fixes?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z")
+        let (status, body) = try service.recentFixes(of: "TX1")
         #expect(status == 200)
         guard case .array(let fixes) = try JSONParser.parse(body) else {
             Issue.record("the fixes of TX1 are not a JSON array")

@@ -29,12 +29,23 @@ import Testing
     }
 
     @Test(arguments: [2026, 7]) func theDispatchStateSurvivesKillNine(seed: UInt64) throws {
+        try Self.runAndRestart(seed: seed, arguments: Self.serveArguments())
+    }
+
+    /// The same with every store in PostgreSQL (`--database`).
+    @Test(.enabled(if: PostgresCluster.available, PostgresCluster.skipReason))
+    func theDispatchStateSurvivesKillNineOnPostgreSQL() throws {
+        try Self.runAndRestart(seed: 2026, arguments: Self.serveArguments() + ["--database", try PostgresCluster.createDatabase()])
+    }
+
+    /// A random sequence of seed `seed` on a service started with
+    /// `arguments`, then `kill -9` and a restart: the state must be the same.
+    static func runAndRestart(seed: UInt64, arguments: [String]) throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try Self.taxis.map { "dev-\($0),\($0)" }.joined(separator: "\n")
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
-        let service = try ServiceProcess(
-            arguments: Self.serveArguments(), directory: directory, expectedListeners: ["http", "osmand/http"])
+        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["http", "osmand/http"])
         let admin = try service.administratorSession()
         for taxi in Self.taxis {
             let index = Int(taxi.dropFirst())! - 1
@@ -87,8 +98,7 @@ import Testing
         #expect(!before.state.requests.isEmpty || !before.state.reservations.isEmpty, "the sequence left something open")
         service.kill()
 
-        let restarted = try ServiceProcess(
-            arguments: Self.serveArguments(), directory: directory, expectedListeners: ["http", "osmand/http"])
+        let restarted = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["http", "osmand/http"])
         defer { restarted.stop() }
         let after = try Self.state(restarted, try restarted.administratorSession())
         #expect(after.logSequence == before.logSequence)

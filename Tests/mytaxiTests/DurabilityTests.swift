@@ -154,7 +154,7 @@ import Testing
         defer { second.stop() }
         var missing = 0
         for (taxi, times) in ackedTimesByTaxi {
-            let (status, body) = try second.get("/v1/taxis/\(taxi)/fixes?from=2000-01-01T00:00:00Z&to=2100-01-01T00:00:00Z")
+            let (status, body) = try second.recentFixes(of: taxi)
             #expect(status == 200)
             guard case .array(let fixes) = try JSONParser.parse(body) else {
                 Issue.record("fixes of \(taxi) are not a JSON array")
@@ -180,6 +180,15 @@ struct OsmAndPhones {
     /// Posts for `seconds`, kills `service` after `killAfter` seconds, and
     /// returns every (device, ISO time) answered 200.
     func post(for seconds: Double, killing service: ServiceProcess, after killAfter: Double) -> [(device: String, time: String)] {
+        post(for: seconds) {
+            Thread.sleep(forTimeInterval: killAfter)
+            service.kill()
+        }.map { ($0.device, $0.time) }
+    }
+
+    /// Posts for `seconds` while `meanwhile` runs on the calling thread, and
+    /// returns every (device, ISO time) answered 200, with when the answer came.
+    func post(for seconds: Double, meanwhile: () -> Void) -> [(device: String, time: String, answeredAt: Date)] {
         let answered = ResultsBox()
         let deadline = Date().addingTimeInterval(seconds)
         let group = DispatchGroup()
@@ -195,13 +204,12 @@ struct OsmAndPhones {
                     let step = second % 1_200 < 600 ? second % 600 : 600 - second % 600
                     let latitude = 43.73 + Double(step) * 0.000_01 + Double(index) * 0.001
                     let query = "id=\(phone)&lat=\(latitude)&lon=7.42&timestamp=\(second)&speed=5"
-                    if post(query) == 200 { answered.append((phone, FixTimeText.iso8601(seconds: second))) }
+                    if post(query) == 200 { answered.append((phone, FixTimeText.iso8601(seconds: second), Date())) }
                 }
                 group.leave()
             }
         }
-        Thread.sleep(forTimeInterval: killAfter)
-        service.kill()
+        meanwhile()
         group.wait()
         return answered.values
     }
@@ -216,11 +224,11 @@ struct OsmAndPhones {
 /// Answers gathered from several threads.
 final class ResultsBox: @unchecked Sendable {
     private let lock = NSLock()
-    private var items: [(device: String, time: String)] = []
+    private var items: [(device: String, time: String, answeredAt: Date)] = []
 
-    func append(_ item: (device: String, time: String)) {
+    func append(_ item: (device: String, time: String, answeredAt: Date)) {
         lock.withLock { items.append(item) }
     }
 
-    var values: [(device: String, time: String)] { lock.withLock { items } }
+    var values: [(device: String, time: String, answeredAt: Date)] { lock.withLock { items } }
 }

@@ -25,9 +25,11 @@ final class ServiceProcess: @unchecked Sendable {
         arguments: [String], directory: URL, expectedListeners: Set<String>, openFiles: (soft: Int, hard: Int)? = nil
     ) throws {
         let dataDirectory = arguments.firstIndex(of: "--data-dir").map { arguments[$0 + 1] } ?? "data"
+        // The accounts are where the service keeps them: PostgreSQL when it has a --database.
+        let database = arguments.firstIndex(of: "--database").map { ["--database", arguments[$0 + 1]] } ?? []
         _ = try CommandRunner.run(
             ["accounts", "create", "--data-dir", directory.appendingPathComponent(dataDirectory).path, "--role", "administrator",
-             "--username", Self.administrator.username, "--password-stdin"],
+             "--username", Self.administrator.username, "--password-stdin"] + database,
             input: Self.administrator.password + "\n")
         errorLog = directory.appendingPathComponent("serve-\(UUID().uuidString.prefix(8)).log")
         _ = FileManager.default.createFile(atPath: errorLog.path, contents: nil)
@@ -77,6 +79,16 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// GET on the HTTP API (as the test administrator for `/v1/...`), or
     /// on another of the service's HTTP ports; the status and body.
+    /// GET of `taxi`'s archived fixes in the longest window one request may
+    /// ask for (7 days): from six and a half days ago to half a day ahead,
+    /// all in one page.
+    func recentFixes(of taxi: String) throws -> (status: Int, body: Data) {
+        let now = Date()
+        let format = ISO8601DateFormatter()
+        let (from, to) = (format.string(from: now.addingTimeInterval(-6.5 * 86_400)), format.string(from: now.addingTimeInterval(0.5 * 86_400)))
+        return try get("/v1/taxis/\(taxi)/fixes?from=\(from)&to=\(to)&limit=50000")
+    }
+
     func get(_ path: String, port: Int? = nil) throws -> (status: Int, body: Data) {
         if port == nil, path.hasPrefix("/v1/") { return try call("GET", path, token: try administratorSession()) }
         guard let port = port ?? ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {

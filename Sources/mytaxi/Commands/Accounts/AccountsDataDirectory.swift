@@ -1,19 +1,35 @@
 import Accounts
 import ArgumentParser
 import Foundation
+import PostgresStorage
 import Storage
 
-/// `--data-dir DIR`, shared by the accounts commands: where the account
-/// store is, opened the way the service opens it.
+/// `--data-dir DIR` or `--database URL`, shared by the accounts commands:
+/// where the account store is, opened the way the service opens it
+/// (PostgreSQL when a database is named, by flag or `MYTAXI_DATABASE_URL`).
 struct AccountsDataDirectory: ParsableArguments {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("The service's data directory.", valueName: "DIR"))
-    var dataDir: String
+    var dataDir: String?
 
-    /// The account service over `DIR/accounts.sqlite`, creating the
-    /// directory first when `create` is set; exits 2 with the reason when
-    /// the store cannot be opened.
+    @OptionGroup var database: DatabaseURLOption
+
+    func validate() throws {
+        guard dataDir != nil || database.database != nil || DatabaseURLOption.fromEnvironment != nil else {
+            throw ValidationError("missing --data-dir DIR (or --database postgres://..., or $\(DatabaseURLOption.environmentVariable))")
+        }
+    }
+
+    /// The account service over `DIR/accounts.sqlite` (creating the
+    /// directory first when `create` is set), or over PostgreSQL (migrated
+    /// first); exits 2 with the reason when the store cannot be opened.
     func openService(create: Bool) throws -> AccountService {
         do {
+            if database.database != nil || DatabaseURLOption.fromEnvironment != nil {
+                let pool = PostgresPool(url: try database.url(), maximumConnections: 2)
+                try PostgresSchema.migrate(pool)
+                return AccountService(store: PostgresAccountStore(pool: pool))
+            }
+            guard let dataDir else { throw ValidationError("missing --data-dir DIR") }
             if create { try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true) }
             return AccountService(store: try SQLiteAccountStore(directory: dataDir))
         } catch {

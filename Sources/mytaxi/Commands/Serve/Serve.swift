@@ -13,7 +13,8 @@ struct Serve: AsyncParsableCommand {
         discussion: """
             Listeners (TCP unless noted; Traccar's ports for GT06, Teltonika and OsmAnd):
               line 5100 (TCP and UDP), nmea 5005, osmand 5055 (HTTP), teltonika 5027 (TCP and UDP), gt06 5023.
-            Every fix is archived in DIR before its ACK is sent; after a crash the live index is rebuilt from DIR.
+            Every fix is archived in DIR (or in PostgreSQL with --database) before its ACK is sent; after a crash
+            the live index is rebuilt from it. While PostgreSQL is down, no fix is acknowledged and /healthz says 503.
             SIGHUP reloads the devices file; SIGTERM or SIGINT stops after writing what is queued.
             Each terminal connection takes a file descriptor: the soft open-file limit is raised to the hard
             limit at start, and a warning says when the devices file has more devices than fit.
@@ -33,6 +34,12 @@ struct Serve: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
         "Directory of the fix archive (created if missing).", valueName: "DIR"))
     var dataDir: String?
+
+    @Option(help: ArgumentHelp(
+        "PostgreSQL database for every store (fixes, dispatch log, accounts, zone sets) instead of SQLite files in DIR; "
+            + "its schema is migrated at start. Default: $\(DatabaseURLOption.environmentVariable), else SQLite.",
+        valueName: "postgres://USER:PASSWORD@HOST:PORT/DATABASE"))
+    var database: String?
 
     @Option(name: .customLong("http-port"), help: ArgumentHelp("HTTP API port. (default: 8080)", valueName: "PORT"))
     var httpPort: Int?
@@ -183,6 +190,7 @@ struct Serve: AsyncParsableCommand {
     var flagSettings: ServeSettings {
         var settings = ServeSettings()
         (settings.zones, settings.devices, settings.dataDir) = (zones, devices, dataDir)
+        settings.database = database ?? DatabaseURLOption.fromEnvironment
         (settings.graph, settings.speedProfile) = (graph, speedProfile)
         (settings.idProperty, settings.nameProperty, settings.overlapTolerance) =
             (zoneFile.idProperty, zoneFile.nameProperty, zoneFile.overlapTolerance)

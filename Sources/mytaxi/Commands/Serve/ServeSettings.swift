@@ -21,6 +21,7 @@ struct ServeSettings: Decodable, Equatable {
     var overlapTolerance: Double?
     var devices: String?
     var dataDir: String?
+    var database: String?
     var httpPort: Int?
     var bind: String?
     var ingestBind: String?
@@ -46,7 +47,7 @@ struct ServeSettings: Decodable, Equatable {
     var historyMaxDays: Int?
 
     enum CodingKeys: String, CodingKey {
-        case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", httpPort = "http-port", bind
+        case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
         case ingestBind = "ingest-bind", linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
         case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
         case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
@@ -60,7 +61,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
     private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
         [
-            (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.bind, \.bind),
+            (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
             (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port),
         ]
@@ -144,6 +145,7 @@ struct ServeSettings: Decodable, Equatable {
         }
         var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices, dataDirectory: dataDir)
         configuration.speedProfilePath = speedProfile
+        configuration.databaseURL = database
         try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
         configuration.zoneFileOptions = ZoneFileArguments.options(
             idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)

@@ -1,0 +1,192 @@
+import FixRecords
+import Foundation
+import Storage
+
+/// Accounts, tokens and the e-mail outbox on PostgreSQL (SPEC A2): each
+/// call one transaction, durable when it returns. The schema guards the
+/// invariants itself, as the SQLite store's does: usernames, e-mail
+/// addresses and taxis unique regardless of ASCII case (unique indexes on
+/// `lower(... COLLATE "C")`, which folds ASCII only), known roles and
+/// token kinds, 32-byte token hashes, tokens of existing accounts only.
+public final class PostgresAccountStore: AccountStore {
+    private let pool: PostgresPool
+
+    /// The store in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// The `CHECK` lists of the schema, from the enums, so that they cannot drift apart.
+    static var roleNames: String { Role.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") }
+    static var tokenKindNames: String { TokenKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") }
+
+    private static let accountColumns =
+        "account.id, username, role, email, password_hash, taxi, email_confirmed, disabled, account.created_ms"
+
+    @discardableResult
+    public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
+        try await write { connection in
+            // Column names from this list only, never from a caller.
+            for (column, value) in [("username", account.username), ("email", account.email), ("taxi", account.taxi?.text)] {
+                guard let value else { continue }
+                if try connection.query(
+                    "SELECT 1 FROM account WHERE lower(\(column) COLLATE \"C\") = lower($1 COLLATE \"C\")", [.text(value)]
+                ).count > 0 {
+                    throw StorageError.conflict(field: column, value: value)
+                }
+            }
+            let id = try connection.query(
+                """
+                INSERT INTO account (username, role, email, password_hash, taxi, email_confirmed, created_ms)
+                VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id
+                """,
+                [.text(account.username), .text(account.role.rawValue), .optional(account.email), .text(account.passwordHash),
+                 .optional(account.taxi?.text), .boolean(account.emailConfirmed), .integer(account.createdAt.storedMilliseconds)]
+            ).integer(0, "id")
+            if let confirmation { try Self.insert(confirmation, accountID: id, on: connection) }
+            return AccountRecord(
+                id: id, username: account.username, role: account.role, email: account.email,
+                passwordHash: account.passwordHash, taxi: account.taxi, emailConfirmed: account.emailConfirmed,
+                disabled: false, createdAt: account.createdAt.roundedToStoredMilliseconds)
+        }
+    }
+
+    public func account(id: Int64) async throws(StorageError) -> AccountRecord? {
+        try await read { connection in try Self.account(id: id, on: connection) }
+    }
+
+    public func account(username: String) async throws(StorageError) -> AccountRecord? {
+        try await read { connection in
+            try Self.accounts(connection.query(
+                "SELECT \(Self.accountColumns) FROM account WHERE lower(username COLLATE \"C\") = lower($1 COLLATE \"C\")",
+                [.text(username)])).first
+        }
+    }
+
+    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+        try await read { connection in
+            try Self.accounts(connection.query(
+                "SELECT \(Self.accountColumns) FROM account WHERE $1::text IS NULL OR role = $1::text ORDER BY id",
+                [.optional(role?.rawValue)]))
+        }
+    }
+
+    public func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError) {
+        try await write { connection in try Self.insert(confirmation, accountID: accountID, on: connection) }
+    }
+
+    public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
+        try await write { connection in
+            try connection.query("UPDATE account SET email_confirmed = true WHERE id = $1", [.integer(accountID)])
+            try connection.query(
+                "UPDATE token SET revoked = true WHERE hash = $1 AND account_id = $2", [.bytes(tokenHash), .integer(accountID)])
+            return try Self.account(id: accountID, on: connection)
+        }
+    }
+
+    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        try await write { connection in
+            try connection.query("UPDATE account SET disabled = true WHERE id = $1", [.integer(accountID)])
+            try connection.query("UPDATE token SET revoked = true WHERE account_id = $1", [.integer(accountID)])
+            return try Self.account(id: accountID, on: connection)
+        }
+    }
+
+    public func insertToken(_ token: TokenRecord) async throws(StorageError) {
+        try await write { connection in try Self.insert(token, on: connection) }
+    }
+
+    public func token(hash: Data) async throws(StorageError) -> (token: TokenRecord, account: AccountRecord)? {
+        try await read { connection in
+            let rows = try connection.query(
+                """
+                SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked
+                FROM token JOIN account ON account.id = token.account_id WHERE hash = $1
+                """, [.bytes(hash)])
+            guard rows.count == 1, let account = try Self.accounts(rows).first else { return nil }
+            let kindName = try rows.string(0, "kind")
+            guard let kind = TokenKind(rawValue: kindName) else {
+                throw StorageError.readFailed(reason: "unknown token kind \(kindName)")
+            }
+            let token = TokenRecord(
+                hash: try rows.bytes(0, "hash"), accountID: account.id, kind: kind,
+                createdAt: Date(storedMilliseconds: try rows.integer(0, "token_created_ms")),
+                expiresAt: Date(storedMilliseconds: try rows.integer(0, "expires_ms")), revoked: try rows.boolean(0, "revoked"))
+            return (token, account)
+        }
+    }
+
+    @discardableResult
+    public func revokeToken(hash: Data) async throws(StorageError) -> Bool {
+        try await write { connection in
+            try connection.query("UPDATE token SET revoked = true WHERE hash = $1 AND NOT revoked", [.bytes(hash)]).affected > 0
+        }
+    }
+
+    @discardableResult
+    public func deleteTokens(expiredBefore date: Date) async throws(StorageError) -> Int {
+        try await write { connection in
+            try connection.query("DELETE FROM token WHERE expires_ms < $1", [.integer(date.storedMilliseconds)]).affected
+        }
+    }
+
+    public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await read { connection in
+            let rows = try connection.query(
+                "SELECT id, recipient, subject, body, created_ms FROM outbox ORDER BY id DESC LIMIT $1",
+                [.integer(Int64(max(0, limit)))])
+            return try (0..<rows.count).map { row in
+                OutboxEmail(
+                    id: try rows.integer(row, "id"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")),
+                    message: EmailMessage(
+                        to: try rows.string(row, "recipient"), subject: try rows.string(row, "subject"),
+                        body: try rows.string(row, "body")))
+            }
+        }
+    }
+
+    private static func insert(_ confirmation: AccountConfirmation, accountID: Int64, on connection: PostgresConnection) throws {
+        try insert(
+            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
+                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
+            on: connection)
+        try connection.query(
+            "INSERT INTO outbox (recipient, subject, body, created_ms) VALUES ($1, $2, $3, $4)",
+            [.text(confirmation.email.to), .text(confirmation.email.subject), .text(confirmation.email.body),
+             .integer(confirmation.createdAt.storedMilliseconds)])
+    }
+
+    private static func insert(_ token: TokenRecord, on connection: PostgresConnection) throws {
+        try connection.query(
+            "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked) VALUES ($1, $2, $3, $4, $5, $6)",
+            [.bytes(token.hash), .integer(token.accountID), .text(token.kind.rawValue), .integer(token.createdAt.storedMilliseconds),
+             .integer(token.expiresAt.storedMilliseconds), .boolean(token.revoked)])
+    }
+
+    private static func account(id: Int64, on connection: PostgresConnection) throws -> AccountRecord? {
+        try accounts(connection.query("SELECT \(accountColumns) FROM account WHERE id = $1", [.integer(id)])).first
+    }
+
+    private static func accounts(_ rows: PostgresRows) throws -> [AccountRecord] {
+        try (0..<rows.count).map { row in
+            let roleName = try rows.string(row, "role")
+            guard let role = Role(rawValue: roleName) else { throw StorageError.readFailed(reason: "unknown role \(roleName)") }
+            return AccountRecord(
+                id: try rows.integer(row, "id"), username: try rows.string(row, "username"), role: role,
+                email: try rows.text(row, "email"), passwordHash: try rows.string(row, "password_hash"),
+                taxi: try rows.text(row, "taxi").map { TaxiID($0) }, emailConfirmed: try rows.boolean(row, "email_confirmed"),
+                disabled: try rows.boolean(row, "disabled"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")))
+        }
+    }
+
+    /// Runs `body` in a transaction; a ``StorageError`` it throws passes
+    /// through, any other failure is a write that did not happen.
+    private func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
+        try await pool.run(transaction: true, { .writeFailed(reason: $0) }, body)
+    }
+
+    /// Runs `body` on one snapshot of the database.
+    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
+        try await pool.run(transaction: true, { .readFailed(reason: $0) }, body)
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import Storage
+
+/// The dispatch log on PostgreSQL (SPEC D7, D8): entries, the newest
+/// snapshot, the ride history and the notifications, each batch in one
+/// transaction, durable when `write` returns (the server's commit).
+public final class PostgresDispatchLog: DispatchLog {
+    private let pool: PostgresPool
+
+    /// The log in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
+        guard !writes.isEmpty else { return }
+        do {
+            let encoder = JSONEncoder()
+            try pool.transaction { connection in
+                var last = try connection.query("SELECT coalesce(max(sequence), 0) AS last FROM dispatch_log").integer(0, "last")
+                for write in writes {
+                    switch write {
+                    case .entry(let entry):
+                        try InMemoryDispatchLog.checkOrder(entry.sequence, after: last)
+                        try connection.query(
+                            "INSERT INTO dispatch_log (sequence, payload) VALUES ($1, $2)",
+                            [.integer(entry.sequence), .bytes(entry.payload)])
+                        last = entry.sequence
+                    case .snapshot(let snapshot):
+                        try connection.query(
+                            """
+                            INSERT INTO dispatch_snapshot (id, sequence, payload) VALUES (1, $1, $2)
+                            ON CONFLICT (id) DO UPDATE SET sequence = excluded.sequence, payload = excluded.payload
+                            """,
+                            [.integer(snapshot.sequence), .bytes(snapshot.payload)])
+                    case .history(let record):
+                        try connection.query(
+                            """
+                            INSERT INTO ride_history (passenger, taxi, ended_at, record)
+                            VALUES ($1, $2, to_timestamp($3::int8 / 1000.0), $4)
+                            """,
+                            [.text(record.passenger), .optional(record.taxi), .integer(record.endedAt.storedMilliseconds),
+                             .bytes(try encoder.encode(record))])
+                    case .notification(let notification):
+                        try connection.query(
+                            "INSERT INTO notification (sequence, idx, recipient, payload) VALUES ($1, $2, $3, $4)",
+                            [.integer(notification.key.sequence), .integer(Int64(notification.key.index)),
+                             .text(notification.recipient), .bytes(notification.payload)])
+                    }
+                }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    public func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot? {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query("SELECT sequence, payload FROM dispatch_snapshot WHERE id = 1")
+            guard rows.count == 1 else { return nil }
+            return DispatchLogSnapshot(sequence: try rows.integer(0, "sequence"), payload: try rows.bytes(0, "payload"))
+        }
+    }
+
+    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query(
+                "SELECT sequence, payload FROM dispatch_log WHERE sequence > $1 ORDER BY sequence", [.integer(sequence)])
+            return try (0..<rows.count).map { DispatchLogEntry(sequence: try rows.integer($0, "sequence"), payload: try rows.bytes($0, "payload")) }
+        }
+    }
+
+    public func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await history(column: "passenger", passenger, since: since, limit: limit)
+    }
+
+    public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await history(column: "taxi", taxi, since: since, limit: limit)
+    }
+
+    /// `column` is one of this type's own column names, never a caller's text.
+    private func history(column: String, _ value: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        let parameters: [PostgresValue] = [.text(value), .integer(since.storedMilliseconds), .integer(Int64(max(0, limit)))]
+        return try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query(
+                """
+                SELECT record FROM ride_history WHERE \(column) = $1 AND ended_at >= to_timestamp($2::int8 / 1000.0)
+                ORDER BY ended_at DESC, id DESC LIMIT $3
+                """, parameters)
+            return try (0..<rows.count).map { try JSONDecoder().decode(RideHistoryRecord.self, from: try rows.bytes($0, "record")) }
+        }
+    }
+
+    public func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query(
+                """
+                SELECT sequence, idx, payload FROM notification WHERE recipient = $1 AND NOT delivered
+                ORDER BY sequence, idx LIMIT $2
+                """, [.text(recipient), .integer(Int64(max(0, limit)))])
+            return try (0..<rows.count).map { row in
+                StoredNotification(
+                    key: NotificationKey(sequence: try rows.integer(row, "sequence"), index: Int(try rows.integer(row, "idx"))),
+                    recipient: recipient, payload: try rows.bytes(row, "payload"))
+            }
+        }
+    }
+
+    public func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
+        guard !marks.isEmpty else { return }
+        let parameters: [[PostgresValue]] = marks.map {
+            [.text($0.recipient), .integer($0.through.sequence), .integer(Int64($0.through.index))]
+        }
+        try await pool.run(transaction: true, { .writeFailed(reason: $0) }) { connection in
+            for mark in parameters {
+                try connection.query(
+                    """
+                    UPDATE notification SET delivered = true
+                    WHERE recipient = $1 AND NOT delivered AND (sequence, idx) <= ($2::int8, $3::int4)
+                    """, mark)
+            }
+        }
+    }
+}

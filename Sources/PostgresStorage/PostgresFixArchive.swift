@@ -1,0 +1,209 @@
+import FixRecords
+import Foundation
+import GeoKit
+import Storage
+import Synchronization
+import Zones
+
+/// The fix archive on PostgreSQL (SPEC I6): table `fixes`, partitioned by
+/// day on the fix's time, each fix also a PostGIS `geometry(Point, 4326)`
+/// with a GiST index, so that reporting can ask spatial questions of it.
+///
+/// A batch (one group commit) goes in by `COPY ... FROM STDIN (FORMAT
+/// binary)` into a temporary table, then into `fixes` and `latest_fixes`
+/// in the same transaction, skipping a fix stored already (a terminal's
+/// resend after a lost ACK): `append` returns only after the commit, so
+/// nothing is acknowledged that PostgreSQL does not hold. When the server
+/// is down, `append` throws at once (the pool backs off) and the fixes get
+/// no ACK; the terminals resend them.
+public final class PostgresFixArchive: FixArchive {
+    private let pool: PostgresPool
+    /// The days (since 1970) whose partition exists, so that a batch asks only for new ones.
+    private let knownDays = Mutex(Set<Int64>())
+
+    /// The archive in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
+    public init(pool: PostgresPool) {
+        self.pool = pool
+    }
+
+    /// Columns of a fix in the COPY stream and the staging table.
+    private static let columns = "taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at"
+
+    /// The columns read back, times as epoch milliseconds.
+    private static let selectColumns = """
+        taxi_id, (extract(epoch FROM time) * 1000)::int8 AS time_ms, device_id, protocol, lon, lat, speed_kmh, heading,
+        zone_id, (extract(epoch FROM received_at) * 1000)::int8 AS received_ms
+        """
+
+    public func append(_ fixes: [AcceptedFix]) throws(StorageError) {
+        guard !fixes.isEmpty else { return }
+        do {
+            try pool.withConnection { connection in
+                try createPartitions(for: fixes, on: connection)
+                try connection.transaction { connection in try Self.copy(fixes, on: connection) }
+            }
+        } catch let error as StorageError {
+            throw error
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    /// Stages `fixes` by binary COPY and moves them into the archive, in the caller's transaction.
+    static func copy(_ fixes: [AcceptedFix], on connection: PostgresConnection) throws {
+        try createBatchTable(on: connection)
+        try connection.copyIn("COPY fix_batch (\(Self.columns)) FROM STDIN (FORMAT binary)", data: Self.copyStream(fixes))
+        try Self.moveBatch(on: connection)
+    }
+
+    /// The connection's staging table, emptied at every commit.
+    private static func createBatchTable(on connection: PostgresConnection) throws {
+        try connection.execute("""
+            CREATE TEMPORARY TABLE IF NOT EXISTS fix_batch (
+                taxi_id text COLLATE "C", time timestamptz, device_id text COLLATE "C", protocol text,
+                lon float8, lat float8, speed_kmh float8, heading float8, zone_id text COLLATE "C",
+                received_at timestamptz) ON COMMIT DELETE ROWS
+            """)
+    }
+
+    /// `append` with the batch staged by multi-row INSERT statements (1,000
+    /// rows each, ten parameters a row) instead of COPY, the rest the same:
+    /// what the archive benchmark compares COPY with.
+    package func appendByInsert(_ fixes: [AcceptedFix]) throws {
+        guard !fixes.isEmpty else { return }
+        try pool.withConnection { connection in
+            try createPartitions(for: fixes, on: connection)
+            try connection.transaction { connection in
+                try Self.createBatchTable(on: connection)
+                for start in stride(from: 0, to: fixes.count, by: 1_000) {
+                    let rows = fixes[start..<min(start + 1_000, fixes.count)]
+                    try connection.query(
+                        "INSERT INTO fix_batch (\(Self.columns)) VALUES "
+                            + (0..<rows.count).map(Self.placeholders).joined(separator: ", "),
+                        rows.flatMap(Self.parameters))
+                }
+                try Self.moveBatch(on: connection)
+            }
+        }
+    }
+
+    /// A fix as the ten parameters of a row of `fix_batch`, in ``columns`` order (times in milliseconds).
+    private static func parameters(_ fix: AcceptedFix) -> [PostgresValue] {
+        [
+            .text(fix.taxiId.text), .integer(fix.time.storedMilliseconds), .text(fix.deviceId), .text(fix.wireProtocol.rawValue),
+            .double(fix.coordinate.longitude), .double(fix.coordinate.latitude), .double(fix.speedKmh), .double(fix.heading),
+            .optional(fix.zoneId?.text), .integer(fix.receivedAt.storedMilliseconds),
+        ]
+    }
+
+    /// The VALUES tuple of row `row` of a multi-row INSERT (parameters from `row * 10 + 1`).
+    private static func placeholders(row: Int) -> String {
+        let p = (1...10).map { "$\(row * 10 + $0)" }
+        return "(\(p[0]), to_timestamp(\(p[1])::int8 / 1000.0), \(p[2]), \(p[3]), \(p[4])::float8, \(p[5])::float8, "
+            + "\(p[6])::float8, \(p[7])::float8, \(p[8]), to_timestamp(\(p[9])::int8 / 1000.0))"
+    }
+
+    /// Moves the staged batch into `fixes` (a fix stored already is kept
+    /// as it was) and the newest fix of each taxi into `latest_fixes`.
+    static func moveBatch(on connection: PostgresConnection) throws {
+        try connection.query("""
+            INSERT INTO fixes (\(columns)) SELECT \(columns) FROM fix_batch ON CONFLICT DO NOTHING
+            """)
+        try connection.query("""
+            INSERT INTO latest_fixes (\(columns))
+            SELECT DISTINCT ON (taxi_id) \(columns) FROM fix_batch ORDER BY taxi_id, time DESC
+            ON CONFLICT (taxi_id) DO UPDATE SET
+                time = excluded.time, device_id = excluded.device_id, protocol = excluded.protocol,
+                lon = excluded.lon, lat = excluded.lat, speed_kmh = excluded.speed_kmh, heading = excluded.heading,
+                zone_id = excluded.zone_id, received_at = excluded.received_at
+            WHERE excluded.time > latest_fixes.time
+            """)
+    }
+
+    /// `fixes` as a binary COPY stream.
+    static func copyStream(_ fixes: [AcceptedFix]) -> [UInt8] {
+        var writer = BinaryCopyWriter()
+        for fix in fixes {
+            writer.startRow(fields: 10)
+            writer.text(fix.taxiId.text)
+            writer.timestamp(milliseconds: fix.time.storedMilliseconds)
+            writer.text(fix.deviceId)
+            writer.text(fix.wireProtocol.rawValue)
+            writer.double(fix.coordinate.longitude)
+            writer.double(fix.coordinate.latitude)
+            writer.double(fix.speedKmh)
+            writer.double(fix.heading)
+            writer.text(fix.zoneId?.text)
+            writer.timestamp(milliseconds: fix.receivedAt.storedMilliseconds)
+        }
+        writer.finish()
+        return writer.bytes
+    }
+
+    /// Creates the day partitions `fixes` needs that were not seen yet
+    /// (UTC days), in a transaction of their own, committed before the
+    /// batch's; an advisory lock keeps two writers from racing.
+    func createPartitions(for fixes: [AcceptedFix], on connection: PostgresConnection) throws {
+        let days = Set(fixes.map { Self.day(of: $0.time) })
+        let missing = knownDays.withLock { days.subtracting($0) }
+        guard !missing.isEmpty else { return }
+        try connection.transaction { connection in
+            try connection.query("SELECT pg_advisory_xact_lock(7165)")
+            for day in missing.sorted() {
+                let start = day * 86_400_000
+                try connection.query(
+                    "SELECT mytaxi_fix_partition($1::int8, $2::int8)", [.integer(start), .integer(start + 86_400_000)])
+            }
+        }
+        knownDays.withLock { $0.formUnion(missing) }
+    }
+
+    /// The UTC day of `date`, in days since 1970.
+    static func day(of date: Date) -> Int64 {
+        let milliseconds = date.storedMilliseconds
+        return milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds + 1) / 86_400_000 - 1
+    }
+
+    public func fixes(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+        let parameters: [PostgresValue] = [
+            .text(taxi.text), .integer(window.lowerBound.storedMilliseconds), .integer(window.upperBound.storedMilliseconds),
+            .integer(Int64(max(0, limit))),
+        ]
+        return try await pool.run({ .readFailed(reason: $0) }) { connection in
+            try Self.fixes(connection.query("""
+                SELECT \(Self.selectColumns) FROM fixes
+                WHERE taxi_id = $1 AND time BETWEEN to_timestamp($2::int8 / 1000.0) AND to_timestamp($3::int8 / 1000.0)
+                ORDER BY time, device_id LIMIT $4
+                """, parameters))
+        }
+    }
+
+    public func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            try Self.fixes(connection.query("SELECT \(Self.selectColumns) FROM latest_fixes ORDER BY taxi_id"))
+        }
+    }
+
+    public func count() async throws(StorageError) -> Int {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            Int(try connection.query("SELECT count(*) AS n FROM fixes").integer(0, "n"))
+        }
+    }
+
+    /// The fixes of `rows` (read with ``selectColumns``).
+    static func fixes(_ rows: PostgresRows) throws -> [AcceptedFix] {
+        try (0..<rows.count).map { row in
+            let protocolName = try rows.string(row, "protocol")
+            guard let wireProtocol = WireProtocol(rawValue: protocolName) else {
+                throw PostgresError(message: "unknown wire protocol \(protocolName) in the archive")
+            }
+            return AcceptedFix(
+                taxiId: TaxiID(try rows.string(row, "taxi_id")), deviceId: try rows.string(row, "device_id"),
+                wireProtocol: wireProtocol, time: Date(storedMilliseconds: try rows.integer(row, "time_ms")),
+                coordinate: Coordinate(longitude: try rows.double(row, "lon"), latitude: try rows.double(row, "lat")),
+                speedKmh: try rows.double(row, "speed_kmh"), heading: try rows.double(row, "heading"),
+                zoneId: try rows.text(row, "zone_id").map { ZoneID($0) },
+                receivedAt: Date(storedMilliseconds: try rows.integer(row, "received_ms")))
+        }
+    }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import Testing
+
+/// SPEC I6 with PostgreSQL as the store: what is acknowledged survives
+/// `kill -9` of the service and a crash of PostgreSQL itself; while
+/// PostgreSQL is down nothing is acknowledged, `/healthz` says why, and
+/// ingest resumes by itself when it is back.
+@Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason))
+struct PostgresDurabilityTests {
+    /// The line protocol over TCP, the service killed in the middle of the stream.
+    @Test func everyAcknowledgedFixSurvivesKillNine() throws {
+        let directory = try DurabilityTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try DurabilityTests.run(DurabilityTests.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
+        let arguments = DurabilityTests.serveArguments(only: "line") + ["--database", try PostgresCluster.createDatabase()]
+        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let port = try #require(first.ports["line/tcp"])
+        let load = Process()
+        load.executableURL = DurabilityTests.loadgen
+        load.arguments = [
+            "--port", "\(port)", "--devices", "200", "--window", "4", "--count", "10000000", "--duration", "3",
+            "--drain-seconds", "1", "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
+        ]
+        load.currentDirectoryURL = directory
+        load.standardOutput = FileHandle.nullDevice
+        try load.run()
+        Thread.sleep(forTimeInterval: 1.5)
+        first.kill()
+        load.waitUntilExit()
+        let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
+            .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
+        #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
+        try DurabilityTests.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+    }
+
+    /// Phones post OsmAnd fixes (each answered on its own, 200 only once
+    /// stored) for 14 s while PostgreSQL crashes for 3 s and comes back
+    /// (reconnection backs off to 5 s at most, so fixes flow again well
+    /// before the phones stop).
+    @Test func postgresStoppedMidStreamAcknowledgesNothingLosesNothingAndResumes() throws {
+        let directory = try DurabilityTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let phones = (1...8).map { "phone\($0)" }
+        try ("device_id,taxi_id\n" + phones.map { "\($0),TX-\($0)\n" }.joined())
+            .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+        let arguments = DurabilityTests.serveArguments(only: "osmand") + ["--database", try PostgresCluster.createDatabase()]
+        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
+        let osmandPort = try #require(service.ports["osmand/http"])
+
+        var down: (from: Date, to: Date)?
+        var healthWhileDown: (status: Int, body: String)?
+        var failure: (any Error)?
+        let start = Int(Date().timeIntervalSince1970) - 3_600
+        let answered = OsmAndPhones(port: osmandPort, phones: phones, firstSecond: start).post(for: 14) {
+            Thread.sleep(forTimeInterval: 1.5)
+            do {
+                try PostgresCluster.crash()
+                let from = Date()
+                Thread.sleep(forTimeInterval: 1.5)
+                let health = try service.get("/healthz")
+                healthWhileDown = (health.status, String(decoding: health.body, as: UTF8.self))
+                Thread.sleep(forTimeInterval: 1.5)
+                down = (from, Date())
+                try PostgresCluster.start()
+            } catch {
+                failure = error
+            }
+        }
+        if let failure { throw failure }
+        let window = try #require(down)
+        let whileDown = answered.filter { $0.answeredAt > window.from && $0.answeredAt < window.to }
+        #expect(whileDown.isEmpty, "\(whileDown.count) fixes answered 200 while PostgreSQL was down")
+        #expect(healthWhileDown?.status == 503)
+        #expect(healthWhileDown?.body.contains("PostgreSQL") == true, "\(healthWhileDown?.body ?? "")")
+        #expect(answered.contains { $0.answeredAt < window.from }, "fixes were stored before the crash")
+        let afterRestart = answered.filter { $0.answeredAt > window.to }
+        #expect(afterRestart.count > 20, "ingest resumed by itself: \(afterRestart.count) fixes stored after PostgreSQL came back")
+        #expect(try service.get("/healthz").status == 200, "healthy again")
+        service.kill()
+        try DurabilityTests.expectArchivedAfterRestart(answered.map { ($0.device, $0.time) }, arguments: arguments, in: directory)
+    }
+}
