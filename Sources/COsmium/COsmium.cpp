@@ -205,22 +205,10 @@ void publish(Storage &storage) {
 }  // namespace
 
 extern "C" cosm_extract *cosm_read(const char *path, char **error) {
-    *error = nullptr;
-    Storage *storage = nullptr;
-    try {
-        storage = new Storage();
-        read_file(path, *storage);
-        publish(*storage);
-        storage->view.owner = storage;
-        return &storage->view;
-    } catch (const std::exception &exception) {
-        delete storage;
-        *error = cosm_copy_message(exception.what());
-    } catch (...) {
-        delete storage;
-        *error = cosm_copy_message("unknown error while reading the OSM file");
-    }
-    return nullptr;
+    return cosm_read_guarded<Storage>(error, [&](Storage &storage) {
+        read_file(path, storage);
+        publish(storage);
+    });
 }
 
 extern "C" void cosm_free(cosm_extract *extract) {

@@ -132,23 +132,11 @@ void read_places(const char *path, const char *key, const char *value, PlaceStor
 }  // namespace
 
 extern "C" cosm_places *cosm_read_places(const char *path, const char *key, const char *value, char **error) {
-    *error = nullptr;
-    PlaceStorage *storage = nullptr;
-    try {
-        storage = new PlaceStorage();
-        read_places(path, key, value, *storage);
-        storage->view.count = storage->places.size();
-        storage->view.places = storage->places.data();
-        storage->view.owner = storage;
-        return &storage->view;
-    } catch (const std::exception &exception) {
-        delete storage;
-        *error = cosm_copy_message(exception.what());
-    } catch (...) {
-        delete storage;
-        *error = cosm_copy_message("unknown error while reading the OSM file");
-    }
-    return nullptr;
+    return cosm_read_guarded<PlaceStorage>(error, [&](PlaceStorage &storage) {
+        read_places(path, key, value, storage);
+        storage.view.count = storage.places.size();
+        storage.view.places = storage.places.data();
+    });
 }
 
 extern "C" void cosm_free_places(cosm_places *places) {

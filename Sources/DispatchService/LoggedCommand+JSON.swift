@@ -117,28 +117,38 @@ extension JSONWriter {
     /// Appends `change` as its synthesised `Codable` form: three arrays of
     /// objects, a zone left out where there is none.
     private mutating func zoneReassignment(_ change: ZoneReassignment) {
-        raw("{\"taxis\":[")
-        for (index, moved) in change.taxis.enumerated() {
-            raw(index == 0 ? "{\"taxi\":" : ",{\"taxi\":")
-            string(moved.taxi.text)
-            optionalZone(",\"zone\":", moved.zone)
+        raw("{\"taxis\":")
+        zoneList(change.taxis, opening: "{\"taxi\":") { writer, moved in
+            writer.string(moved.taxi.text)
+            return moved.zone
+        }
+        raw(",\"requests\":")
+        zoneList(change.requests, opening: "{\"request\":") { writer, moved in
+            writer.integer(Int64(moved.request.number))
+            return moved.zone
+        }
+        raw(",\"reservations\":")
+        zoneList(change.reservations, opening: "{\"reservation\":") { writer, moved in
+            writer.integer(Int64(moved.reservation.number))
+            return moved.zone
+        }
+        raw("}")
+    }
+
+    /// Appends `items` as an array of objects, each `opening`, the value
+    /// `writeValue` appends, and the zone it returns unless there is none.
+    private mutating func zoneList<Item>(
+        _ items: [Item], opening: StaticString, _ writeValue: (inout JSONWriter, Item) -> ZoneID?
+    ) {
+        raw("[")
+        for (index, item) in items.enumerated() {
+            if index > 0 { raw(",") }
+            raw(opening)
+            let zone = writeValue(&self, item)
+            optionalZone(",\"zone\":", zone)
             raw("}")
         }
-        raw("],\"requests\":[")
-        for (index, moved) in change.requests.enumerated() {
-            raw(index == 0 ? "{\"request\":" : ",{\"request\":")
-            integer(Int64(moved.request.number))
-            optionalZone(",\"zone\":", moved.zone)
-            raw("}")
-        }
-        raw("],\"reservations\":[")
-        for (index, moved) in change.reservations.enumerated() {
-            raw(index == 0 ? "{\"reservation\":" : ",{\"reservation\":")
-            integer(Int64(moved.reservation.number))
-            optionalZone(",\"zone\":", moved.zone)
-            raw("}")
-        }
-        raw("]}")
+        raw("]")
     }
 
     /// A case whose one value is a taxi: `opening` is everything up to the value.
