@@ -213,6 +213,9 @@ public final class MytaxiService: Sendable {
         }
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
+        services.append(.init(service: ArchiveRetentionService(
+            archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,
+            metrics: PrometheusMetricsFactory(registry: registry))))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

@@ -17,7 +17,7 @@ import Zones
 /// is down, `append` throws at once (the pool backs off) and the fixes get
 /// no ACK; the terminals resend them.
 public final class PostgresFixArchive: FixArchive {
-    private let pool: PostgresPool
+    let pool: PostgresPool
     /// The days (since 1970) whose partition exists, so that a batch asks only for new ones.
     private let knownDays = Mutex(Set<Int64>())
 
@@ -156,6 +156,11 @@ public final class PostgresFixArchive: FixArchive {
             }
         }
         knownDays.withLock { $0.formUnion(missing) }
+    }
+
+    /// Forgets that the partition of `day` exists (retention dropped it).
+    func forgetPartition(day: Int64) {
+        _ = knownDays.withLock { $0.remove(day) }
     }
 
     /// The UTC day of `date`, in days since 1970.

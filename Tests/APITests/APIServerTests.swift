@@ -252,4 +252,10 @@ struct BrokenArchive: FixArchive {
     }
     func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] { [] }
     func count() async throws(StorageError) -> Int { 0 }
+    func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
+        throw .writeFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
+    func storedBytes() async throws(StorageError) -> Int64 {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
 }
