@@ -40,6 +40,28 @@ import Testing
         #expect(requests.allSatisfy { $0.contains("sim-p0000") && $0.contains(" from ") && $0.contains(" to ") })
     }
 
+    /// `--start-hour`: the run starts at that hour of the day in the graph's time zone, the latest one that
+    /// lets it end by the wall clock's time (no fix from the future).
+    @Test func aRunStartsAtTheChosenHourOfTheGraphsTimeZone() throws {
+        let run = try CommandRunner.run([
+            "simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--taxis", "0", "--passengers", "1",
+            "--hours", "2", "--speed-up", "10", "--start-hour", "8",
+        ])
+        #expect(run.status == 0, "\(run.standardError)")
+        let first = try #require(run.standardOutput.split(separator: "\n").first)
+        let start = try #require(ISO8601DateFormatter().date(from: String(first.dropFirst("start ".count))))
+        var newYork = Calendar(identifier: .gregorian)
+        newYork.timeZone = try #require(TimeZone(identifier: "America/New_York"))
+        #expect(newYork.dateComponents([.hour, .minute, .second], from: start) == DateComponents(hour: 8, minute: 0, second: 0))
+        let latest = Date().addingTimeInterval(-(2 * 3600 - 2 * 3600 / 10))
+        #expect(start <= latest, "ends by the wall clock's time")
+        #expect(start > latest.addingTimeInterval(-86_400), "the latest such hour")
+
+        let wrong = try CommandRunner.run(["simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--start-hour", "24"])
+        #expect(wrong.status == 2, "misuse")
+        #expect(wrong.standardError.contains("start hour must be from 0 to 23, not 24"))
+    }
+
     @Test(.enabled(if: tripsAvailable, "shared data missing: ../shared/data/nyc/trips_calibration.csv"))
     func withDemandThePickupsAreTheMeasuredTripsAndDenseWhereTheirsAre() throws {
         let arguments = ["--taxis", "0", "--passengers", "50", "--requests-per-hour", "2000", "--hours", "0.5", "--seed", "9"]
