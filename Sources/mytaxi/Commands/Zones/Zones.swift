@@ -4,7 +4,7 @@ extension Mytaxi {
     /// `mytaxi zones`: the planners' tools for zone files.
     struct Zones: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Check, repair and analyse zone files, find the zone of points, list zone neighbours.",
+            abstract: "Check, repair, build, compare, draw and publish zone files; find the zone of points, list zone neighbours.",
             discussion: """
                 A zone file is a GeoJSON FeatureCollection (RFC 7946, WGS84) of Polygon and \
                 MultiPolygon features, each with a unique id and a name. A point on a border \
