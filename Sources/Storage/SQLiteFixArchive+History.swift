@@ -13,7 +13,7 @@ extension SQLiteFixArchive {
     }
 
     public func dailyDistances(of taxi: TaxiID, in window: ClosedRange<Date>) async throws(StorageError) -> [DailyDistance] {
-        FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int(Int32.max)))
+        FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int.max))
     }
 
     public func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {

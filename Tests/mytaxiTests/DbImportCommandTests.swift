@@ -25,6 +25,22 @@ import Testing
         #expect(result.standardError.contains(folder.path))
     }
 
+    @Test func anUnreachableServerExitsTwoSayingWhatToCheck() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-import-down-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let created = try CommandRunner.run(
+            ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root", "--password-stdin"],
+            input: Self.password)
+        #expect(created.status == 0, "\(created.standardError)")
+        let result = try CommandRunner.run(
+            ["db", "import-sqlite", "--data-dir", data, "--database", "postgres://mytaxi:secret-word@127.0.0.1:1/nowhere"])
+        #expect(result.status == 2)
+        #expect(result.standardError.contains("cannot reach PostgreSQL"), "\(result.standardError)")
+        #expect(result.standardError.contains("nothing was imported"))
+        #expect(!result.standardError.contains("secret-word"), "the password is never shown")
+    }
+
     @Test(.enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
     func accountsMadeOnSQLiteLogInFromPostgreSQLAfterTheImport() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-import-\(UUID().uuidString)")
