@@ -19,7 +19,7 @@ func pipelineBenchmark() {
     let registry = try! DeviceRegistry(csv: "device_id,taxi_id\n" + ids.map { "\($0),TX-\($0)" }.joined(separator: "\n"))
     let feed = PipelineFeed(
         pipeline: IngestPipeline(
-            devices: registry, zones: try! ZoneIndex(zoneSet: zones), validator: FixValidator(), sink: DiscardingSink(),
+            devices: registry, zones: ActiveZones(try! ZoneIndex(zoneSet: zones)), validator: FixValidator(), sink: DiscardingSink(),
             metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: PrometheusCollectorRegistry()))),
         ids: ids)
     Benchmark("Pipeline: registry + validation + zone + counters, 10k devices") { benchmark in

@@ -136,10 +136,10 @@ public final class MytaxiService: Sendable {
         }
         self.dispatcher = dispatcher
         pipeline = IngestPipeline(
-            devices: devices, zones: zoneIndex, validator: validator, sink: committer, metrics: metrics, clock: clock)
+            devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         zoneSwitch = ZoneSwitch(
-            active: zones, pipeline: pipeline, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: logger)
+            active: zones, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: logger)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
         let dispatchState = await dispatcher.snapshot
         logger.info(
@@ -213,6 +213,9 @@ public final class MytaxiService: Sendable {
         }
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
+        services.append(.init(service: ArchiveRetentionService(
+            archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,
+            metrics: PrometheusMetricsFactory(registry: registry))))
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

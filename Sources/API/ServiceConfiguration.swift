@@ -21,6 +21,11 @@ public struct ServiceConfiguration: Sendable {
     public var loginsPerAddressPerMinute = APIServer.loginBurstPerAddress
     /// The longest window one request for a taxi's archived fixes may ask for (`--history-max-days`).
     public var historyMaxWindow = APIServer.defaultHistoryMaxWindow
+    /// How long archived fixes are kept (`--fix-retention-days`); nil keeps them all.
+    public var fixRetention: TimeInterval? = ServiceConfiguration.defaultFixRetention
+    /// 90 days unless told otherwise: a season of tracks for complaints,
+    /// disputes and planning, while the disk of a 10,000-taxi fleet stays bounded.
+    public static let defaultFixRetention: TimeInterval = 90 * 86_400
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

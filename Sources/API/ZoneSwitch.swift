@@ -1,7 +1,6 @@
 import DispatchService
 import Fleet
 import Foundation
-import Ingest
 import Logging
 import ServiceClock
 import TaxiDispatch
@@ -13,9 +12,10 @@ import Zones
 /// `MytaxiService`'s start-up, before anything listens.)
 ///
 /// The caller builds the new ``ZoneIndex`` first, beside the old one (an
-/// invalid set never gets here). Then, in this order: ingest zones every
-/// fix it accepts from now on with the new index, and the API answers
-/// with it (each reader takes one index or the other, never a mix); the
+/// invalid set never gets here). Then, in this order: ``ActiveZones``
+/// takes it, so that ingest zones every fix it accepts from now on with
+/// the new index and the API answers with it (each reader takes one index
+/// or the other, never a mix); the
 /// live index re-zones every taxi from its latest position, and the fixes
 /// still on their way, zoned under the old set, as they arrive; the
 /// dispatcher moves taxis, requests and reservations to their new zones
@@ -36,21 +36,19 @@ public actor ZoneSwitch {
     }
 
     private let active: ActiveZones
-    private let pipeline: IngestPipeline?
     private let fleet: FleetIndex
     private let dispatcher: Dispatcher
     private let clock: any ServiceClock
     private let logger: Logger
     private var inFlight: Task<Report, Never>?
 
-    /// Switches `active`, `pipeline` (nil where no ingest runs), `fleet`
-    /// and `dispatcher`, reading the time ingest stamps fixes with from `clock`.
+    /// Switches `active` (which ingest and the API read), `fleet` and
+    /// `dispatcher`, reading the time ingest stamps fixes with from `clock`.
     public init(
-        active: ActiveZones, pipeline: IngestPipeline?, fleet: FleetIndex, dispatcher: Dispatcher,
+        active: ActiveZones, fleet: FleetIndex, dispatcher: Dispatcher,
         clock: any ServiceClock, logger: Logger
     ) {
         self.active = active
-        self.pipeline = pipeline
         self.fleet = fleet
         self.dispatcher = dispatcher
         self.clock = clock
@@ -73,7 +71,6 @@ public actor ZoneSwitch {
 
     private func perform(_ index: ZoneIndex, from source: String) async -> Report {
         let started = ContinuousClock.now
-        pipeline?.replaceZones(index)
         active.replace(with: index)
         let taxisRezoned = fleet.rezone(at: clock.now) { index.zone(at: $0)?.id }
         var report = Report(

@@ -22,7 +22,7 @@ extension LoggedCommand {
         writer.raw(",\"wallTime\":")
         try writer.date(wallTime)
         writer.raw("}")
-        return Data(writer.bytes)
+        return Data(writer.finish())
     }
 }
 

@@ -59,6 +59,6 @@ extension Notice {
         string("\"taxiId\":", taxiId)
         string("\"zoneId\":", zoneId)
         writer.raw("}")
-        return Data(writer.bytes)
+        return Data(writer.finish())
     }
 }

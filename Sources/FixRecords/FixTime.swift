@@ -16,20 +16,25 @@ public enum FixTime {
         seconds.isFinite && seconds >= 0 && seconds <= latestUnixSeconds
     }
 
+    /// Bytes of ``iso8601(_:)``'s text: `2026-11-23T08:00:05.250Z`.
+    public static let iso8601Length = 24
+
     /// `date` as ISO 8601 UTC with milliseconds.
     public static func iso8601(_ date: Date) -> String {
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(24)
-        appendISO8601(date, to: &bytes)
-        return String(decoding: bytes, as: UTF8.self)
+        String(unsafeUninitializedCapacity: iso8601Length) { buffer in
+            writeISO8601(date, to: buffer.baseAddress!)
+            return iso8601Length
+        }
     }
 
-    /// Appends ``iso8601(_:)``'s text of `date` to `bytes`, digit by digit,
-    /// without a `String` or a C call: every notice, queue entry and fix the
-    /// API answers carries one or more (a fleet read ten thousand). The civil
-    /// date comes from the day count, the inverse of
-    /// ``date(year:month:day:hour:minute:second:)``.
-    public static func appendISO8601(_ date: Date, to bytes: inout [UInt8]) {
+    /// Writes ``iso8601(_:)``'s text of `date`, ``iso8601Length`` bytes, at
+    /// `out`, digit by digit, without a `String` or a C call: every notice,
+    /// queue entry and fix the API answers carries one or more (a fleet read
+    /// ten thousand). The civil date comes from the day count, the inverse
+    /// of ``date(year:month:day:hour:minute:second:)``. Years past 9999 do
+    /// not occur: ``isPlausibleUnixTime(_:)`` bounds every fix's time.
+    @inlinable
+    public static func writeISO8601(_ date: Date, to out: UnsafeMutablePointer<UInt8>) {
         let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded())
         let (wholeSeconds, millis) = floorDivision(milliseconds, 1000)
         let (days, secondOfDay) = floorDivision(wholeSeconds, 86_400)
@@ -43,40 +48,30 @@ public enum FixTime {
         let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
         let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
         let second = Int(secondOfDay)
-        append(year, width: 4, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        append(month, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "-"))
-        append(day, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "T"))
-        append(second / 3600, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        append(second / 60 % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: ":"))
-        append(second % 60, width: 2, to: &bytes)
-        bytes.append(UInt8(ascii: "."))
-        append(Int(millis), width: 3, to: &bytes)
-        bytes.append(UInt8(ascii: "Z"))
+        let clampedYear = min(max(year, 0), 9999)
+        writeTwoDigits(clampedYear / 100, to: out)
+        writeTwoDigits(clampedYear % 100, to: out + 2)
+        out[4] = UInt8(ascii: "-")
+        writeTwoDigits(month, to: out + 5)
+        out[7] = UInt8(ascii: "-")
+        writeTwoDigits(day, to: out + 8)
+        out[10] = UInt8(ascii: "T")
+        writeTwoDigits(second / 3600, to: out + 11)
+        out[13] = UInt8(ascii: ":")
+        writeTwoDigits(second / 60 % 60, to: out + 14)
+        out[16] = UInt8(ascii: ":")
+        writeTwoDigits(second % 60, to: out + 17)
+        out[19] = UInt8(ascii: ".")
+        out[20] = UInt8(ascii: "0") + UInt8(millis / 100)
+        writeTwoDigits(Int(millis % 100), to: out + 21)
+        out[23] = UInt8(ascii: "Z")
     }
 
-    /// Appends `value` (0 or more) in decimal, left-padded with zeros to `width` digits.
-    private static func append(_ value: Int, width: Int, to bytes: inout [UInt8]) {
-        var digitCount = 1
-        var rest = value / 10
-        while rest > 0 {
-            digitCount += 1
-            rest /= 10
-        }
-        let start = bytes.count
-        let count = max(digitCount, width)
-        bytes.append(contentsOf: repeatElement(UInt8(ascii: "0"), count: count))
-        var remaining = value
-        var index = start + count - 1
-        while remaining > 0 {
-            bytes[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-            remaining /= 10
-            index -= 1
-        }
+    /// Writes `value` (0 to 99) as two decimal digits at `out`.
+    @inlinable
+    static func writeTwoDigits(_ value: Int, to out: UnsafeMutablePointer<UInt8>) {
+        out[0] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / 10)
+        out[1] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value % 10)
     }
 
     /// Parses ISO 8601 (`2026-11-23T08:00:05Z`, with or without fractional
@@ -105,7 +100,8 @@ public enum FixTime {
     }
 
     /// Quotient and remainder rounding toward minus infinity (times before 1970 stay right).
-    private static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
+    @inlinable
+    static func floorDivision(_ value: Int64, _ divisor: Int64) -> (Int64, Int64) {
         let remainder = ((value % divisor) + divisor) % divisor
         return ((value - remainder) / divisor, remainder)
     }

@@ -163,6 +163,11 @@ public final class PostgresFixArchive: FixArchive {
         }
     }
 
+    /// Forgets that the partition of `day` exists (retention dropped it).
+    func forgetPartition(day: Int64) {
+        _ = knownDays.withLock { $0.remove(day) }
+    }
+
     /// The UTC day of `date`, in days since 1970.
     static func day(of date: Date) -> Int64 {
         let milliseconds = date.storedMilliseconds

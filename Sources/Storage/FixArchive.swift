@@ -25,4 +25,15 @@ public protocol FixArchive: FixHistory {
 
     /// How many distinct fixes are stored.
     func count() async throws(StorageError) -> Int
+
+    /// Deletes every fix taken before `cutoff` (the retention of `mytaxi
+    /// serve --fix-retention-days`), in steps short enough that ingest
+    /// never waits long for the store; returns how many it deleted. A taxi
+    /// silent since before `cutoff` leaves the archive too, so it is not
+    /// restored into the live fleet after a restart.
+    func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int
+
+    /// Bytes the archive takes in its store (files on disk, or the
+    /// database's tables and indexes), for `/metrics`.
+    func storedBytes() async throws(StorageError) -> Int64
 }

@@ -42,6 +42,19 @@ public final class InMemoryFixArchive: FixArchive {
     public func count() async throws(StorageError) -> Int {
         storage.withLock { $0.count }
     }
+
+    public func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
+        storage.withLock { storage in
+            let before = storage.count
+            storage = storage.filter { $0.key.time >= cutoff }
+            return before - storage.count
+        }
+    }
+
+    /// Nothing on disk: memory is not what retention protects.
+    public func storedBytes() async throws(StorageError) -> Int64 {
+        0
+    }
 }
 
 /// The history questions in memory, answered as the SQLite archive answers them.

@@ -56,7 +56,7 @@ final class APIHarness: Sendable {
         accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
         server = APIServer(
             fleet: fleet, archive: archive, zones: zones, zoneSwitch: ZoneSwitch(
-                active: zones, pipeline: nil, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
+                active: zones, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
             metricsRegistry: registry,
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },

@@ -261,4 +261,10 @@ struct BrokenArchive: FixArchive {
     func dailyDistances(of taxi: TaxiID, in window: ClosedRange<Date>) async throws(StorageError) -> [DailyDistance] {
         throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
     }
+    func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
+        throw .writeFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
+    func storedBytes() async throws(StorageError) -> Int64 {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
 }

@@ -120,6 +120,6 @@ import Zones
     static func written(_ date: Date) -> String {
         var writer = JSONWriter()
         writer.fixTime(date)
-        return String(decoding: writer.bytes, as: UTF8.self)
+        return String(decoding: writer.finish(), as: UTF8.self)
     }
 }

@@ -76,4 +76,28 @@ import Testing
         try archive.append([fix])
         #expect(try await archive.fixes(of: "Такси-7", in: Self.base...Self.base.addingTimeInterval(1), limit: 10) == [fix])
     }
+
+    @Test(arguments: implementations)
+    func retentionDeletesWhatIsOlderAndKeepsEverythingElse(implementation: String) async throws {
+        let (archive, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let day = 86_400
+        // Three days of fixes for T1, one old fix only for T2, in batches as group commits make them.
+        for hour in stride(from: 0, to: 72, by: 6) {
+            try archive.append([makeFix(taxi: "T1", second: hour * 3600), makeFix(taxi: "T1", second: hour * 3600 + 30)])
+        }
+        try archive.append([makeFix(taxi: "T2", second: 3600)])
+        let cutoff = Self.base.addingTimeInterval(Double(3 * day / 2))
+        let expectedDeleted = 12 + 1
+        #expect(try await archive.deleteFixes(takenBefore: cutoff) == expectedDeleted)
+        #expect(try await archive.count() == 24 + 1 - expectedDeleted)
+        let kept = try await archive.fixes(of: "T1", in: Self.base...Self.base.addingTimeInterval(Double(3 * day)), limit: 100)
+        #expect(kept.first?.time == cutoff, "the first fix at or after the cutoff stays")
+        #expect(kept.count == 12 && kept.allSatisfy { $0.time >= cutoff })
+        #expect(try await archive.latestFixPerTaxi().map(\.taxiId) == ["T1"], "a taxi silent since before the cutoff is not restored")
+        #expect(try await archive.deleteFixes(takenBefore: cutoff) == 0, "a second run finds nothing more")
+        try archive.append([makeFix(taxi: "T2", second: 3 * day)])
+        #expect(try await archive.count() == 13, "the archive takes fixes after retention ran")
+        if implementation != "in-memory" { #expect(try await archive.storedBytes() > 0) }
+    }
 }

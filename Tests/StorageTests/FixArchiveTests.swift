@@ -55,6 +55,31 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         #expect(try await archive.fixes(of: "Такси-7", in: base...base.addingTimeInterval(1), limit: 10) == [fix])
     }
 
+    /// Segments wholly older than the cutoff go with their row; a segment
+    /// across it keeps its newer fixes and a range that still finds them;
+    /// the open segment keeps its row, and moves go on into it.
+    @Test func retentionDropsOldSegmentsAndTrimsTheOneAcrossTheCutoff() async throws {
+        let directory = TemporaryDirectory()
+        let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600), segmentRows: 4)
+        for minute in 0..<20 {
+            try archive.append([makeFix(taxi: "T1", second: 60 * minute), makeFix(taxi: "T2", second: 60 * minute)])
+            try archive.moveJournalToStore()
+        }
+        let segments = { try await archive.store.read { db in try Row.fetchAll(db, sql: "SELECT * FROM segments ORDER BY segment") } }
+        #expect(try await segments().count == 10, "two moves of two fixes fill a segment of 4")
+        let base = Date(timeIntervalSince1970: 1_790_000_000)
+        #expect(try await archive.deleteFixes(takenBefore: base.addingTimeInterval(60 * 9)) == 18)
+        let left = try await segments()
+        #expect(left.count == 6, "segments 0 to 3 went whole")
+        #expect(left.first.map { $0["min_time_ms"] as Int64 } == SQLiteFixArchive.milliseconds(base.addingTimeInterval(60 * 9)), "segment 4 starts at the cutoff now")
+        #expect(try await archive.deleteFixes(takenBefore: base.addingTimeInterval(3600)) == 22, "everything, the open segment's fixes too")
+        #expect(try await segments().map { $0["segment"] as Int64 } == [9], "the open segment keeps its row")
+        try archive.append([makeFix(taxi: "T1", second: 7200)])
+        try archive.moveJournalToStore()
+        #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(7200), limit: 10).map(\.time) == [base.addingTimeInterval(7200)])
+        #expect(try await archive.latestFixPerTaxi().map(\.taxiId) == ["T1"])
+    }
+
     @Test func movesAcrossBothJournalTablesLoseNothing() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600))

@@ -198,7 +198,7 @@ import Testing
         ("--idle-timeout", "nan"), ("--idle-timeout", "inf"), ("--stale-after", "nan"), ("--login-timeout", "1e400"),
         ("--http-timeout", "0"), ("--login-timeout", "1e-9"), ("--max-connections", "0"), ("--http-max-connections", "0"),
         ("--http-port", "70000"), ("--offer-timeout", "nan"), ("--confirmation-timeout", "0"), ("--zone-dwell", "inf"),
-        ("--stale-grace", "0"), ("--missing-client-wait", "1e400"),
+        ("--stale-grace", "0"), ("--missing-client-wait", "1e400"), ("--fix-retention-days", "36501"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
         let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])
@@ -263,6 +263,18 @@ import Testing
         for name in ["mytaxi_dispatch_queued_taxis", "mytaxi_dispatch_open_requests", "mytaxi_dispatch_pending_offers"] {
             #expect(metrics.contains(name), "the dispatcher's \(name) is in /metrics")
         }
+        #expect(try Self.archiveBytes(service) > 0, "the archive's size on disk is in /metrics")
+    }
+
+    /// `mytaxi_archive_bytes` from `/metrics` once the service measured it (within 10 s), else 0.
+    static func archiveBytes(_ service: ServiceProcess) throws -> Double {
+        for _ in 0..<100 {
+            let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+            let line = metrics.split(separator: "\n").first { $0.hasPrefix("mytaxi_archive_bytes ") }
+            if let value = line.flatMap({ Double($0.split(separator: " ").last ?? "") }), value > 0 { return value }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return 0
     }
 
     @Test func helpDocumentsEveryFlagAndDefault() throws {
@@ -271,7 +283,7 @@ import Testing
                      "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
                      "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",
                      "--graph", "--speed-profile", "--offer-timeout", "--confirmation-timeout", "--zone-dwell",
-                     "--stale-grace", "--missing-client-wait"] {
+                     "--stale-grace", "--missing-client-wait", "--fix-retention-days"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {

@@ -9,8 +9,9 @@ import Zones
 /// fleet at once, and `JSONEncoder` (a tree of boxed values per taxi) took
 /// most of the time of those reads. Each taxi is ``TaxiJSON``'s document
 /// exactly as `JSONEncoder` writes it with sorted keys (`heading, lat, lon,
-/// speedKmh, stale, taxiId, time, zoneId`, a missing zone left out), so
-/// clients read the same JSON as before.
+/// speedKmh, stale, taxiId, time, zoneId`, a missing zone left out, the
+/// coordinates at ``JSONWriter/degrees(_:)``'s 7 decimals), so that every
+/// endpoint gives a taxi's position the same way.
 public enum FleetJSON {
     /// Bytes one taxi's document takes, about: room reserved up front.
     private static let bytesPerTaxi = 160
@@ -28,7 +29,7 @@ public enum FleetJSON {
         writer.raw("],\"zoneId\":")
         writer.string(zoneId)
         writer.raw("}")
-        return writer.bytes
+        return writer.finish()
     }
 
     /// `[{"position":{...},"state":"available"}, ...]`: every live taxi with
@@ -45,7 +46,7 @@ public enum FleetJSON {
             writer.raw("}")
         }
         writer.raw("]")
-        return writer.bytes
+        return writer.finish()
     }
 }
 
@@ -56,9 +57,9 @@ extension JSONWriter {
         raw("{\"heading\":")
         try double(position.heading)
         raw(",\"lat\":")
-        try double(position.coordinate.latitude)
+        try degrees(position.coordinate.latitude)
         raw(",\"lon\":")
-        try double(position.coordinate.longitude)
+        try degrees(position.coordinate.longitude)
         raw(",\"speedKmh\":")
         try double(position.speedKmh)
         raw(entry.stale ? ",\"stale\":true,\"taxiId\":" : ",\"stale\":false,\"taxiId\":")

@@ -1,3 +1,4 @@
+import DispatchService
 import FixRecords
 import Fleet
 import Foundation
@@ -7,7 +8,9 @@ import Zones
 
 /// A taxi's position as the API writes it (contract of `GET /v1/taxis/{id}`
 /// and `/v1/taxis/{id}/fixes`): `taxiId, lon, lat, time, speedKmh, heading,
-/// zoneId, stale`.
+/// zoneId, stale`, the coordinates rounded to 7 decimals (about a
+/// centimetre, RFC 7946 §11.2: a fix is not finer), as the fleet's
+/// hand-written documents give them.
 struct TaxiJSON: Codable, Equatable, Sendable {
     var taxiId: String
     var lon: Double
@@ -33,8 +36,8 @@ struct TaxiJSON: Codable, Equatable, Sendable {
 
     private init(_ position: TaxiPosition, stale: Bool?) {
         taxiId = position.taxiId.text
-        lon = position.coordinate.longitude
-        lat = position.coordinate.latitude
+        lon = JSONWriter.roundedDegrees(position.coordinate.longitude)
+        lat = JSONWriter.roundedDegrees(position.coordinate.latitude)
         time = FixTime.iso8601(position.time)
         speedKmh = position.speedKmh
         heading = position.heading

@@ -34,6 +34,6 @@ extension ZoneQueueJSON {
         writer.raw("],\"zoneId\":")
         writer.string(zoneId)
         writer.raw("}")
-        return writer.bytes
+        return writer.finish()
     }
 }

@@ -16,7 +16,9 @@ import Zones
 /// reading, UDP drops datagrams) while the archive is behind.
 public final class IngestPipeline: FixSink {
     private let devices: Mutex<DeviceRegistry>
-    private let zones: Mutex<ZoneIndex?>
+    /// The zone set fixes are assigned with: the one the API answers with
+    /// too, swapped whole when a planner activates another (nil: no zones).
+    private let zones: ActiveZones?
     public let validator: FixValidator
     /// Where fixes are made durable (the group committer in `mytaxi serve`).
     public let sink: any FixSink
@@ -35,12 +37,12 @@ public final class IngestPipeline: FixSink {
     public static let defaultMaxQueuedFixes = 100_000
 
     public init(
-        devices: DeviceRegistry, zones: ZoneIndex?, validator: FixValidator, sink: any FixSink,
+        devices: DeviceRegistry, zones: ActiveZones?, validator: FixValidator, sink: any FixSink,
         metrics: IngestMetrics, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes,
         clock: any ServiceClock = SystemClock()
     ) {
         self.devices = Mutex(devices)
-        self.zones = Mutex(zones)
+        self.zones = zones
         self.validator = validator
         self.sink = sink
         self.metrics = metrics
@@ -103,11 +105,6 @@ public final class IngestPipeline: FixSink {
         devices.withLock { $0 = registry }
     }
 
-    /// Replaces the zone set (a planner published a new one).
-    public func replaceZones(_ index: ZoneIndex) {
-        zones.withLock { $0 = index }
-    }
-
     /// The taxi a device belongs to, or nil when it is not registered.
     public func taxi(forDevice deviceId: String) -> TaxiID? {
         devices.withLock { $0.taxi(forDevice: deviceId) }
@@ -120,7 +117,7 @@ public final class IngestPipeline: FixSink {
         let now = clock.now
         metrics.fixesReceived(wireProtocol, count: fixes.count)
         let registry = devices.withLock { $0 }
-        let index = zones.withLock { $0 }
+        let index = zones?.current
         var accepted: [AcceptedFix] = []
         accepted.reserveCapacity(fixes.count)
         for fix in fixes {
@@ -136,7 +133,7 @@ public final class IngestPipeline: FixSink {
     public func accept(_ fix: DeviceFix, via wireProtocol: WireProtocol) -> Result<AcceptedFix, RejectReason> {
         metrics.fixesReceived(wireProtocol, count: 1)
         let result = judge(
-            fix, via: wireProtocol, now: clock.now, registry: devices.withLock { $0 }, zones: zones.withLock { $0 })
+            fix, via: wireProtocol, now: clock.now, registry: devices.withLock { $0 }, zones: zones?.current)
         if case .success = result { metrics.fixesAccepted(wireProtocol, count: 1) }
         return result
     }

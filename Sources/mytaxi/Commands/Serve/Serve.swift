@@ -153,6 +153,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "DAYS"))
     var historyMaxDays: Int?
 
+    @Option(name: .customLong("fix-retention-days"), help: ArgumentHelp(
+        "Days archived fixes are kept; older ones are deleted every hour, so the disk does not fill. 0 keeps them all. (default: 90)",
+        valueName: "DAYS"))
+    var fixRetentionDays: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -202,7 +207,7 @@ struct Serve: AsyncParsableCommand {
         (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
-        settings.historyMaxDays = historyMaxDays
+        (settings.historyMaxDays, settings.fixRetentionDays) = (historyMaxDays, fixRetentionDays)
         return settings
     }
 

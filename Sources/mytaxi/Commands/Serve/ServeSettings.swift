@@ -45,6 +45,7 @@ struct ServeSettings: Decodable, Equatable {
     var bcryptCost: Int?
     var loginLimit: Int?
     var historyMaxDays: Int?
+    var fixRetentionDays: Int?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
@@ -55,7 +56,7 @@ struct ServeSettings: Decodable, Equatable {
         case offerTimeout = "offer-timeout", confirmationTimeout = "confirmation-timeout", zoneDwell = "zone-dwell"
         case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
-        case historyMaxDays = "history-max-days"
+        case historyMaxDays = "history-max-days", fixRetentionDays = "fix-retention-days"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -70,7 +71,8 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are whole numbers, by key.
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
-         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.historyMaxDays, \.historyMaxDays)]
+         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.historyMaxDays, \.historyMaxDays),
+         (.fixRetentionDays, \.fixRetentionDays)]
     }
 
     /// The settings that are numbers (seconds, square metres), by key.
@@ -173,6 +175,12 @@ struct ServeSettings: Decodable, Equatable {
             loginLimit ?? configuration.loginsPerAddressPerMinute, flag: "login-limit")
         if let historyMaxDays {
             configuration.historyMaxWindow = TimeInterval(try Self.count(historyMaxDays, flag: "history-max-days")) * 86_400
+        }
+        if let fixRetentionDays {
+            guard (0...36_500).contains(fixRetentionDays) else {
+                throw ValidationError("--fix-retention-days must be 0 (keep every fix) or a number of days up to 36500, not \(fixRetentionDays)")
+            }
+            configuration.fixRetention = fixRetentionDays == 0 ? nil : TimeInterval(fixRetentionDays) * 86_400
         }
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
