@@ -91,6 +91,7 @@ bench: deps deps-postgres release
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-api.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	./Tools/bench-fleet-reads.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-zone-swap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
 ## Coverage-guided fuzzing of every decoder and the pipeline (libFuzzer with

@@ -7,9 +7,12 @@
 # calls, then a one-line live summary every few seconds until Ctrl-C, which
 # stops everything. `--tour` first runs the zone engine's and the router's
 # commands on the same city.
-# Usage: Tools/demo.sh BIN_DIR [--tour]
+# Usage: Tools/demo.sh BIN_DIR [--tour] (BIN_DIR holds a built mytaxi, release or debug)
 # Environment: DEMO_PORT (8080), DEMO_TAXIS (300), DEMO_PASSENGERS (300),
-# DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated).
+# DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
+# DEMO_START_HOUR (8: the simulated day starts at 08:00 New York time),
+# DEMO_DURATION (real seconds after which everything stops as on Ctrl-C;
+# unset: until Ctrl-C).
 set -euo pipefail
 bin=${1:?usage: Tools/demo.sh BIN_DIR [--tour]}
 tour=${2:-}
@@ -22,6 +25,8 @@ passengers=${DEMO_PASSENGERS:-300}
 rate=${DEMO_REQUESTS_PER_HOUR:-600}
 speed_up=${DEMO_SPEED_UP:-10}
 hours=${DEMO_HOURS:-24}
+start_hour=${DEMO_START_HOUR:-8}
+duration=${DEMO_DURATION:-}
 password=demo-pass-1
 
 work=$(mktemp -d)
@@ -51,12 +56,13 @@ grep -E '^(nodes|edges|zones|build time):' "$work/graph.out"
 echo "$password" | "$mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin
 
 printf '\n== Starting the service\n'
-# Every simulated driver and passenger logs in from this one address (hence
-# --login-limit); bcrypt cost 8 makes those hundreds of logins take seconds
-# rather than a minute; a driver gives a missing passenger up after a minute.
+# Every simulated driver and passenger logs in, and every passenger registers
+# and confirms its address, from this one address (hence --login-limit and
+# --registration-limit); bcrypt cost 8 makes those hundreds of logins take
+# seconds rather than a minute; a driver gives a missing passenger up after a minute.
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
   --http-port "$port" --line-port 0 --teltonika-port 0 --gt06-port 0 --nmea-port 0 --osmand-port 0 \
-  --login-limit 100000 --bcrypt-cost 8 --missing-client-wait 60 >"$work/listening" 2>"$work/serve.log" &
+  --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --missing-client-wait 60 >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!
 for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
 grep -q '^listening http ' "$work/listening" || { echo "mytaxi serve did not start:"; cat "$work/serve.log"; exit 1; }
@@ -79,7 +85,7 @@ demand=()
 echo "$password" | "$mytaxi" simulate --zones "$zones" --graph "$graph" --http-port "$port" \
   --line-port "$(port_of line/tcp)" --teltonika-port "$(port_of teltonika/tcp)" --gt06-port "$(port_of gt06/tcp)" \
   --admin admin --password-stdin --taxis "$taxis" --passengers "$passengers" --requests-per-hour "$rate" \
-  --hours "$hours" --speed-up "$speed_up" --seed 2026 "${demand[@]}" >"$work/summary" 2>"$work/simulate.log" &
+  --hours "$hours" --speed-up "$speed_up" --start-hour "$start_hour" --seed 2026 "${demand[@]}" >"$work/summary" 2>"$work/simulate.log" &
 simulate_pid=$!
 
 cat <<TEXT
@@ -122,10 +128,15 @@ print(f"{time.strftime('%H:%M:%S')} (simulated {clock}): {len(taxis)} taxis, {fr
       f"p50 wait {wait.group(1) if wait else '-'}")
 PY
 }
-while kill -0 "$simulate_pid" 2>/dev/null; do
+over() { [ -n "$duration" ] && [ "$SECONDS" -ge "$duration" ]; }
+SECONDS=0
+while kill -0 "$simulate_pid" 2>/dev/null && ! over; do
   sleep 5
   live_line
 done
+over && stop
 printf '\nThe simulated time is over; the service keeps running until Ctrl-C.\n'
 cat "$work/summary"
-while true; do sleep 5; live_line; done
+simulate_pid=
+while ! over; do sleep 5; live_line; done
+stop

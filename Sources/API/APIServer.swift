@@ -49,6 +49,8 @@ public struct APIServer: Sendable {
     public let zoneSets: any ZoneSetStore
     /// Logins a minute allowed from one client address.
     public let loginsPerAddressPerMinute: Int
+    /// Passenger registrations and confirmations a minute allowed from one client address.
+    public let registrationsPerAddressPerMinute: Int
     /// The longest time window one request for a taxi's archived fixes may ask for.
     public let historyMaxWindow: TimeInterval
     /// Seven days: a week of one taxi's fixes at one every 30 s is about 20,000.
@@ -61,7 +63,8 @@ public struct APIServer: Sendable {
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
     public static let loginBurstPerAddress = 100
-    /// Registrations and confirmations allowed at once per client address, then refilled at this many a minute.
+    /// Registrations and confirmations allowed at once per client address by
+    /// default, then refilled at this many a minute; `--registration-limit` changes it.
     public static let registrationBurst = 20
 
     /// The API over these parts of the service.
@@ -71,6 +74,7 @@ public struct APIServer: Sendable {
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
         router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
+        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory
     ) {
@@ -88,6 +92,7 @@ public struct APIServer: Sendable {
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
+        self.registrationsPerAddressPerMinute = registrationsPerAddressPerMinute
         self.historyMaxWindow = historyMaxWindow
         self.leafletDirectory = leafletDirectory
     }
@@ -106,7 +111,8 @@ public struct APIServer: Sendable {
 
         let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
-        let registrations = AttemptLimiter(burst: Self.registrationBurst, perMinute: Self.registrationBurst, clock: clock)
+        let registrations = AttemptLimiter(
+            burst: registrationsPerAddressPerMinute, perMinute: registrationsPerAddressPerMinute, clock: clock)
         let sessions = SessionsController(
             accounts: accounts, dispatcher: dispatcher, userLimiter: logins, addressLimiter: loginsPerAddress)
         sessions.addPublicRoutes(to: router.group("v1/sessions"))
@@ -118,8 +124,10 @@ public struct APIServer: Sendable {
         accountsController.addRoutes(to: v1.group("accounts"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
-        FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("fleet"))
-        ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("zones"))
+        let fleetDocuments = RecentFleetDocuments(clock: clock)
+        FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments).addRoutes(to: v1.group("fleet"))
+        ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments)
+            .addRoutes(to: v1.group("zones"))
         let fixHistory = FixHistoryController(archive: archive, zones: zones, maxWindow: historyMaxWindow)
         fixHistory.addTaxiRoutes(to: v1.group("taxis"))
         fixHistory.addZoneRoutes(to: v1.group("zones"))

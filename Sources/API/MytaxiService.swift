@@ -49,6 +49,8 @@ public final class MytaxiService: Sendable {
     private let zones: ActiveZones
     /// Puts a new zone set in force everywhere at once (SPEC Z4).
     private let zoneSwitch: ZoneSwitch
+    /// Hands the dispatcher's notices to the push sockets, and the zone switch's to the board.
+    private let notificationHub: NotificationHub
     /// The zones file's bytes as last put in force, to tell on SIGHUP whether it changed.
     private let zonesFileBytes: Mutex<Data?>
     private let router: Routing.Router
@@ -138,8 +140,10 @@ public final class MytaxiService: Sendable {
         pipeline = IngestPipeline(
             devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
+        let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
+        self.notificationHub = notificationHub
         zoneSwitch = ZoneSwitch(
-            active: zones, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: logger)
+            active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
         let dispatchState = await dispatcher.snapshot
         logger.info(
@@ -186,12 +190,12 @@ public final class MytaxiService: Sendable {
                 eventLoopGroupProvider: .shared(group),
                 logger: logger)))
         }
-        let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         let api = APIServer(
             fleet: fleet, archive: archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: registry,
             healthProblems: { [self] in healthProblems() }, clock: clock, dispatcher: dispatcher, router: router,
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
             zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
+            registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow)
         services.append(.init(service: notificationHub))
         services.append(.init(service: Application(
@@ -380,7 +384,7 @@ public final class MytaxiService: Sendable {
             let loaded = try ZoneFileLoader.load(data: bytes, options: configuration.zoneFileOptions)
             let index = try ZoneIndex(zoneSet: loaded.zoneSet)
             zonesFileBytes.withLock { $0 = bytes }
-            await zoneSwitch.switchTo(index, from: "\(path), reloaded on SIGHUP")
+            await zoneSwitch.switchTo(index, version: nil, from: "\(path), reloaded on SIGHUP")
         } catch {
             logger.error("kept the zones in force: \(path): \(error)")
         }

@@ -19,6 +19,8 @@ public struct ServiceConfiguration: Sendable {
     public var accountSettings = AccountSettings()
     /// Logins a minute allowed from one client address (SPEC A2's brute-force limit).
     public var loginsPerAddressPerMinute = APIServer.loginBurstPerAddress
+    /// Passenger registrations and confirmations a minute allowed from one client address.
+    public var registrationsPerAddressPerMinute = APIServer.registrationBurst
     /// The longest window one request for a taxi's archived fixes may ask for (`--history-max-days`).
     public var historyMaxWindow = APIServer.defaultHistoryMaxWindow
     /// How long archived fixes are kept (`--fix-retention-days`); nil keeps them all.

@@ -19,7 +19,9 @@ import Zones
 /// live index re-zones every taxi from its latest position, and the fixes
 /// still on their way, zoned under the old set, as they arrive; the
 /// dispatcher moves taxis, requests and reservations to their new zones
-/// in one logged command. Switches run one after another.
+/// in one logged command; last, the dispatchers' board is told
+/// (`zones_changed`), so that their maps draw the new zones. Switches run
+/// one after another.
 public actor ZoneSwitch {
     /// What one switch changed.
     public struct Report: Sendable {
@@ -38,38 +40,42 @@ public actor ZoneSwitch {
     private let active: ActiveZones
     private let fleet: FleetIndex
     private let dispatcher: Dispatcher
+    private let board: NotificationHub?
     private let clock: any ServiceClock
     private let logger: Logger
     private var inFlight: Task<Report, Never>?
 
     /// Switches `active` (which ingest and the API read), `fleet` and
-    /// `dispatcher`, reading the time ingest stamps fixes with from `clock`.
+    /// `dispatcher`, and tells the dispatchers' `board` (nil: nobody
+    /// watches), reading the time ingest stamps fixes with from `clock`.
     public init(
         active: ActiveZones, fleet: FleetIndex, dispatcher: Dispatcher,
-        clock: any ServiceClock, logger: Logger
+        board: NotificationHub?, clock: any ServiceClock, logger: Logger
     ) {
         self.active = active
         self.fleet = fleet
         self.dispatcher = dispatcher
+        self.board = board
         self.clock = clock
         self.logger = logger
     }
 
-    /// Puts `index` in force, after any switch still running; `source`
-    /// names where the set came from in the log ("version 4 activated by
-    /// planner1", "the zones file, on SIGHUP").
+    /// Puts `index` in force, after any switch still running; `version`
+    /// is the zone set version activated (nil for the zones file), which
+    /// the board is told; `source` names where the set came from in the
+    /// log ("version 4 activated by planner1", "the zones file, on SIGHUP").
     @discardableResult
-    public func switchTo(_ index: ZoneIndex, from source: String) async -> Report {
+    public func switchTo(_ index: ZoneIndex, version: Int?, from source: String) async -> Report {
         let previous = inFlight
         let task = Task { [self] in
             _ = await previous?.value
-            return await perform(index, from: source)
+            return await perform(index, version: version, from: source)
         }
         inFlight = task
         return await task.value
     }
 
-    private func perform(_ index: ZoneIndex, from source: String) async -> Report {
+    private func perform(_ index: ZoneIndex, version: Int?, from source: String) async -> Report {
         let started = ContinuousClock.now
         active.replace(with: index)
         let taxisRezoned = fleet.rezone(at: clock.now) { index.zone(at: $0)?.id }
@@ -83,7 +89,17 @@ public actor ZoneSwitch {
         }
         report.duration = ContinuousClock.now - started
         log(report, from: source)
+        await tellBoard(version: version, zoneCount: report.zoneCount)
         return report
+    }
+
+    private func tellBoard(version: Int?, zoneCount: Int) async {
+        guard let board else { return }
+        do {
+            await board.tellBoard(try ZonesChangedJSON(at: clock.now, version: version, zoneCount: zoneCount).encoded())
+        } catch {
+            logger.error("zones: the board could not be told of the new zone set: \(error)")
+        }
     }
 
     private func log(_ report: Report, from source: String) {

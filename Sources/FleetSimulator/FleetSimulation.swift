@@ -29,16 +29,9 @@ public struct FleetSimulation: Sendable {
         if let missing = kinds.first(where: { endpoints.terminalPorts[$0] == nil }) {
             throw SimulatorError("no port for the \(missing.rawValue) terminals")
         }
-        let places: ServiceAreaPlaces
-        do {
-            places = try ServiceAreaPlaces(router: router, zones: zones)
-        } catch {
-            throw SimulatorError(error.description)
-        }
-        let bounds = BoundingBox(enclosing: places.places.map(\.coordinate))
-        let demand = try demandCSV.flatMap { text in try bounds.map { try DemandPoints(csv: text, zones: zones, bounds: $0) } }
         context = SimulationContext(
-            router: router, places: places, demand: demand, clock: SimulatedClock(hours: settings.hours, speedUp: settings.speedUp),
+            router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: SimulatedClock(
+                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: router.timeZone),
             settings: settings, endpoints: endpoints, client: ServiceClient(host: endpoints.host, port: endpoints.httpPort),
             tally: SimulationTally())
     }
@@ -49,18 +42,19 @@ public struct FleetSimulation: Sendable {
     /// Ends the run early (Ctrl-C): ``run(progress:)`` returns once the calls in flight are answered.
     public func stop() { context.clock.stop() }
 
-    /// Makes the accounts (kept when they exist), logs everyone in, runs
+    /// Makes the drivers' accounts and registers the passengers who have
+    /// none (kept when they exist), logs everyone in, runs
     /// the taxis and the passengers until the simulated time is over or
     /// ``stop()``, calling `progress` every
     /// ``SimulatorSettings/progressSeconds`` real seconds; returns what it measured.
-    /// - Throws: ``SimulatorError`` when the administrator cannot log in or an account cannot be made.
+    /// - Throws: ``SimulatorError`` when the administrator cannot log in or an account cannot be made or registered.
     public func run(progress: @escaping @Sendable (_ simulated: Date, _ summary: SimulationSummary) -> Void) async throws -> SimulationSummary {
         let context = context
         let settings = context.settings
-        try await makeAccounts()
-        let passengerTokens = try await forEach(0..<settings.passengers, width: 16) { index in
-            try await context.client.login(SimulatedPassengers.username(index), password: context.endpoints.password)
-        }
+        let administrator = try await context.client.login(context.endpoints.administrator, password: context.endpoints.password)
+        try await makeDriverAccounts(administrator: administrator)
+        let signUp = PassengerSignUp(client: context.client, password: context.endpoints.password, administratorToken: administrator)
+        let passengerTokens = try await signUp.tokens(for: (0..<settings.passengers).map(SimulatedPassengers.username))
         await withDiscardingTaskGroup { group in
             for index in 0..<settings.taxis {
                 group.addTask { await SimulatedTaxi(index: index, context: context).run() }
@@ -78,40 +72,17 @@ public struct FleetSimulation: Sendable {
         return context.tally.summary
     }
 
-    /// The drivers' accounts (username: the taxi id) and the passengers'.
-    private func makeAccounts() async throws {
-        let endpoints = context.endpoints
-        let admin = try await context.client.login(endpoints.administrator, password: endpoints.password)
-        let drivers = (0..<context.settings.taxis).map { ["role": "driver", "username": TerminalKind.taxiId($0)] }
-        let passengers = (0..<context.settings.passengers).map { index in
-            let name = SimulatedPassengers.username(index)
-            return ["role": "passenger", "username": name, "email": "\(name)@example.com"]
-        }
-        _ = try await forEach((drivers + passengers).indices, width: 16) { [context] index in
-            var body = (drivers + passengers)[index]
-            body["password"] = endpoints.password
-            let answer = try await context.client.call("POST", "/v1/accounts", token: admin, body: body)
+    /// The drivers' accounts (username: the taxi id), made by the
+    /// administrator as a taxi company does; one that exists is kept.
+    private func makeDriverAccounts(administrator: String) async throws {
+        let context = context
+        _ = try await concurrentlyInOrder(0..<context.settings.taxis, width: 16) { index in
+            let username = TerminalKind.taxiId(index)
+            let body = ["role": "driver", "username": username, "password": context.endpoints.password]
+            let answer = try await context.client.call("POST", "/v1/accounts", token: administrator, body: body)
             guard answer.status == 201 || answer.status == 409 else {
-                throw SimulatorError("making the account \(body["username"] ?? "") was answered \(answer.status): \(answer.json["detail"] ?? "")")
+                throw SimulatorError("making the account \(username) was answered \(answer.status): \(answer.json["detail"] ?? "")")
             }
-            return ""
-        }
-    }
-
-    /// `body` for each of `indices`, at most `width` at once; the results in order.
-    private func forEach(
-        _ indices: Range<Int>, width: Int, _ body: @escaping @Sendable (Int) async throws -> String
-    ) async throws -> [String] {
-        try await withThrowingTaskGroup(of: (Int, String).self) { group in
-            var results = [String](repeating: "", count: indices.count)
-            for index in indices {
-                if index - indices.lowerBound >= width, let finished = try await group.next() {
-                    results[finished.0 - indices.lowerBound] = finished.1
-                }
-                group.addTask { (index, try await body(index)) }
-            }
-            for try await (done, result) in group { results[done - indices.lowerBound] = result }
-            return results
         }
     }
 }

@@ -4,8 +4,8 @@ import FoundationNetworking
 #endif
 
 /// JSON calls to the service's HTTP API for the simulated users; a call
-/// answered 429 (too many logins from one address) waits as `Retry-After`
-/// says and is sent again.
+/// answered 429 (too many logins or registrations from one address) waits
+/// as `Retry-After` says and is sent again.
 struct ServiceClient: Sendable {
     /// An answer: its status and its body parsed as a JSON object (empty when not one).
     struct Answer {
@@ -28,6 +28,23 @@ struct ServiceClient: Sendable {
     /// `method path` with a bearer `token` and a JSON `body`.
     /// - Throws: when the service cannot be reached.
     func call(_ method: String, _ path: String, token: String? = nil, body: [String: Any]? = nil) async throws -> Answer {
+        let (status, data) = try await send(method, path, token: token, body: body)
+        let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+        return Answer(status: status, json: json)
+    }
+
+    /// `GET path` with a bearer `token`, answered 200 with a JSON array of objects.
+    /// - Throws: when the service cannot be reached or answers otherwise.
+    func list(_ path: String, token: String) async throws -> [[String: Any]] {
+        let (status, data) = try await send("GET", path, token: token, body: nil)
+        guard status == 200, let list = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+            throw SimulatorError("GET \(path) was answered \(status): \(String(decoding: data, as: UTF8.self))")
+        }
+        return list
+    }
+
+    /// The status and body of `method path`, sent again while answered 429.
+    private func send(_ method: String, _ path: String, token: String?, body: [String: Any]?) async throws -> (Int, Data) {
         guard let url = URL(string: base + path) else { throw SimulatorError("not a URL: \(base + path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
@@ -44,8 +61,7 @@ struct ServiceClient: Sendable {
                 try await Task.sleep(for: .seconds(min(max(wait, 1), 60)))
                 continue
             }
-            let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
-            return Answer(status: http?.statusCode ?? 0, json: json)
+            return (http?.statusCode ?? 0, data)
         }
         throw SimulatorError("\(method) \(path): still answered 429 (too many requests) after 20 tries")
     }

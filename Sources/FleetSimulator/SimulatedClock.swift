@@ -2,9 +2,12 @@ import Foundation
 import Synchronization
 
 /// Simulated time: `speedUp` simulated seconds pass per real second, and the
-/// run's last simulated moment is the wall clock's at its real end, so that
-/// no fix is ever from the future (the service refuses fixes more than 5
-/// minutes ahead of its clock) and none is older than the run. ``stop()``
+/// run's last simulated moment is at the latest the wall clock's at its real
+/// end, so that no fix is ever from the future (the service refuses fixes
+/// more than 5 minutes ahead of its clock, and its own timers run in real
+/// time). So a run faster than real time starts in the past: by default
+/// just so that it ends at the wall clock's time, or at a chosen hour of
+/// the day (the latest such hour that lets it end by then). ``stop()``
 /// ends the run's time early (Ctrl-C): every loop of the run ends at its
 /// next step, letting the calls in flight finish (cancelling them could
 /// deadlock FoundationNetworking's URLSession on Linux).
@@ -22,12 +25,31 @@ public struct SimulatedClock: Sendable {
     private let startedAt: ContinuousClock.Instant
     private let flag = StopFlag()
 
-    /// A clock for `hours` simulated hours at `speedUp`, starting now.
-    public init(hours: Double, speedUp: Double, wallNow: Date = Date()) {
+    /// A clock for `hours` simulated hours at `speedUp`, running from now:
+    /// its simulated time starts at `startHour`:00 in `timeZone` (nil: just
+    /// so that the run ends at the wall clock's time).
+    public init(hours: Double, speedUp: Double, startHour: Int? = nil, timeZone: TimeZone = .gmt, wallNow: Date = Date()) {
         self.speedUp = speedUp
         length = hours * 3600
-        start = wallNow.addingTimeInterval(-(length - length / speedUp))
+        start = Self.start(hours: hours, speedUp: speedUp, startHour: startHour, timeZone: timeZone, wallNow: wallNow)
         startedAt = .now
+    }
+
+    /// The simulated time a run of `hours` at `speedUp` starting at
+    /// `wallNow` starts at: the latest moment that lets it end by the wall
+    /// clock's time, or the latest `startHour`:00 in `timeZone` before it.
+    public static func start(hours: Double, speedUp: Double, startHour: Int?, timeZone: TimeZone, wallNow: Date) -> Date {
+        let length = hours * 3600
+        let latest = wallNow.addingTimeInterval(-(length - length / speedUp))
+        guard let startHour else { return latest }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        var day = calendar.startOfDay(for: latest)
+        while true {
+            if let hour = calendar.date(bySettingHour: startHour, minute: 0, second: 0, of: day), hour <= latest { return hour }
+            guard let before = calendar.date(byAdding: .day, value: -1, to: day) else { return latest }
+            day = before
+        }
     }
 
     /// Simulated seconds since the start.

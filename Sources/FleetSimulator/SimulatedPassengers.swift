@@ -2,48 +2,43 @@ import DispatchSimulation
 import Foundation
 import GeoKit
 
-/// The passengers of a run: requests arrive at random (Poisson, at
-/// ``SimulatorSettings/requestsPerHour`` of simulated time), each from one
-/// of the passenger accounts. A passenger asks the expected wait first
-/// (`GET /v1/waits`), then requests a ride to a destination, confirms when
-/// queued, and sometimes cancels after a while; a share of them book a
-/// reservation 2 to 24 hours ahead instead, and sometimes cancel it. The
-/// arrivals and every choice come from the run's seed.
+/// The passengers of a run: they follow the plan of ``PassengerArrivals``
+/// (who asks when, where, and whether they book or cancel), each request
+/// sent when its simulated time comes. A passenger asks the expected wait
+/// first (`GET /v1/waits`), then requests a ride to a destination,
+/// confirms when queued, and sometimes cancels after a while; a share of
+/// them book a reservation 2 to 24 hours ahead instead, and sometimes
+/// cancel it.
 struct SimulatedPassengers {
     private let context: SimulationContext
-    private var random: SplitMix64
+    private var arrivals: PassengerArrivals
 
     /// The passengers of `context`'s run.
     init(context: SimulationContext) {
         self.context = context
-        random = SplitMix64(state: context.settings.seed &+ 0x5EED)
+        arrivals = PassengerArrivals(settings: context.settings, trips: context.trips)
     }
 
     /// The username of the `index`-th passenger (from 0).
     static func username(_ index: Int) -> String { String(format: "sim-p%05d", index + 1) }
 
-    /// Sends requests until the simulated time is over.
+    /// Sends the planned requests, with the passengers' `tokens`, until the simulated time is over.
     mutating func run(tokens: [String]) async {
-        let settings = context.settings
-        guard settings.requestsPerHour > 0, !tokens.isEmpty else { return }
+        guard tokens.count == context.settings.passengers else { return }
         await withDiscardingTaskGroup { group in
-            var next = nextArrivalGap()
-            while !context.clock.isOver {
-                let wait = context.clock.real(next - context.clock.elapsed)
-                if wait > .zero { try? await Task.sleep(for: min(wait, .milliseconds(500))) }
-                guard context.clock.elapsed >= next else { continue }
-                next += nextArrivalGap()
-                let token = tokens[Int(random.next() % UInt64(tokens.count))]
-                let trip = context.trip(using: &random)
-                let reserves = random.nextUnit() < settings.reservationShare
-                let cancelsAfter = random.nextUnit() < settings.cancelRate ? 60 + random.nextUnit() * 600 : nil
-                let bookAhead = 2 * 3600 + random.nextUnit() * 22 * 3600
+            while let planned = arrivals.next() {
+                while !context.clock.isOver, context.clock.elapsed < planned.atSeconds {
+                    try? await Task.sleep(for: min(context.clock.real(planned.atSeconds - context.clock.elapsed), .milliseconds(500)))
+                }
+                if context.clock.isOver { return }
+                let token = tokens[planned.passenger]
+                let trip = (pickup: planned.pickup, destination: planned.destination)
                 let context = context
                 group.addTask {
-                    if reserves {
-                        await Self.reserve(context, token: token, trip: trip, ahead: bookAhead, cancels: cancelsAfter != nil)
+                    if let ahead = planned.reservationAheadSeconds {
+                        await Self.reserve(context, token: token, trip: trip, ahead: ahead, cancels: planned.cancelsAfterSeconds != nil)
                     } else {
-                        await Self.request(context, token: token, trip: trip, cancelsAfter: cancelsAfter)
+                        await Self.request(context, token: token, trip: trip, cancelsAfter: planned.cancelsAfterSeconds)
                     }
                 }
             }
@@ -104,9 +99,5 @@ struct SimulatedPassengers {
 
     private static func point(_ coordinate: Coordinate) -> [String: Double] {
         ["lon": coordinate.longitude, "lat": coordinate.latitude]
-    }
-
-    private mutating func nextArrivalGap() -> Double {
-        -log(1 - random.nextUnit()) * 3600 / context.settings.requestsPerHour
     }
 }

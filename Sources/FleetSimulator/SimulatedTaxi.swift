@@ -8,8 +8,10 @@ import GeoKit
 /// goes available, answers offers (refusing some), drives to the pickup on
 /// the router's route, reports arrival, the passenger aboard (or missing)
 /// and the ride completed. A free taxi waits a while, then drives to where
-/// passengers ask. Every choice comes from the taxi's own random stream,
-/// seeded from the run's seed and its number.
+/// passengers ask. Where it goes and what it reports follow its
+/// ``TaxiCourse``; the driver's choices (refusals, answer delays, missing
+/// passengers) come from a random stream of its own, seeded from the run's
+/// seed and the taxi's number.
 final class SimulatedTaxi {
     private enum Phase {
         /// Logged in, waiting for its taxi to be heard in a zone to go available.
@@ -28,15 +30,11 @@ final class SimulatedTaxi {
 
     private let taxiId: String
     private let context: SimulationContext
-    private var random: SplitMix64
+    private var course: TaxiCourse
+    private var choices: SplitMix64
     private let terminal: TerminalConnection
     private var token = ""
     private var phase = Phase.joining
-    private var position: Coordinate
-    private var drive: RoadDrive?
-    private var driveStart = 0.0
-    private var parkedUntil = 0.0
-    private var nextFix: Double
     private var nextPoll = ContinuousClock.now
     private static let pollInterval = Duration.seconds(2)
 
@@ -44,13 +42,12 @@ final class SimulatedTaxi {
     init(index: Int, context: SimulationContext) {
         self.context = context
         taxiId = TerminalKind.taxiId(index)
-        random = SplitMix64(state: context.settings.seed &* 0x9E37_79B9_7F4A_7C15 &+ UInt64(index))
+        course = TaxiCourse(index: index, settings: context.settings, trips: context.trips)
+        choices = SplitMix64(state: (context.settings.seed ^ 0xD21_7E25) &* 0x94D0_49BB_1331_11EB &+ UInt64(index))
         let kind = TerminalKind.of(taxi: index)
         terminal = TerminalConnection(
-            host: context.endpoints.host, port: context.endpoints.terminalPorts[kind] ?? 0, frames: TerminalFrames(kind: kind, deviceId: TerminalKind.deviceId(index)),
-            tally: context.tally)
-        position = context.places.random(using: &random).coordinate
-        nextFix = random.nextUnit() * context.settings.fixIntervalSeconds
+            host: context.endpoints.host, port: context.endpoints.terminalPorts[kind] ?? 0,
+            frames: TerminalFrames(kind: kind, deviceId: TerminalKind.deviceId(index)), tally: context.tally)
     }
 
     /// Logs the driver in and lives until the simulated time is over.
@@ -61,42 +58,59 @@ final class SimulatedTaxi {
             context.tally.apiFailed()
             return
         }
-        parkedUntil = random.nextUnit() * 600
         while !context.clock.isOver {
             let now = context.clock.elapsed
-            await move(to: now)
-            if now >= nextFix {
-                await report(at: now)
-                nextFix += context.settings.fixIntervalSeconds
-            }
+            await catchUp(to: now)
             if ContinuousClock.now >= nextPoll {
                 nextPoll = .now + Self.pollInterval
                 await work(at: now)
             }
-            let untilFix = context.clock.real(nextFix - context.clock.elapsed)
-            try? await Task.sleep(for: min(untilFix, .milliseconds(500)))
+            let untilDue = context.clock.real(min(course.nextFix, nextMove) - context.clock.elapsed)
+            try? await Task.sleep(for: min(untilDue, .milliseconds(500)))
         }
         terminal.close()
     }
 
-    /// Moves along the current drive; at its end, what the phase does there.
-    private func move(to now: Double) async {
-        guard let drive else {
-            if case .free = phase, now >= parkedUntil { startDrive(to: context.cruisingTarget(using: &random), at: now) }
-            return
+    /// When the taxi's next move is due: the end of its drive, or for a
+    /// free taxi the end of its parking.
+    private var nextMove: Double {
+        if let end = course.driveEnd { return end }
+        if case .free = phase { return course.parkedUntil }
+        return .infinity
+    }
+
+    /// Does what fell due up to `now`, in order of time: fixes, the end of
+    /// a drive (what the phase does there), a free taxi setting off.
+    private func catchUp(to now: Double) async {
+        while true {
+            let move = nextMove
+            guard min(course.nextFix, move) <= now else { return }
+            if course.nextFix <= move {
+                if let fix = course.takeFix(date: context.clock.date(at: course.nextFix)) {
+                    await terminal.send(fix)
+                } else {
+                    context.tally.gap()
+                }
+            } else if let end = course.driveEnd {
+                await driveEnded(at: end)
+            } else {
+                course.cruise(trips: context.trips, router: context.router, date: context.clock.date(at:))
+            }
         }
-        position = drive.position(after: now - driveStart).coordinate
-        guard now - driveStart >= drive.durationSeconds else { return }
-        self.drive = nil
+    }
+
+    /// At the end of a drive: at the pickup, at the destination, or where a free taxi cruised to.
+    private func driveEnded(at end: Double) async {
         switch phase {
         case .toPickup(let ride, let destination):
-            await arrive(for: ride, destination: destination, at: now)
+            course.stop(at: end)
+            await arrive(for: ride, destination: destination, at: end)
         case .toDestination:
             let answer = await call("POST", "/v1/driver/ride/completed")
             if answer?.status == 200 { context.tally.completed() }
-            becomeFree(at: now)
+            becomeFree(at: end)
         default:
-            parkedUntil = now + 120 + random.nextUnit() * 600
+            course.park(at: end, minimum: 120, spread: 600)
         }
     }
 
@@ -106,28 +120,15 @@ final class SimulatedTaxi {
         let arrived = await call("POST", "/v1/driver/ride/arrived")
         guard arrived?.status == 200 || arrived?.status == 409 else { return becomeFree(at: now) }
         context.tally.taxiArrived(for: ride, at: context.clock.date(at: now))
-        if random.nextUnit() < context.settings.missingRate {
+        if choices.nextUnit() < context.settings.missingRate {
             phase = .missingPassenger(ride: ride)
             return
         }
         let aboard = await call("POST", "/v1/driver/ride/aboard")
         guard aboard?.status == 200 else { return becomeFree(at: now) }
         phase = .toDestination(ride: ride)
-        startDrive(to: destination ?? context.places.random(using: &random).coordinate, at: now)
-    }
-
-    /// Sends the fix of the moment, unless this one falls in a GPS gap.
-    private func report(at now: Double) async {
-        if random.nextUnit() < context.settings.gapRate {
-            context.tally.gap()
-            return
-        }
-        let moving = drive.map { (now - driveStart) < $0.durationSeconds } ?? false
-        let heading = drive.map { $0.position(after: now - driveStart).heading } ?? 0
-        let fix = TerminalFix(
-            time: context.clock.date(at: now), coordinate: noisy(position), speedKmh: moving ? (drive?.meanSpeedKmh ?? 0) : 0,
-            heading: heading)
-        await terminal.send(fix)
+        let target = destination ?? context.trips.place(using: &choices)
+        course.startDrive(to: target, at: now, date: context.clock.date(at: now), router: context.router)
     }
 
     /// What the driver does on the API now: go available, answer an offer,
@@ -139,12 +140,13 @@ final class SimulatedTaxi {
             if answer?.status == 200 {
                 context.tally.driverAvailable()
                 phase = .free
+                course.holdParking(until: now)
             }
         case .free:
             guard let driver = await call("GET", "/v1/driver")?.json else { return }
             if let offer = driver["offer"] as? [String: Any], let ride = offer["rideId"] as? String {
-                let accept = random.nextUnit() >= context.settings.refusalRate
-                phase = .answering(ride: ride, accept: accept, at: now + 2 + random.nextUnit() * 6)
+                let accept = choices.nextUnit() >= context.settings.refusalRate
+                phase = .answering(ride: ride, accept: accept, at: now + 2 + choices.nextUnit() * 6)
             } else if let ride = driver["ride"] as? [String: Any], let id = ride["rideId"] as? String {
                 goToPickup(of: id, ride: ride, at: now)
             } else if driver["state"] as? String == "unavailable" {
@@ -175,31 +177,12 @@ final class SimulatedTaxi {
     private func goToPickup(of id: String, ride: [String: Any], at now: Double) {
         guard let pickup = Self.point(ride["pickup"]) else { return becomeFree(at: now) }
         phase = .toPickup(ride: id, destination: Self.point(ride["destination"]))
-        startDrive(to: pickup, at: now)
+        course.startDrive(to: pickup, at: now, date: context.clock.date(at: now), router: context.router)
     }
 
     private func becomeFree(at now: Double) {
         phase = .free
-        drive = nil
-        parkedUntil = now + 60 + random.nextUnit() * 300
-    }
-
-    private func startDrive(to target: Coordinate, at now: Double) {
-        drive = RoadDrive(router: context.router, from: position, to: target, depart: context.clock.date(at: now), withPath: true)
-        driveStart = now
-    }
-
-    /// `position` moved by the GPS error: a normal deviate of
-    /// ``SimulatorSettings/gpsNoiseMetres`` in each direction.
-    private func noisy(_ position: Coordinate) -> Coordinate {
-        let sigma = context.settings.gpsNoiseMetres
-        guard sigma > 0 else { return position }
-        let radius = sigma * (-2 * log(max(random.nextUnit(), 1e-12))).squareRoot()
-        let angle = 2 * Double.pi * random.nextUnit()
-        let metresPerDegree = Coordinate.earthRadiusMetres * Double.pi / 180
-        return Coordinate(
-            longitude: position.longitude + radius * cos(angle) / (metresPerDegree * cos(position.latitude * Double.pi / 180)),
-            latitude: position.latitude + radius * sin(angle) / metresPerDegree)
+        course.park(at: now, minimum: 60, spread: 300)
     }
 
     private func call(_ method: String, _ path: String, body: [String: Any]? = nil) async -> ServiceClient.Answer? {

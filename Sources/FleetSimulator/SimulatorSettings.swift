@@ -28,6 +28,10 @@ public struct SimulatorSettings: Sendable, Equatable {
     public var hours: Double
     /// Simulated seconds per real second.
     public var speedUp = 1.0
+    /// The hour of the day (0...23, in the road graph's time zone) the
+    /// simulated time starts at, the latest one that lets the run end by
+    /// the wall clock's time; nil: just so that it ends at it.
+    public var startHour: Int?
     /// The seed of every random choice.
     public var seed: UInt64 = 1
     /// Real seconds between two progress lines.
@@ -60,6 +64,11 @@ public struct SimulatorSettings: Sendable, Equatable {
             ("fix interval", fixIntervalSeconds, 1, 3600), ("hours", hours, 0.001, 24 * 7),
             ("speed-up", speedUp, 0.1, 1000), ("progress interval", progressSeconds, 0.1, 3600),
         ]
+        if let startHour, !(0...23).contains(startHour) { problems.append("start hour must be from 0 to 23, not \(startHour)") }
+        if speedUp > 0, hours * (1 - 1 / speedUp) + (startHour == nil ? 0 : 24) > 6 * 24 {
+            problems.append(
+                "\(hours) simulated hours at \(speedUp)x would start more than 6 days in the past, and the service refuses fixes older than 7 days; run fewer hours or faster")
+        }
         for (name, value, low, high) in ranges where !(value.isFinite && (low...high).contains(value)) {
             problems.append("\(name) must be from \(low) to \(high), not \(value)")
         }

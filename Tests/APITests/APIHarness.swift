@@ -45,7 +45,8 @@ final class APIHarness: Sendable {
 
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
-        leafletDirectory: String = APIServer.debianLeafletDirectory
+        leafletDirectory: String = APIServer.debianLeafletDirectory,
+        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst
     ) async throws {
         self.archive = archive
         let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
@@ -54,14 +55,17 @@ final class APIHarness: Sendable {
         let zones = ActiveZones(try ZoneIndex(zoneSet: Self.zoneSet))
         self.zones = zones
         accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
+        let hub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test"))
         server = APIServer(
             fleet: fleet, archive: archive, zones: zones, zoneSwitch: ZoneSwitch(
-                active: zones, fleet: fleet, dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
+                active: zones, fleet: fleet, dispatcher: dispatcher, board: hub, clock: clock,
+                logger: Logger(label: "test")),
             metricsRegistry: registry,
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
-            notificationHub: NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test")),
-            zoneSets: zoneSets, leafletDirectory: leafletDirectory)
+            notificationHub: hub,
+            zoneSets: zoneSets, registrationsPerAddressPerMinute: registrationsPerAddressPerMinute,
+            leafletDirectory: leafletDirectory)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }

@@ -117,4 +117,27 @@ import Testing
             #expect(try await client.call(.post, "/v1/sessions", json: right).status == .created)
         }
     }
+
+    /// Registrations from one address are limited (20 a minute by default,
+    /// `--registration-limit` for the demo's simulated passengers): beyond,
+    /// 429 with a time to wait.
+    @Test func registrationsFromOneAddressAreLimitedAsConfigured() async throws {
+        for limit in [APIServer.registrationBurst, 30] {
+            let harness = try await APIHarness(registrationsPerAddressPerMinute: limit)
+            try await harness.test { client in
+                func register(_ number: Int) async throws -> APIAnswer {
+                    let name = "rider\(number)"
+                    return try await client.call(
+                        .post, "/v1/passengers",
+                        json: #"{"username": "\#(name)", "email": "\#(name)@example.com", "password": "\#(APIHarness.password)"}"#)
+                }
+                for number in 0..<limit {
+                    #expect(try await register(number).status == .created, "registration \(number + 1) of \(limit)")
+                }
+                let refused = try await register(limit)
+                #expect(refused.status == .tooManyRequests)
+                #expect(refused.headers[.retryAfter] != nil)
+            }
+        }
+    }
 }

@@ -122,6 +122,48 @@ import Testing
             #expect(board.withLock { $0.last?["kind"]?.scalarText } == "offer_refused")
         }
     }
+
+    /// A planner's activation is told on the board (`zones_changed`, with
+    /// the version and its zone count), so that the dispatchers' maps draw
+    /// the new zones.
+    @Test func theBoardIsToldWhenAZoneSetIsActivated() async throws {
+        let harness = try await APIHarness()
+        let hub = Task { try await harness.server.notificationHub.run() }
+        defer { hub.cancel() }
+        let app = Application(
+            router: harness.server.router(),
+            server: .http1WebSocketUpgrade(webSocketRouter: harness.server.webSocketRouter()))
+        let planner = try await harness.token(.planner)
+        let dispatcherToken = try await harness.token(.dispatcher)
+        try await app.test(.live) { client in
+            #expect(try await client.call(.post, "/v1/zone-sets", token: planner, json: ZoneSetsAPITests.splitFile).status == .created)
+            let port = try #require(client.port)
+            let board = Mutex<[JSONValue]>([])
+            try await withDeadline(seconds: 10) {
+                try await WebSocketClient.connect(
+                    url: "ws://localhost:\(port)/v1/push?token=\(dispatcherToken)", logger: Logger(label: "test")
+                ) { inbound, _, _ in
+                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+                    while let message = try await messages.next() {
+                        guard case .text(let text) = message else { continue }
+                        let value = try JSONParser.parse(text)
+                        board.withLock { $0.append(value) }
+                        if value["kind"]?.scalarText == "state" {
+                            #expect(try await client.call(.post, "/v1/zone-sets/1/activation", token: planner).status == .ok)
+                        }
+                        if value["kind"]?.scalarText == "zones_changed" { return }
+                    }
+                }
+            }
+            let changed = try #require(board.withLock { $0.last })
+            #expect(changed["kind"]?.scalarText == "zones_changed")
+            #expect(changed["version"]?.scalarText == "1")
+            #expect(changed["zoneCount"]?.scalarText == "2")
+            #expect(changed["at"]?.scalarText == FixTime.iso8601(APIHarness.now))
+            let drawn = try await client.call(.get, "/v1/zones", token: dispatcherToken)
+            #expect(try drawn.list("features").compactMap { $0["id"]?.scalarText }.sorted() == ["east", "west"])
+        }
+    }
 }
 
 /// Runs `body`, failing when it takes longer than `seconds`.

@@ -3,8 +3,8 @@ import Testing
 
 /// Issue 18: `mytaxi simulate` against the real `mytaxi serve`: its
 /// terminals' fixes reach the service over the line protocol, Teltonika and
-/// GT06, its drivers and passengers serve rides over the API, and the
-/// service's own counters agree.
+/// GT06, its drivers and passengers serve rides over the API (the
+/// passengers registering themselves), and the service's own counters agree.
 @Suite(.serialized) struct SimulateCommandTests {
     @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() throws {
         let directory = try DurabilityTests.makeDirectory()
@@ -17,7 +17,7 @@ import Testing
             arguments: [
                 "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
                 "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
-                "--bcrypt-cost", "4", "--login-limit", "1000",
+                "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000",
             ],
             directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
         defer { service.stop() }
@@ -47,9 +47,64 @@ import Testing
             #expect(Self.total(metrics, "mytaxi_fixes_accepted_total{protocol=\"\(wire)\"") > 10, "the service accepted \(wire) fixes")
         }
         #expect(Self.total(metrics, "mytaxi_dispatch_wait_seconds_count") >= 2, "the service timed the waits of the rides served")
+        let passengers = try #require(
+            try JSONSerialization.jsonObject(with: service.get("/v1/accounts?role=passenger").body) as? [[String: Any]])
+        #expect(passengers.count == 12, "every simulated passenger has an account")
+        #expect(passengers.allSatisfy { $0["emailConfirmed"] as? Bool == true }, "and confirmed its address: \(passengers)")
+        let outbox = try #require(try JSONSerialization.jsonObject(with: service.get("/v1/outbox?limit=100").body) as? [[String: Any]])
+        #expect(
+            Set(outbox.compactMap { $0["to"] as? String }) == Set((1...12).map { String(format: "sim-p%05d@example.com", $0) }),
+            "the passengers registered themselves, each sent a confirmation e-mail")
         let fleet = try service.get("/v1/fleet")
         let taxis = try #require(try JSONSerialization.jsonObject(with: fleet.body) as? [[String: Any]])
         #expect(taxis.count == 8, "every simulated taxi is in the live fleet")
+    }
+
+    /// Passengers who are not at the pickup: each driver waits until the
+    /// service allows it (`--missing-client-wait`), reports the missing
+    /// client, and the summary counts them as the service recorded them.
+    @Test func missingPassengersAreReportedAfterTheWaitAndCounted() throws {
+        let directory = try DurabilityTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let devices = directory.appendingPathComponent("devices.csv").path
+        #expect(try CommandRunner.run(["simulate", "devices", "--taxis", "6", "-o", devices]).status == 0)
+        let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
+        let service = try ServiceProcess(
+            arguments: [
+                "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
+                "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
+                "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000", "--missing-client-wait", "3",
+            ],
+            directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
+        defer { service.stop() }
+
+        let run = try CommandRunner.run(
+            [
+                "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
+                "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
+                "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
+                "--taxis", "6", "--passengers", "8", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", "30",
+                "--missing-rate", "1", "--refusal-rate", "0", "--cancel-rate", "0", "--reservation-share", "0", "--seed", "11",
+                "--json",
+            ],
+            input: ServiceProcess.administrator.password + "\n")
+        #expect(run.status == 0, "\(run.standardError)")
+        let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let missing = try #require(summary["missing"] as? Int)
+        #expect(missing >= 2, "every passenger was missing, so every pickup reached ends so: \(run.standardOutput)")
+        #expect(summary["completed"] as? Int == 0, "nobody aboard, no ride completed: \(run.standardOutput)")
+
+        var recorded = 0
+        for taxi in 1...6 {
+            let login = try service.call(
+                "POST", "/v1/sessions",
+                json: #"{"username": "\#(String(format: "TX%06d", taxi))", "password": "\#(ServiceProcess.administrator.password)"}"#)
+            let token = try #require((try JSONSerialization.jsonObject(with: login.body) as? [String: Any])?["token"] as? String)
+            let rides = try #require(
+                try JSONSerialization.jsonObject(with: service.call("GET", "/v1/driver/rides", token: token).body) as? [[String: Any]])
+            recorded += rides.filter { $0["outcome"] as? String == "client_missing" }.count
+        }
+        #expect(recorded == missing, "the service recorded as many missing clients as the simulator reported")
     }
 
     /// The sum of the samples of `metrics` whose line starts with `prefix`.

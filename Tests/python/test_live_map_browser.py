@@ -113,7 +113,7 @@ def city(tmp_path_factory):
     serve = subprocess.Popen([mytaxi, "serve", "--zones", zones, "--devices", work / "devices.csv", "--data-dir", data,
                               "--graph", graph, "--http-port", "0", "--line-port", "0", "--nmea-port", "off",
                               "--osmand-port", "off", "--teltonika-port", "0", "--gt06-port", "0",
-                              "--bcrypt-cost", "4", "--login-limit", "1000"],
+                              "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000"],
                              stdout=open(work / "listening", "w"), stderr=open(work / "serve.log", "w"))
     simulate = None
     try:
@@ -231,3 +231,11 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
     assert nearest and re.match(r"\S+ .*: TX\d{6}, \d+ min", nearest[0]), nearest
     if os.environ.get("MYTAXI_MAP_SCREENSHOT"):
         tab.screenshot(os.environ["MYTAXI_MAP_SCREENSHOT"])
+
+    # A planner's new zone set put in force (hot reload): the board says so and the page draws the new zones.
+    manhattan = json.loads((ROOT / "Zones" / "manhattan" / "zones.geojson").read_text())
+    fewer = dict(manhattan, features=manhattan["features"][:20])
+    admin = call(port, "POST", "/v1/sessions", body={"username": "admin", "password": PASSWORD})["token"]
+    version = call(port, "POST", "/v1/zone-sets", admin, fewer)["version"]
+    call(port, "POST", f"/v1/zone-sets/{version}/activation", admin)
+    assert tab.wait_until("document.querySelectorAll('path.zone').length === 20"), "the map draws the zone set now in force"

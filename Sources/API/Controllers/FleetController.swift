@@ -13,17 +13,20 @@ struct FleetController: Sendable {
     let fleet: FleetIndex
     let dispatcher: Dispatcher
     let clock: any ServiceClock
+    /// The fleet's document as written within the last second.
+    let fleetDocuments: RecentFleetDocuments
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.get(use: list)
     }
 
-    /// `GET /v1/fleet`: one entry per taxi that ever reported, by taxi id.
+    /// `GET /v1/fleet`: one entry per taxi that ever reported, by taxi id
+    /// (as of at most a second ago: ``RecentFleetDocuments``).
     @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let records = await dispatcher.taxiRecords()
-        return JSONResponse.ok(json: try FleetJSON.fleet(fleet.entries(now: clock.now)) { taxi in
-            DriverStateText.text(records[taxi]?.state ?? .offDuty)
+        return JSONResponse.ok(json: try await fleetDocuments.document(.fleet) {
+            let records = await dispatcher.taxiRecords()
+            return try FleetJSON.fleet(fleet.entries(now: clock.now)) { taxi in DriverStateText.text(records[taxi]?.state ?? .offDuty) }
         })
     }
 }

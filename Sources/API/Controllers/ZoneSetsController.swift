@@ -100,7 +100,7 @@ struct ZoneSetsController: Sendable {
         guard let version = try await store.activate(number, by: caller.username, at: clock.now) else {
             throw Problem.notFound("there is no zone set version \(number); list them with GET /v1/zone-sets")
         }
-        await zoneSwitch?.switchTo(index, from: "version \(number) activated by \(caller.username)")
+        await zoneSwitch?.switchTo(index, version: number, from: "version \(number) activated by \(caller.username)")
         return try JSONResponse.ok(ZoneSetVersionJSON(version))
     }
 

@@ -19,14 +19,17 @@ struct ZonesController: Sendable {
     let zones: ActiveZones
     let dispatcher: Dispatcher
     let clock: any ServiceClock
+    /// The zones' taxi lists as written within the last second.
+    let fleetDocuments: RecentFleetDocuments
     /// The zones in force as a GeoJSON FeatureCollection, written once per zone set.
     private let written = WrittenZones()
 
-    init(fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, clock: any ServiceClock) {
+    init(fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, clock: any ServiceClock, fleetDocuments: RecentFleetDocuments) {
         self.fleet = fleet
         self.zones = zones
         self.dispatcher = dispatcher
         self.clock = clock
+        self.fleetDocuments = fleetDocuments
     }
 
     /// The FeatureCollection of the last zone set asked for, kept until another is in force.
@@ -101,11 +104,14 @@ struct ZonesController: Sendable {
         })
     }
 
-    /// `GET /v1/zones/{zoneId}/taxis`: the taxis the live index puts in the zone now.
-    @Sendable func taxis(_ request: Request, context: APIRequestContext) throws -> Response {
+    /// `GET /v1/zones/{zoneId}/taxis`: the taxis the live index puts in the
+    /// zone (as of at most a second ago: ``RecentFleetDocuments``).
+    @Sendable func taxis(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let zone = try knownZone(context)
-        return JSONResponse.ok(json: try FleetJSON.zoneTaxis(zoneId: zone.text, entries: fleet.entries(inZone: zone, now: clock.now)))
+        return JSONResponse.ok(json: try await fleetDocuments.document(.zoneTaxis(zone)) {
+            try FleetJSON.zoneTaxis(zoneId: zone.text, entries: fleet.entries(inZone: zone, now: clock.now))
+        })
     }
 
     /// `GET /v1/zones/{zoneId}/queue`: the free taxis in line, head first, and the waiting passengers, oldest first.

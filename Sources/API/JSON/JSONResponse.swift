@@ -11,7 +11,12 @@ enum JSONResponse {
 
     /// 200 with a JSON document already written (``FleetJSON``).
     static func ok(json: [UInt8]) -> Response {
-        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: json)))
+        ok(json: ByteBuffer(bytes: json))
+    }
+
+    /// 200 with a JSON document already in a buffer (``RecentFleetDocuments``).
+    static func ok(json: ByteBuffer) -> Response {
+        Response(status: .ok, headers: [.contentType: "application/json"], body: .init(byteBuffer: json))
     }
 
     /// 201 with `value` as JSON and the new resource's path in `Location`.

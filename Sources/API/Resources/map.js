@@ -1,12 +1,15 @@
 // The dispatcher's live map: logs in, draws the zones (coloured by their
 // free taxis, or by the expected wait there), the main roads and the taxis, keeps them up to
 // date (the push socket's decisions and a fleet read every few seconds for
-// positions), and shows a zone's queues and the nearest zones with free
-// taxis where the dispatcher clicks.
+// positions), draws the zones again when a new zone set is put in force
+// (the push socket's `zones_changed`), and shows a zone's queues and the
+// nearest zones with free taxis where the dispatcher clicks.
 "use strict";
 
 const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
 const map = L.map("map", { preferCanvas: false }).setView([40.758, -73.985], 13);
+// Zones in a pane of their own beneath the roads and taxis, so that zones drawn again stay beneath them.
+map.createPane("zones").style.zIndex = 350;
 let token = null;
 let zoneLayer = null;
 const zoneLayers = new Map();
@@ -40,15 +43,7 @@ document.getElementById("login").addEventListener("submit", async (event) => {
 });
 
 async function start() {
-  const zones = await api("/v1/zones");
-  zoneLayer = L.geoJSON(zones, {
-    style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
-    onEachFeature: (feature, layer) => {
-      zoneLayers.set(String(feature.id), layer);
-      layer.bindTooltip(feature.properties.name);
-      layer.on("click", (event) => showZone(feature, event.latlng));
-    },
-  }).addTo(map);
+  await drawZones();
   map.fitBounds(zoneLayer.getBounds());
   const roads = await api("/v1/roads");
   L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
@@ -57,6 +52,23 @@ async function start() {
   openPush();
   setInterval(refresh, 3000);
   setInterval(readWaits, 15000);
+}
+
+// The zones in force (GET /v1/zones), in place of those drawn before.
+async function drawZones() {
+  const zones = await api("/v1/zones");
+  if (zoneLayer) zoneLayer.remove();
+  zoneLayers.clear();
+  expectedWaits.clear();
+  zoneLayer = L.geoJSON(zones, {
+    pane: "zones",
+    style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
+    onEachFeature: (feature, layer) => {
+      zoneLayers.set(String(feature.id), layer);
+      layer.bindTooltip(feature.properties.name);
+      layer.on("click", (event) => showZone(feature, event.latlng));
+    },
+  }).addTo(map);
 }
 
 function colouringByWait() {
@@ -87,6 +99,8 @@ function openPush() {
     const notice = JSON.parse(message.data);
     if (notice.kind === "state") {
       if (notice.fleet) showFleet(notice.fleet);
+    } else if (notice.kind === "zones_changed") {
+      drawZones().then(readWaits);
     } else if (!refreshQueued) {
       refreshQueued = true;
       setTimeout(() => { refreshQueued = false; refresh(); }, 500);

@@ -119,6 +119,12 @@ public actor NotificationHub: Service {
         return (socket, messages)
     }
 
+    /// Sends `message` (a JSON text of the service's own, not an engine's
+    /// decision, such as ``ZonesChangedJSON``) to every socket on the board.
+    func tellBoard(_ message: Data) {
+        for continuation in board.values { continuation.yield(.message(message)) }
+    }
+
     /// Forgets a socket that closed.
     func close(_ socket: Int) {
         board[socket]?.finish()

@@ -148,6 +148,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "N"))
     var loginLimit: Int?
 
+    @Option(name: .customLong("registration-limit"), help: ArgumentHelp(
+        "Passenger registrations (and confirmations) a minute allowed from one client address (a load test or the demo's simulated passengers need more). (default: 20)",
+        valueName: "N"))
+    var registrationLimit: Int?
+
     @Option(name: .customLong("history-max-days"), help: ArgumentHelp(
         "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 400. (default: 7)",
         valueName: "DAYS"))
@@ -207,7 +212,8 @@ struct Serve: AsyncParsableCommand {
         (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
-        (settings.historyMaxDays, settings.fixRetentionDays) = (historyMaxDays, fixRetentionDays)
+        (settings.registrationLimit, settings.historyMaxDays) = (registrationLimit, historyMaxDays)
+        settings.fixRetentionDays = fixRetentionDays
         return settings
     }
 

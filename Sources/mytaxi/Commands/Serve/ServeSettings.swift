@@ -44,6 +44,7 @@ struct ServeSettings: Decodable, Equatable {
     var sessionLifetime: Double?
     var bcryptCost: Int?
     var loginLimit: Int?
+    var registrationLimit: Int?
     var historyMaxDays: Int?
     var fixRetentionDays: Int?
 
@@ -56,7 +57,8 @@ struct ServeSettings: Decodable, Equatable {
         case offerTimeout = "offer-timeout", confirmationTimeout = "confirmation-timeout", zoneDwell = "zone-dwell"
         case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
-        case historyMaxDays = "history-max-days", fixRetentionDays = "fix-retention-days"
+        case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
+        case fixRetentionDays = "fix-retention-days"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -71,7 +73,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The settings that are whole numbers, by key.
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
-         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.historyMaxDays, \.historyMaxDays),
+         (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.registrationLimit, \.registrationLimit), (.historyMaxDays, \.historyMaxDays),
          (.fixRetentionDays, \.fixRetentionDays)]
     }
 
@@ -173,6 +175,8 @@ struct ServeSettings: Decodable, Equatable {
         }
         configuration.loginsPerAddressPerMinute = try Self.count(
             loginLimit ?? configuration.loginsPerAddressPerMinute, flag: "login-limit")
+        configuration.registrationsPerAddressPerMinute = try Self.count(
+            registrationLimit ?? configuration.registrationsPerAddressPerMinute, flag: "registration-limit")
         if let historyMaxDays {
             configuration.historyMaxWindow = TimeInterval(try Self.count(historyMaxDays, flag: "history-max-days")) * 86_400
         }

@@ -13,7 +13,9 @@ extension Mytaxi.Simulate {
             discussion: """
                 Needs a running `mytaxi serve` whose devices file lists the fleet (`mytaxi simulate \
                 devices`) and an administrator (its password on standard input, which every account \
-                the simulation makes gets too). Taxis TX000001... report a fix every 30 s of simulated \
+                the simulation makes gets too), who makes the drivers' accounts and reads the outbox \
+                for the passengers, who register themselves and confirm their e-mail addresses \
+                (serve's --login-limit and --registration-limit must allow a few hundred). Taxis TX000001... report a fix every 30 s of simulated \
                 time over the line protocol, Teltonika and GT06 in turn, with GPS noise and gaps; \
                 their drivers log in, go available, answer offers (refusing --refusal-rate of them), \
                 drive to the pickup on the road graph at the speed profile's speeds of the simulated \
@@ -21,8 +23,9 @@ extension Mytaxi.Simulate {
                 completed; free taxis wait, then drive to where passengers ask. Passengers sim-p00001... \
                 ask the expected wait, request rides (Poisson arrivals, --requests-per-hour), confirm \
                 when queued, sometimes cancel (--cancel-rate), and a share book reservations instead. \
-                Simulated time runs --speed-up times faster than real time and ends at the wall \
-                clock's time (fixes are never from the future). A progress line goes to standard error \
+                Simulated time runs --speed-up times faster than real time and ends at the latest at \
+                the wall clock's time (fixes are never from the future): it starts at --start-hour, or \
+                just so that it ends then. `mytaxi simulate plan` prints what the seed decides. A progress line goes to standard error \
                 every few seconds, the summary to standard output at the end or on Ctrl-C. Every \
                 random choice comes from --seed.
 
@@ -52,52 +55,13 @@ extension Mytaxi.Simulate {
         @Option(name: .customLong("gt06-port"), help: "GT06's TCP port.")
         var gt06Port = 5023
 
-        @Option(help: ArgumentHelp("The administrator who makes the simulation's accounts.", valueName: "USERNAME"))
+        @Option(help: ArgumentHelp("The administrator who makes the drivers' accounts and reads the passengers' confirmation e-mails.", valueName: "USERNAME"))
         var admin: String
 
         @Flag(help: "Read the administrator's password from standard input (the only way to give it).")
         var passwordStdin = false
 
-        @Option(help: ArgumentHelp("Taxis.", valueName: "N"))
-        var taxis = 100
-
-        @Option(help: ArgumentHelp("Passenger accounts.", valueName: "N"))
-        var passengers = 200
-
-        @Option(name: .customLong("requests-per-hour"), help: ArgumentHelp("Requests per simulated hour.", valueName: "R"))
-        var requestsPerHour = 300.0
-
-        @Option(name: .customLong("reservation-share"), help: ArgumentHelp("The share of requests that are reservations instead.", valueName: "P"))
-        var reservationShare = 0.05
-
-        @Option(name: .customLong("refusal-rate"), help: ArgumentHelp("The share of offers drivers refuse.", valueName: "P"))
-        var refusalRate = 0.1
-
-        @Option(name: .customLong("missing-rate"), help: ArgumentHelp("The share of pickups where the passenger is missing.", valueName: "P"))
-        var missingRate = 0.03
-
-        @Option(name: .customLong("cancel-rate"), help: ArgumentHelp("The share of requests and reservations cancelled.", valueName: "P"))
-        var cancelRate = 0.05
-
-        @Option(name: .customLong("gps-noise"), help: ArgumentHelp("Standard deviation of the GPS error, metres.", valueName: "METRES"))
-        var gpsNoise = 8.0
-
-        @Option(name: .customLong("gap-rate"), help: ArgumentHelp("The share of fixes never sent (GPS gaps).", valueName: "P"))
-        var gapRate = 0.02
-
-        @Option(help: ArgumentHelp("Simulated hours to run.", valueName: "H"))
-        var hours = 1.0
-
-        @Option(name: .customLong("speed-up"), help: ArgumentHelp("Simulated seconds per real second.", valueName: "X"))
-        var speedUp = 1.0
-
-        @Option(help: ArgumentHelp("The seed of every random choice.", valueName: "S"))
-        var seed: UInt64 = 1
-
-        @Option(help: ArgumentHelp(
-            "Measured trips (CSV with NYC TLC columns pickup_/dropoff_longitude/latitude) to draw pickups and destinations from. (default: road nodes drawn uniformly)",
-            valueName: "TRIPS.csv"))
-        var demand: String?
+        @OptionGroup var simulation: SimulationOptions
 
         @Option(name: .customLong("progress-every"), help: ArgumentHelp("Real seconds between two progress lines.", valueName: "SECONDS"))
         var progressEvery = 5.0
@@ -106,15 +70,7 @@ extension Mytaxi.Simulate {
         var json = false
 
         private var settings: SimulatorSettings {
-            var settings = SimulatorSettings(taxis: taxis, passengers: passengers, requestsPerHour: requestsPerHour, hours: hours)
-            settings.reservationShare = reservationShare
-            settings.refusalRate = refusalRate
-            settings.missingRate = missingRate
-            settings.cancelRate = cancelRate
-            settings.gpsNoiseMetres = gpsNoise
-            settings.gapRate = gapRate
-            settings.speedUp = speedUp
-            settings.seed = seed
+            var settings = simulation.settings
             settings.progressSeconds = progressEvery
             return settings
         }
@@ -141,35 +97,29 @@ extension Mytaxi.Simulate {
             let loaded = try loadZonesOrExit(path: zones, arguments: zoneFile)
             let index = try ZoneIndex(zoneSet: loaded.zoneSet)
             let router = try router.loadRouter()
-            let demandText: String?
-            do {
-                demandText = try demand.map { try String(contentsOfFile: $0, encoding: .utf8) }
-            } catch {
-                printError("\(demand ?? ""): cannot be read: \(error.localizedDescription)")
-                throw ExitCode(2)
-            }
+            let demandText = try simulation.demandText()
             let endpoints = ServiceEndpoints(
                 host: host, httpPort: httpPort, terminalPorts: [.line: linePort, .teltonika: teltonikaPort, .gt06: gt06Port],
                 administrator: admin, password: password)
-            let simulation: FleetSimulation
+            let fleetSimulation: FleetSimulation
             do {
-                simulation = try FleetSimulation(router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: demandText)
+                fleetSimulation = try FleetSimulation(router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: demandText)
             } catch {
                 printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let taxis = taxis, timeZone = router.timeZone
+            let taxis = simulation.taxis, timeZone = router.timeZone
             let stops = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number)
-                source.setEventHandler { simulation.stop() }
+                source.setEventHandler { fleetSimulation.stop() }
                 source.resume()
                 return source
             }
             defer { stops.forEach { $0.cancel() } }
             let summary: SimulationSummary
             do {
-                summary = try await simulation.run { simulated, summary in
+                summary = try await fleetSimulation.run { simulated, summary in
                     printError(summary.progressLine(simulated: simulated, taxis: taxis, timeZone: timeZone))
                 }
             } catch {

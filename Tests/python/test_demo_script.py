@@ -1,0 +1,90 @@
+"""`make demo` (Tools/demo.sh) on the built binary, for a short while
+(DEMO_DURATION): the service, a small simulated fleet and its passengers.
+What a newcomer sees must hold: the live summary shows the taxis and rides
+served, and every example `curl` call it prints works against the running
+service. Needs curl (make deps installs it)."""
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+TAXIS = 12
+LIVE_LINE = re.compile(r"\): (\d+) taxis, (\d+) free, (\d+) open requests, (\d+) rides served, p50 wait")
+
+
+def binary():
+    explicit = os.environ.get("MYTAXI_BIN")
+    if explicit:
+        return Path(explicit)
+    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
+                             capture_output=True, text=True, check=True).stdout.strip()
+    return Path(bin_dir) / "mytaxi"
+
+
+def free_port():
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def example_calls(output):
+    """The shell commands of the demo's "Try, in another terminal:" block, continuation lines joined."""
+    block = output.split("Try, in another terminal:\n", 1)[1].split("Ctrl-C stops", 1)[0]
+    commands, pending = [], ""
+    for line in block.splitlines():
+        line = pending + line.strip()
+        if line.endswith("\\"):
+            pending = line[:-1] + " "
+            continue
+        pending = ""
+        if line:
+            commands.append(line)
+    return commands
+
+
+@pytest.mark.skipif(shutil.which("curl") is None, reason="curl is not installed (Debian package curl; make deps installs it)")
+def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_path):
+    output_path = tmp_path / "demo.out"
+    environment = dict(os.environ, DEMO_PORT=str(free_port()), DEMO_TAXIS=str(TAXIS), DEMO_PASSENGERS="20",
+                       DEMO_REQUESTS_PER_HOUR="600", DEMO_SPEED_UP="30", DEMO_HOURS="2", DEMO_DURATION="40")
+    with open(output_path, "w") as output:
+        demo = subprocess.Popen([ROOT / "Tools" / "demo.sh", binary().parent], cwd=ROOT, env=environment,
+                                stdout=output, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.time() + 120
+        while "Ctrl-C stops" not in output_path.read_text():
+            assert demo.poll() is None, f"the demo ended early:\n{output_path.read_text()[-3000:]}"
+            assert time.time() < deadline, f"the demo did not start within 120 s:\n{output_path.read_text()[-3000:]}"
+            time.sleep(0.5)
+        calls = example_calls(output_path.read_text())
+        token_line = calls[0]
+        assert token_line.startswith("TOKEN=$(curl")
+        token = subprocess.run(["bash", "-c", token_line + ' && printf %s "$TOKEN"'], capture_output=True, text=True,
+                               check=True).stdout
+        assert token, "the printed login gives a token"
+        curls = calls[1:]
+        assert len(curls) == 5, curls
+        for command in curls:
+            strict = command.replace("curl -s ", "curl -sf ", 1)
+            answer = subprocess.run(["bash", "-c", strict], env=dict(os.environ, TOKEN=token), capture_output=True, text=True)
+            assert answer.returncode == 0, f"{command}: curl exit {answer.returncode} {answer.stdout} {answer.stderr}"
+            assert json.loads(answer.stdout) is not None, f"{command}: {answer.stdout}"
+        assert demo.wait(timeout=120) == 0
+    finally:
+        if demo.poll() is None:
+            demo.terminate()
+            demo.wait(timeout=60)
+    output = output_path.read_text()
+    live = [tuple(int(n) for n in found.groups()) for found in LIVE_LINE.finditer(output)]
+    assert live, f"no live summary line:\n{output[-3000:]}"
+    assert max(taxis for taxis, _, _, _ in live) == TAXIS, f"every taxi shows: {live}"
+    assert max(served for _, _, _, served in live) >= 1, f"rides are served: {live}"
+    assert "Stopping: the simulator, then the service." in output
+    assert re.search(r"rides: \d+ requested", output), "the simulator's summary is printed at the end"
