@@ -206,7 +206,10 @@ let package = Package(
             swiftSettings: swiftSettings),
         .testTarget(
             name: "StorageTests",
-            dependencies: ["Storage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: [
+                "Storage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
             swiftSettings: swiftSettings),
 
         // PostgresStorage: every Storage protocol on PostgreSQL + PostGIS over libpq

@@ -30,7 +30,7 @@ public final class PostgresFixArchive: FixArchive {
     private static let columns = "taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at"
 
     /// The columns read back, times as epoch milliseconds.
-    private static let selectColumns = """
+    static let selectColumns = """
         taxi_id, (extract(epoch FROM time) * 1000)::int8 AS time_ms, device_id, protocol, lon, lat, speed_kmh, heading,
         zone_id, (extract(epoch FROM received_at) * 1000)::int8 AS received_ms
         """
@@ -57,7 +57,7 @@ public final class PostgresFixArchive: FixArchive {
     }
 
     /// The connection's staging table, emptied at every commit.
-    private static func createBatchTable(on connection: PostgresConnection) throws {
+    static func createBatchTable(on connection: PostgresConnection) throws {
         try connection.execute("""
             CREATE TEMPORARY TABLE IF NOT EXISTS fix_batch (
                 taxi_id text COLLATE "C", time timestamptz, device_id text COLLATE "C", protocol text,
@@ -147,15 +147,20 @@ public final class PostgresFixArchive: FixArchive {
         let days = Set(fixes.map { Self.day(of: $0.time) })
         let missing = knownDays.withLock { days.subtracting($0) }
         guard !missing.isEmpty else { return }
-        try connection.transaction { connection in
-            try connection.query("SELECT pg_advisory_xact_lock(7165)")
-            for day in missing.sorted() {
-                let start = day * 86_400_000
-                try connection.query(
-                    "SELECT mytaxi_fix_partition($1::int8, $2::int8)", [.integer(start), .integer(start + 86_400_000)])
-            }
-        }
+        try connection.transaction { connection in try Self.createPartitions(days: missing, on: connection) }
         knownDays.withLock { $0.formUnion(missing) }
+    }
+
+    /// Creates the partitions of `days` (UTC days since 1970) that do not
+    /// exist yet, in the caller's transaction, under an advisory lock that
+    /// keeps two writers from racing.
+    static func createPartitions(days: Set<Int64>, on connection: PostgresConnection) throws {
+        try connection.query("SELECT pg_advisory_xact_lock(7165)")
+        for day in days.sorted() {
+            let start = day * 86_400_000
+            try connection.query(
+                "SELECT mytaxi_fix_partition($1::int8, $2::int8)", [.integer(start), .integer(start + 86_400_000)])
+        }
     }
 
     /// Forgets that the partition of `day` exists (retention dropped it).

@@ -32,18 +32,22 @@ public final class PostgresZoneSetStore: ZoneSetStore {
                 VALUES ($1, $2, $3, $4, $5) RETURNING version
                 """, parameters
             ).integer(0, "version")
-            if featureCollection {
-                try connection.query(
-                    """
-                    INSERT INTO zone_set_zone (version, feature_index, zone_id, area)
-                    SELECT $1, ordinality - 1, coalesce(feature->>'id', feature->'properties'->>'id'),
-                           ST_SetSRID(ST_GeomFromGeoJSON(feature->'geometry'), 4326)
-                    FROM jsonb_array_elements(convert_from($2, 'UTF8')::jsonb->'features') WITH ORDINALITY AS f(feature, ordinality)
-                    WHERE jsonb_typeof(feature->'geometry') = 'object'
-                    """, [.integer(version), .bytes(geoJSON)])
-            }
+            if featureCollection { try Self.insertZones(of: version, geoJSON: geoJSON, on: connection) }
             return try Self.versions(connection.query(Self.columns + " WHERE z.version = $1", [.integer(version)]))[0]
         }
+    }
+
+    /// Stores each feature of `geoJSON` (a FeatureCollection) as a row of
+    /// `zone_set_zone` of `version`: its place, its id and its geometry.
+    static func insertZones(of version: Int64, geoJSON: Data, on connection: PostgresConnection) throws {
+        try connection.query(
+            """
+            INSERT INTO zone_set_zone (version, feature_index, zone_id, area)
+            SELECT $1, ordinality - 1, coalesce(feature->>'id', feature->'properties'->>'id'),
+                   ST_SetSRID(ST_GeomFromGeoJSON(feature->'geometry'), 4326)
+            FROM jsonb_array_elements(convert_from($2, 'UTF8')::jsonb->'features') WITH ORDINALITY AS f(feature, ordinality)
+            WHERE jsonb_typeof(feature->'geometry') = 'object'
+            """, [.integer(version), .bytes(geoJSON)])
     }
 
     /// Whether `geoJSON` is a FeatureCollection, whose features become

@@ -9,8 +9,9 @@ import Foundation
 /// many readers (API queries) at once. Writes are synchronous, on the
 /// group committer's own thread, where one call per batch earns its speed;
 /// reads are async, so that no caller blocks an event loop or the
-/// cooperative pool on a file.
-public protocol FixArchive: Sendable {
+/// cooperative pool on a file. Every archive also answers the history
+/// questions of ``FixHistory``.
+public protocol FixArchive: FixHistory {
     /// Appends fixes and returns only when they are durable (fsync'd):
     /// a fix acknowledged after this call survives `kill -9`. A fix appended
     /// again (same taxi, device and time) is still one fix to every reader.

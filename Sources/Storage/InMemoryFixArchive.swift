@@ -1,17 +1,18 @@
 import FixRecords
 import Foundation
 import Synchronization
+import Zones
 
 /// An archive in memory, for tests where nothing needs to survive. Same
 /// contract as the SQLite archive (`FixArchiveContractTests` runs both).
 public final class InMemoryFixArchive: FixArchive {
-    private struct Key: Hashable {
+    struct Key: Hashable {
         var taxi: TaxiID
         var time: Date
         var device: String
     }
 
-    private let storage = Mutex<[Key: AcceptedFix]>([:])
+    let storage = Mutex<[Key: AcceptedFix]>([:])
 
     public init() {}
 
@@ -53,5 +54,21 @@ public final class InMemoryFixArchive: FixArchive {
     /// Nothing on disk: memory is not what retention protects.
     public func storedBytes() async throws(StorageError) -> Int64 {
         0
+    }
+}
+
+/// The history questions in memory, answered as the SQLite archive answers them.
+extension InMemoryFixArchive {
+    public func track(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> FixTrack {
+        FixHistoryMath.track(try await fixes(of: taxi, in: window, limit: limit))
+    }
+
+    public func dailyDistances(of taxi: TaxiID, in window: ClosedRange<Date>) async throws(StorageError) -> [DailyDistance] {
+        FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int.max))
+    }
+
+    public func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+        let inWindow = storage.withLock { storage in storage.values.filter { window.contains($0.time) } }
+        return try FixHistoryMath.inside(zone, inWindow, after: after ?? FixKey.before(window.lowerBound), limit: limit)
     }
 }

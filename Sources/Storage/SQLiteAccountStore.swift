@@ -63,7 +63,7 @@ public final class SQLiteAccountStore: AccountStore {
         return migrator
     }
 
-    private static let accountColumns =
+    static let accountColumns =
         "account.id, username, role, email, password_hash, taxi, email_confirmed, disabled, account.created_ms"
 
     @discardableResult
@@ -209,7 +209,7 @@ public final class SQLiteAccountStore: AccountStore {
         try Row.fetchOne(db, sql: "SELECT \(accountColumns) FROM account WHERE id = ?", arguments: [id]).map(account)
     }
 
-    private static func account(_ row: Row) throws -> AccountRecord {
+    static func account(_ row: Row) throws -> AccountRecord {
         let roleName: String = row["role"]
         guard let role = Role(rawValue: roleName) else { throw StorageError.readFailed(reason: "unknown role \(roleName)") }
         return AccountRecord(

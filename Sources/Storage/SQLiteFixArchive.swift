@@ -166,7 +166,7 @@ public final class SQLiteFixArchive: FixArchive {
     /// the store: rows are copied into the store before they leave the
     /// journal, so a row moving meanwhile is seen at least once (and
     /// ``oldestFirstOnce(_:)`` keeps it once).
-    private func journalThenStore(
+    func journalThenStore(
         journal journalRows: @escaping @Sendable (Database) throws -> [Row],
         store storeRows: @escaping @Sendable (Database) throws -> [Row]
     ) async throws(StorageError) -> [AcceptedFix] {
@@ -215,7 +215,7 @@ public final class SQLiteFixArchive: FixArchive {
         Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 
-    private static func fix(from row: Row) -> AcceptedFix? {
+    static func fix(from row: Row) -> AcceptedFix? {
         guard let wireProtocol = WireProtocol(rawValue: row["protocol"]) else { return nil }
         let zone: String? = row["zone_id"]
         let taxi: String = row["taxi_id"]

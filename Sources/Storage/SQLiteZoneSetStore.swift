@@ -41,7 +41,7 @@ public final class SQLiteZoneSetStore: ZoneSetStore {
         return migrator
     }
 
-    private static let columns = """
+    static let columns = """
         SELECT z.version, z.uploaded_by, z.uploaded_ms, z.zone_count, length(z.geojson) AS bytes, z.comment,
                a.activated_by, a.activated_ms
         FROM zone_set z LEFT JOIN active_zone_set a ON a.version = z.version
@@ -107,7 +107,7 @@ public final class SQLiteZoneSetStore: ZoneSetStore {
 
     private struct MissingRow: Error {}
 
-    private static func version(of row: Row?) throws -> ZoneSetVersion {
+    static func version(of row: Row?) throws -> ZoneSetVersion {
         guard let row else { throw MissingRow() }
         let activatedBy: String? = row["activated_by"]
         let activatedMs: Int64? = row["activated_ms"]

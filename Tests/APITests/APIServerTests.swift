@@ -252,6 +252,15 @@ struct BrokenArchive: FixArchive {
     }
     func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] { [] }
     func count() async throws(StorageError) -> Int { 0 }
+    func track(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> FixTrack {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
+    func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
+    func dailyDistances(of taxi: TaxiID, in window: ClosedRange<Date>) async throws(StorageError) -> [DailyDistance] {
+        throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
+    }
     func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
         throw .writeFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
     }

@@ -42,20 +42,10 @@ struct TaxisController: Sendable {
     @Sendable func fixes(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
         let taxi = TaxiID(try context.parameters.require("taxiId"))
-        let query = request.uri.queryParameters
-        guard let fromText = query.get("from"), let from = FixTime.date(iso8601: fromText) else {
-            throw Problem.badRequest("query parameter 'from' must be an ISO 8601 time, e.g. 2026-11-23T08:00:00Z")
-        }
-        guard let toText = query.get("to"), let to = FixTime.date(iso8601: toText) else {
-            throw Problem.badRequest("query parameter 'to' must be an ISO 8601 time, e.g. 2026-11-23T09:00:00Z")
-        }
-        guard from <= to else { throw Problem.badRequest("'from' (\(fromText)) is after 'to' (\(toText))") }
-        guard to.timeIntervalSince(from) <= maxWindow else {
-            throw Problem.badRequest(
-                "the window from \(fromText) to \(toText) is longer than \(Self.days(maxWindow)) days, the most one request may ask for (the service's --history-max-days): ask for shorter windows one after another")
-        }
+        let window = try HistoryWindow(request, maxWindow: maxWindow)
+        let (from, to) = (window.range.lowerBound, window.range.upperBound)
         let limit = try request.queryCount("limit", in: 1...Self.maxPageSize, default: Self.defaultPageSize)
-        let cursor = try query.get("cursor").map { try FixPageCursor(parsing: String($0)) }
+        let cursor = try request.uri.queryParameters.get("cursor").map { try FixPageCursor(parsing: String($0)) }
         let start = max(from, cursor?.time ?? from)
         guard start <= to else { return try JSONResponse.ok([TaxiJSON]()) }
         let fetched = try await archive.fixes(of: taxi, in: start...to, limit: limit + 1 + Self.sameMillisecondAllowance)
@@ -63,9 +53,8 @@ struct TaxisController: Sendable {
         let page = Array(remaining.prefix(limit))
         var response = try JSONResponse.ok(page.map(TaxiJSON.init))
         if remaining.count > limit, let last = page.last {
-            let next = [("from", fromText), ("to", toText), ("limit", "\(limit)"), ("cursor", FixPageCursor(after: last).text)]
-                .map { "\($0.0)=\(Self.queryEncoded($0.1))" }.joined(separator: "&")
-            response.headers[Self.link] = "<\(request.uri.path)?\(next)>; rel=\"next\""
+            response.headers[Self.link] = Self.nextLink(
+                request, window: window, limit: limit, cursor: FixPageCursor(after: last).text)
         }
         return response
     }
@@ -73,8 +62,12 @@ struct TaxisController: Sendable {
     /// The `Link` header (RFC 8288) that carries the next page's URL.
     static let link = HTTPField.Name("Link")!
 
-    private static func days(_ window: TimeInterval) -> String {
-        String(format: "%g", window / 86_400)
+    /// The `Link` value of the page after this one: the same window and
+    /// limit, from `cursor` on.
+    static func nextLink(_ request: Request, window: HistoryWindow, limit: Int, cursor: String) -> String {
+        let next = [("from", window.fromText), ("to", window.toText), ("limit", "\(limit)"), ("cursor", cursor)]
+            .map { "\($0.0)=\(queryEncoded($0.1))" }.joined(separator: "&")
+        return "<\(request.uri.path)?\(next)>; rel=\"next\""
     }
 
     /// `text` as a query parameter's value: `+`, `&`, `=` and the like percent-encoded.

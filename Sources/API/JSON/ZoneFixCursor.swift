@@ -1,0 +1,41 @@
+import FixRecords
+import Foundation
+import Storage
+
+/// Where the next page of a zone's archived fixes starts: just after the
+/// fix of ``key``, in the order time, taxi, device. Clients pass it back as
+/// the opaque `cursor` of the `Link: <...>; rel="next"` URL.
+struct ZoneFixCursor: Equatable {
+    /// The last fix of the page.
+    let key: FixKey
+
+    /// The cursor after `fix`, the last of a page.
+    init(after fix: AcceptedFix) {
+        key = FixKey(of: fix)
+    }
+
+    /// Reads a cursor as ``text`` writes it.
+    /// - Throws: 400 problem+json when it is not one.
+    init(parsing text: String) throws {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        guard let data = Data(base64Encoded: base64),
+              let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
+            throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
+        }
+        key = FixKey(milliseconds: fields.time, taxi: TaxiID(fields.taxi), device: fields.device)
+    }
+
+    /// The cursor as the `cursor` query parameter carries it: base64url of a small JSON object, no padding.
+    var text: String {
+        let fields = Fields(time: key.milliseconds, taxi: key.taxi.text, device: key.device)
+        return ((try? JSONEncoder().encode(fields)) ?? Data()).base64EncodedString()
+            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+    }
+
+    private struct Fields: Codable {
+        var time: Int64
+        var taxi: String
+        var device: String
+    }
+}

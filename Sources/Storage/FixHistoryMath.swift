@@ -1,0 +1,67 @@
+import FixRecords
+import Foundation
+import GeoKit
+import Zones
+
+/// The history answers worked out in Swift from fixes an archive read,
+/// for the archives without a spatial database (SQLite, in memory): the
+/// same answers PostGIS gives the PostgreSQL archive.
+public enum FixHistoryMath {
+    /// The sphere distances are measured on: the WGS84 mean radius
+    /// ((2a + b) / 3), the one PostGIS's `ST_Length(geography, false)` uses.
+    public static let earthRadiusMetres = 6_371_008.771_4
+
+    /// The great-circle distance between `a` and `b`, metres (haversine).
+    public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
+        let radians = Double.pi / 180
+        let dLat = (b.latitude - a.latitude) * radians, dLon = (b.longitude - a.longitude) * radians
+        let h = sin(dLat / 2) * sin(dLat / 2)
+            + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
+        return 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
+    }
+
+    /// The length of the line through `positions`, metres.
+    public static func length(of positions: [Coordinate]) -> Double {
+        zip(positions, positions.dropFirst()).reduce(0) { $0 + distance($1.0, $1.1) }
+    }
+
+    /// The track through `fixes` (oldest first).
+    static func track(_ fixes: [AcceptedFix]) -> FixTrack {
+        let positions = fixes.map(\.coordinate)
+        return FixTrack(positions: positions, lengthMetres: length(of: positions))
+    }
+
+    /// The distance of each UTC day of `fixes` (one taxi's, oldest first).
+    static func dailyDistances(_ fixes: [AcceptedFix]) -> [DailyDistance] {
+        let days = Dictionary(grouping: fixes) { utcDay(of: $0.time) }
+        return days.keys.sorted().map { day in
+            DailyDistance(
+                day: Date(storedMilliseconds: day * 86_400_000), fixes: days[day]!.count,
+                metres: length(of: days[day]!.map(\.coordinate)))
+        }
+    }
+
+    /// The UTC day of `date`, in days since 1970.
+    static func utcDay(of date: Date) -> Int64 {
+        let milliseconds = date.storedMilliseconds
+        return milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds + 1) / 86_400_000 - 1
+    }
+
+    /// Of `fixes` (in any order, a fix possibly twice), those `zone`'s
+    /// polygon covers, after `after`, in ``FixKey`` order, each once, at most `limit`.
+    static func inside(_ zone: Zone, _ fixes: [AcceptedFix], after: FixKey, limit: Int) throws(StorageError) -> [AcceptedFix] {
+        let polygon: PreparedGeometry
+        do {
+            polygon = try PreparedGeometry(zone.geometry)
+        } catch {
+            throw .readFailed(reason: "the polygon of zone \(zone.id) cannot be prepared: \(error)")
+        }
+        var seen = Set<FixKey>()
+        let keyed = fixes.map { (FixKey(of: $0), $0) }.filter { $0.0 > after }.sorted { $0.0 < $1.0 }
+        var page: [AcceptedFix] = []
+        for (key, fix) in keyed where page.count < limit && polygon.covers(fix.coordinate) && seen.insert(key).inserted {
+            page.append(fix)
+        }
+        return page
+    }
+}
