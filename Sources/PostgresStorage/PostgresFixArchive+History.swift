@@ -7,7 +7,8 @@ import Zones
 /// The history questions on PostgreSQL, answered by PostGIS: the track is
 /// `ST_MakeLine` over the taxi's points, a zone's fixes are those its
 /// polygon (sent as GeoJSON) `ST_Covers`, found through the GiST index on
-/// `position`, and lengths are `ST_Length` on geography over the sphere
+/// `position`, less those a preceding neighbour covers (the border rule),
+/// and lengths are `ST_Length` on geography over the sphere
 /// (`use_spheroid` false), as ``FixHistoryMath`` measures them.
 extension PostgresFixArchive {
     /// A window's bounds as the statements read them: `$2` and `$3`, milliseconds.
@@ -31,19 +32,31 @@ extension PostgresFixArchive {
         }
     }
 
-    public func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+    public func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+        let zone = territory.zone
         guard let polygon = zone.geometry.geoJSON?.serialized else {
             throw .readFailed(reason: "zone \(zone.id) has no polygon to look in")
+        }
+        var neighbours: [String] = []
+        for neighbour in territory.precedingNeighbours {
+            guard let text = neighbour.geometry.geoJSON?.serialized else {
+                throw .readFailed(reason: "zone \(neighbour.id), a neighbour of zone \(zone.id), has no polygon to compare with")
+            }
+            neighbours.append(text)
         }
         let start = after ?? FixKey(milliseconds: window.lowerBound.storedMilliseconds - 1, taxi: TaxiID(""), device: "")
         let parameters: [PostgresValue] = [
             .text(polygon), .integer(window.lowerBound.storedMilliseconds), .integer(window.upperBound.storedMilliseconds),
             .integer(start.milliseconds), .text(start.taxi.text), .text(start.device), .integer(Int64(max(0, limit))),
+            .text("[" + neighbours.joined(separator: ",") + "]"),
         ]
         return try await pool.run({ .readFailed(reason: $0) }) { connection in
             try Self.fixes(connection.query("""
+                WITH neighbours AS MATERIALIZED (
+                    SELECT ST_SetSRID(ST_GeomFromGeoJSON(polygon::text), 4326) AS polygon FROM json_array_elements($8::json) AS polygon)
                 SELECT \(Self.selectColumns) FROM fixes
                 WHERE \(Self.window) AND ST_Covers(ST_SetSRID(ST_GeomFromGeoJSON($1), 4326), position)
+                  AND NOT EXISTS (SELECT 1 FROM neighbours WHERE ST_Covers(neighbours.polygon, fixes.position))
                   AND (time, taxi_id, device_id) > (to_timestamp($4::int8 / 1000.0), $5::text COLLATE "C", $6::text COLLATE "C")
                 ORDER BY time, taxi_id, device_id LIMIT $7
                 """, parameters))

@@ -21,11 +21,13 @@ public protocol FixHistory: Sendable {
     /// the length of the line through them.
     func track(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> FixTrack
 
-    /// The fixes of every taxi in `window` that `zone`'s polygon covers
-    /// (its border included: a fix on a border two zones share is in both
-    /// answers), ordered by time, taxi and device, starting after `after`
-    /// (nil: from the window's start), at most `limit`.
-    func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix]
+    /// The fixes of every taxi in `window` that lie in `territory` (its
+    /// zone's polygon, border included, less what the zones before it
+    /// cover: a fix on a border two zones share is in the answer of the
+    /// one zone the border rule gives it), ordered by time, taxi and
+    /// device, starting after `after` (nil: from the window's start), at
+    /// most `limit`.
+    func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix]
 
     /// How far `taxi` drove on each UTC day of `window` on which it sent a
     /// fix: the length of the line through that day's fixes, oldest day first.

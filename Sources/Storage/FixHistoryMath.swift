@@ -47,19 +47,19 @@ public enum FixHistoryMath {
         return milliseconds >= 0 ? milliseconds / 86_400_000 : (milliseconds + 1) / 86_400_000 - 1
     }
 
-    /// Of `fixes` (in any order, a fix possibly twice), those `zone`'s
-    /// polygon covers, after `after`, in ``FixKey`` order, each once, at most `limit`.
-    static func inside(_ zone: Zone, _ fixes: [AcceptedFix], after: FixKey, limit: Int) throws(StorageError) -> [AcceptedFix] {
-        let polygon: PreparedGeometry
+    /// Of `fixes` (in any order, a fix possibly twice), those in
+    /// `territory`, after `after`, in ``FixKey`` order, each once, at most `limit`.
+    static func inside(_ territory: ZoneTerritory, _ fixes: [AcceptedFix], after: FixKey, limit: Int) throws(StorageError) -> [AcceptedFix] {
+        let polygon: ZoneTerritory.PreparedTest
         do {
-            polygon = try PreparedGeometry(zone.geometry)
+            polygon = try territory.preparedTest()
         } catch {
-            throw .readFailed(reason: "the polygon of zone \(zone.id) cannot be prepared: \(error)")
+            throw .readFailed(reason: "the polygons of zone \(territory.zone.id) and its neighbours cannot be prepared: \(error)")
         }
         var seen = Set<FixKey>()
         let keyed = fixes.map { (FixKey(of: $0), $0) }.filter { $0.0 > after }.sorted { $0.0 < $1.0 }
         var page: [AcceptedFix] = []
-        for (key, fix) in keyed where page.count < limit && polygon.covers(fix.coordinate) && seen.insert(key).inserted {
+        for (key, fix) in keyed where page.count < limit && polygon.contains(fix.coordinate) && seen.insert(key).inserted {
             page.append(fix)
         }
         return page

@@ -67,8 +67,8 @@ extension InMemoryFixArchive {
         FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int.max))
     }
 
-    public func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+    public func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         let inWindow = storage.withLock { storage in storage.values.filter { window.contains($0.time) } }
-        return try FixHistoryMath.inside(zone, inWindow, after: after ?? FixKey.before(window.lowerBound), limit: limit)
+        return try FixHistoryMath.inside(territory, inWindow, after: after ?? FixKey.before(window.lowerBound), limit: limit)
     }
 }

@@ -5,8 +5,8 @@ import GRDB
 import Zones
 
 /// The history questions on the SQLite archive, answered in Swift over its
-/// reads (``FixHistoryMath``); the zone's polygon is tested with GEOS on the
-/// fixes inside its bounding box, which SQL finds.
+/// reads (``FixHistoryMath``); the zone's territory is tested with GEOS on
+/// the fixes inside its bounding box, which SQL finds.
 extension SQLiteFixArchive {
     public func track(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> FixTrack {
         FixHistoryMath.track(try await fixes(of: taxi, in: window, limit: limit))
@@ -16,10 +16,10 @@ extension SQLiteFixArchive {
         FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int.max))
     }
 
-    public func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+    public func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         let start = after ?? FixKey.before(window.lowerBound)
         guard Date(storedMilliseconds: start.milliseconds) <= window.upperBound else { return [] }
-        let box = zone.boundingBox
+        let box = territory.zone.boundingBox
         let arguments: StatementArguments = [
             start.milliseconds, window.upperBound.storedMilliseconds, box.minX, box.minY, box.maxX, box.maxY,
         ]
@@ -40,6 +40,6 @@ extension SQLiteFixArchive {
                         """,
                     arguments: arguments)
             })
-        return try FixHistoryMath.inside(zone, candidates, after: start, limit: limit)
+        return try FixHistoryMath.inside(territory, candidates, after: start, limit: limit)
     }
 }

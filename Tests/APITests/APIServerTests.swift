@@ -255,7 +255,7 @@ struct BrokenArchive: FixArchive {
     func track(of taxi: TaxiID, in window: ClosedRange<Date>, limit: Int) async throws(StorageError) -> FixTrack {
         throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
     }
-    func fixes(inside zone: Zone, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
+    func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         throw .readFailed(reason: "disk I/O error in /var/lib/secret.sqlite")
     }
     func dailyDistances(of taxi: TaxiID, in window: ClosedRange<Date>) async throws(StorageError) -> [DailyDistance] {

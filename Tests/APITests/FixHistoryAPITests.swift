@@ -75,10 +75,11 @@ import Zones
     }
 
     @Test func aZonesFixesComePageByPageFollowingTheLink() async throws {
-        // Zone 7 of the harness is -73.9...-73.8 × 40.7...40.8.
-        let inside = (0..<5).map { Self.fix("T\($0 % 2)", minute: Double($0), lon: -73.85, lat: 40.75) }
-            + [Self.fix("T9", minute: 2, lon: -73.85, lat: 40.75, device: "spare")]
-        let outside = [Self.fix("T1", minute: 3, lon: -73.95, lat: 40.75), Self.fix("T1", minute: 90, lon: -73.85, lat: 40.75)]
+        // Zone 7 of the harness is -73.9...-73.8 × 40.7...40.8; zone 161 meets it along -73.9,
+        // a border the rule gives to 7, the smaller id.
+        let inside = (0..<4).map { Self.fix("T\($0 % 2)", minute: Double($0), lon: -73.85, lat: 40.75) }
+            + [Self.fix("T9", minute: 2, lon: -73.85, lat: 40.75, device: "spare"), Self.fix("T8", minute: 4, lon: -73.9, lat: 40.75)]
+        let outside = [Self.fix("T2", minute: 3, lon: -73.95, lat: 40.75), Self.fix("T1", minute: 90, lon: -73.85, lat: 40.75)]
         let (harness, token) = try await Self.harness(with: inside + outside)
         let expected = inside.sorted { FixKey(of: $0) < FixKey(of: $1) }.map { "\($0.taxiId) \(FixTime.iso8601($0.time))" }
         try await harness.test { client in
@@ -96,6 +97,8 @@ import Zones
             }
             #expect(pages == 2)
             #expect(seen == expected)
+            let neighbour = try await client.call(.get, "/v1/zones/161/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z", token: token)
+            #expect(try neighbour.list().map { $0["taxiId"]?.scalarText } == ["T2"], "the fix on the border is zone 7's alone")
             #expect(try await client.call(.get, "/v1/zones/999/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z", token: token)
                 .status == .notFound)
             let tooLong = try await client.call(.get, "/v1/zones/7/fixes?from=2026-09-01T00:00:00Z&to=2026-09-21T00:00:00Z", token: token)

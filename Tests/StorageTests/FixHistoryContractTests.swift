@@ -82,15 +82,43 @@ import Zones
         let window = Self.base...Self.base.addingTimeInterval(3600)
         let expected = inside.sorted { FixKey(of: $0) < FixKey(of: $1) }
         #expect(expected.map(\.taxiId) == ["T1", "T1", "T2", "T3", "T1"], "time, then taxi, then device")
-        #expect(try await archive.fixes(inside: zone, in: window, after: nil, limit: 100) == expected, "a fix on the border is inside")
+        #expect(try await archive.fixes(inside: ZoneTerritory(zone: zone), in: window, after: nil, limit: 100) == expected, "a fix on the border is inside")
         var pages: [[AcceptedFix]] = []
         var after: FixKey?
         repeat {
-            let page = try await archive.fixes(inside: zone, in: window, after: after, limit: 2)
+            let page = try await archive.fixes(inside: ZoneTerritory(zone: zone), in: window, after: after, limit: 2)
             pages.append(page)
             after = page.last.map(FixKey.init(of:))
         } while pages.last?.count == 2
         #expect(pages.map(\.count) == [2, 2, 1])
         #expect(pages.flatMap { $0 } == expected, "pages follow one another without gaps or repeats")
+    }
+
+    @Test(arguments: FixArchiveContractTests.implementations)
+    func aFixOnASharedBorderIsInTheZoneTheBorderRuleGivesIt(implementation: String) async throws {
+        let (archive, cleanUp) = try FixArchiveContractTests.make(implementation)
+        defer { cleanUp() }
+        // Zone 3 from -74.10 to -74.00 meets the square zone 7 along longitude -74.00; zone 12
+        // from -73.90 to -73.80 meets it along -73.90 and comes after it in the set.
+        func square(_ id: ZoneID, fromLongitude west: Double) throws -> Zone {
+            let ring = [(west, 40.7), (west + 0.1, 40.7), (west + 0.1, 40.8), (west, 40.8), (west, 40.7)]
+                .map { Coordinate(longitude: $0.0, latitude: $0.1) }
+            return Zone(id: id, name: "Zone \(id)", geometry: try Geometry.polygon(exterior: ring))
+        }
+        let zoneSet = ZoneSet(zones: [try square("12", fromLongitude: -73.9), try Self.squareZone(), try square("3", fromLongitude: -74.1)])
+        let onWestBorder = Self.fix("T1", minute: 1, lon: -74.0, lat: 40.75)
+        let onEastBorder = Self.fix("T2", minute: 2, lon: -73.9, lat: 40.75)
+        let insideSeven = Self.fix("T3", minute: 3, lon: -73.95, lat: 40.75)
+        let insideThree = Self.fix("T4", minute: 4, lon: -74.05, lat: 40.75)
+        try archive.append([onWestBorder, onEastBorder, insideSeven, insideThree])
+        let window = Self.base...Self.base.addingTimeInterval(3600)
+        func answer(_ id: ZoneID) async throws -> [TaxiID] {
+            let territory = try #require(ZoneTerritory(id, in: zoneSet))
+            return try await archive.fixes(inside: territory, in: window, after: nil, limit: 100).map(\.taxiId)
+        }
+        #expect(try await answer("3") == ["T1", "T4"], "zone 3 comes first: the shared border is its own")
+        #expect(try await answer("7") == ["T2", "T3"], "zone 7 cedes its west border to 3 and keeps its east border from 12")
+        #expect(try await answer("12") == [], "zone 12 cedes its west border to 7")
+        #expect(ZoneTerritory("99", in: zoneSet) == nil)
     }
 }

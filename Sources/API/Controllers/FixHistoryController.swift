@@ -9,7 +9,8 @@ import Zones
 /// (`GET /v1/taxis/{taxiId}/track`), its distance per UTC day
 /// (`GET /v1/taxis/{taxiId}/distance`), and the fixes inside a zone of the
 /// zone set in force (`GET /v1/zones/{zoneId}/fixes`, paged like a taxi's
-/// fixes). Every window is bounded by `--history-max-days`.
+/// fixes; a fix on a shared border counts in the one zone the border rule
+/// gives it, as a live position would). Every window is bounded by `--history-max-days`.
 struct FixHistoryController: Sendable {
     let archive: any FixArchive
     let zones: ActiveZones
@@ -54,13 +55,13 @@ struct FixHistoryController: Sendable {
     @Sendable func zoneFixes(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
         let zoneId = ZoneID(try context.parameters.require("zoneId"))
-        guard let zone = zones.current.zoneSet[zoneId] else {
+        guard let territory = ZoneTerritory(zoneId, in: zones.current.zoneSet) else {
             throw Problem.notFound("no zone \(zoneId) in the zone set in force")
         }
         let window = try HistoryWindow(request, maxWindow: maxWindow)
         let limit = try request.queryCount("limit", in: 1...TaxisController.maxPageSize, default: TaxisController.defaultPageSize)
         let cursor = try request.uri.queryParameters.get("cursor").map { try ZoneFixCursor(parsing: String($0)) }
-        let fetched = try await archive.fixes(inside: zone, in: window.range, after: cursor?.key, limit: limit + 1)
+        let fetched = try await archive.fixes(inside: territory, in: window.range, after: cursor?.key, limit: limit + 1)
         let page = Array(fetched.prefix(limit))
         var response = try JSONResponse.ok(page.map(TaxiJSON.init))
         if fetched.count > limit, let last = page.last {
