@@ -199,7 +199,7 @@ public actor Dispatcher {
     @discardableResult
     public func accept(_ taxi: TaxiID) async throws(DispatcherError) -> [DispatchEvent] {
         let pickup = engine.snapshot.request(heldBy: taxi)?.pickup
-        let eta = pickup.flatMap { etas.etas(from: [taxi], to: $0, depart: clock.now)[taxi] }
+        let eta = pickup.flatMap { etas.eta(from: taxi, to: $0, depart: clock.now) }
         return try await execute(.accept(taxi, eta: eta))
     }
 
@@ -207,15 +207,25 @@ public actor Dispatcher {
     /// ETA of their best free taxi to `pickup`, at most `limit`, from one
     /// many-to-one router query over every free taxi (not a route per taxi).
     public func nearestZonesWithFreeTaxis(to pickup: Coordinate, limit: Int = 5) -> [ZoneChoice] {
-        let free = engine.snapshot.taxiQueues.flatMap { zone, queue in queue.taxis.map { ($0, zone) } }
-        let known = etas.etas(from: free.map(\.0), to: pickup, depart: clock.now)
-        var best: [ZoneID: ZoneChoice] = [:]
-        for (taxi, zone) in free {
-            guard let eta = known[taxi] else { continue }
-            if let current = best[zone], (current.eta, current.taxi) <= (eta, taxi) { continue }
-            best[zone] = ZoneChoice(zone: zone, taxi: taxi, eta: eta)
+        let queues = engine.snapshot.taxiQueues
+        var free: [TaxiID] = []
+        free.reserveCapacity(queues.values.reduce(0) { $0 + $1.entries.count })
+        for queue in queues.values { free.append(contentsOf: queue.entries.lazy.map(\.taxi)) }
+        let known = etas.etas(from: free, to: pickup, depart: clock.now)
+        var best: [ZoneChoice] = []
+        var start = 0
+        for (zone, queue) in queues {
+            let end = start + queue.entries.count
+            var choice: ZoneChoice?
+            for index in start..<end {
+                guard let eta = known[index] else { continue }
+                if let current = choice, (current.eta, current.taxi) <= (eta, free[index]) { continue }
+                choice = ZoneChoice(zone: zone, taxi: free[index], eta: eta)
+            }
+            if let choice { best.append(choice) }
+            start = end
         }
-        return Array(best.values.sorted { ($0.eta, $0.zone) < ($1.eta, $1.zone) }.prefix(limit))
+        return Array(best.sorted { ($0.eta, $0.zone) < ($1.eta, $1.zone) }.prefix(limit))
     }
 
     /// The expected wait of a new request at `pickup` in `zone` (SPEC D4,
@@ -225,7 +235,7 @@ public actor Dispatcher {
     public func expectedWait(at pickup: Coordinate, in zone: ZoneID) -> Duration? {
         guard let toOffer = engine.expectedTimeToOffer(in: zone, now: engineTime) else { return nil }
         guard toOffer == .zero, let head = engine.snapshot.taxiQueue(in: zone).first else { return toOffer }
-        return toOffer + (etas.etas(from: [head], to: pickup, depart: clock.now)[head] ?? .zero)
+        return toOffer + (etas.eta(from: head, to: pickup, depart: clock.now) ?? .zero)
     }
 
     /// Gives every reservation that awaits a taxi (none was free in its zone
@@ -250,7 +260,7 @@ public actor Dispatcher {
             guard let position = positions.position(of: taxi) else { continue }
             if position.haversineDistance(to: pickup) <= Self.arrivalRadiusMetres {
                 _ = try? await execute(.arrived(taxi))
-            } else if let eta = etas.etas(from: [taxi], to: pickup, depart: clock.now)[taxi] {
+            } else if let eta = etas.eta(from: taxi, to: pickup, depart: clock.now) {
                 _ = try? await execute(.updateETA(id, eta: eta))
             }
         }

@@ -8,9 +8,18 @@ import Routing
 /// The service asks the road router about the taxis' live positions; a
 /// test gives fixed times.
 public protocol PickupETAs: Sendable {
-    /// The driving time from each of `taxis` whose position is known and
-    /// which can reach `pickup`, leaving at `depart`.
-    func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration]
+    /// The driving time from each of `taxis` to `pickup`, leaving at
+    /// `depart`, index for index: nil for a taxi whose position is unknown
+    /// or which cannot reach the pickup. An array, not a dictionary, since
+    /// a dispatcher's query over every free taxi asks for thousands.
+    func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?]
+}
+
+extension PickupETAs {
+    /// The driving time from `taxi` to `pickup`, leaving at `depart`; nil when unknown.
+    public func eta(from taxi: TaxiID, to pickup: Coordinate, depart: Date) -> Duration? {
+        etas(from: [taxi], to: pickup, depart: depart).first ?? nil
+    }
 }
 
 /// No router: no ETA is known. The dispatcher then tells no ETA and
@@ -20,7 +29,9 @@ public struct NoPickupETAs: PickupETAs {
     /// The provider that knows nothing.
     public init() {}
 
-    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] { [:] }
+    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
+        Array(repeating: nil, count: taxis.count)
+    }
 }
 
 /// The road router on the live fleet's positions: one many-to-one table
@@ -43,34 +54,30 @@ public final class RouterPickupETAs: PickupETAs {
         self.snapped = snapped
     }
 
-    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] {
-        let placed = places(of: taxis)
-        guard !placed.isEmpty, let estimates = try? router.table(fromSnapped: placed.map(\.place), to: pickup, depart: depart) else {
-            return [:]
+    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
+        let places = places(of: taxis)
+        guard places.contains(where: { $0 != nil }),
+              let estimates = try? router.table(fromSnapped: places, to: pickup, depart: depart) else {
+            return Array(repeating: nil, count: taxis.count)
         }
-        var etas: [TaxiID: Duration] = [:]
-        etas.reserveCapacity(placed.count)
-        for (entry, estimate) in zip(placed, estimates) {
-            if let estimate { etas[entry.taxi] = .milliseconds(Int64((estimate.durationSeconds * 1000).rounded())) }
-        }
-        return etas
+        return estimates.map { estimate in estimate.map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) } }
     }
 
-    /// The snapped positions of those of `taxis` whose position is known:
-    /// the table's, or, for a position it does not have yet, snapped now and published.
-    private func places(of taxis: [TaxiID]) -> [(taxi: TaxiID, place: SnappedPlace?)] {
-        let positions = zip(taxis, fleet.positions(of: taxis)).compactMap { taxi, coordinate in
-            coordinate.map { (taxi: taxi, coordinate: $0) }
-        }
-        let known = snapped.entries(of: positions.lazy.map(\.taxi))
+    /// The snapped positions of `taxis`, index for index (nil for a taxi
+    /// whose position is unknown or off the roads): the table's, or, for a
+    /// position it does not have yet, snapped now and published.
+    private func places(of taxis: [TaxiID]) -> [SnappedPlace?] {
+        let coordinates = fleet.positions(of: taxis)
+        var (places, unsnapped) = snapped.places(of: taxis, at: coordinates)
+        guard !unsnapped.isEmpty else { return places }
         var fresh: [(taxi: TaxiID, entry: SnappedPositions.Entry)] = []
-        let placed = zip(positions, known).map { position, known -> (taxi: TaxiID, place: SnappedPlace?) in
-            if let known, known.coordinate == position.coordinate { return (position.taxi, known.place) }
-            let entry = SnappedPositions.snap(position.coordinate, with: router)
-            fresh.append((position.taxi, entry))
-            return (position.taxi, entry.place)
+        for index in unsnapped {
+            guard let coordinate = coordinates[index] else { continue }
+            let entry = SnappedPositions.snap(coordinate, with: router)
+            fresh.append((taxis[index], entry))
+            places[index] = entry.place
         }
-        if !fresh.isEmpty { snapped.publish(fresh) }
-        return placed
+        snapped.publish(fresh)
+        return places
     }
 }

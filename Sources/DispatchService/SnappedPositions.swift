@@ -31,6 +31,31 @@ public final class SnappedPositions: Sendable {
         entries.withLock { entries in taxis.map { entries[$0] } }
     }
 
+    /// The places of `taxis` at `coordinates` (index for index), under one
+    /// lock: nil for a taxi without a coordinate, or whose coordinate is not
+    /// the one the table snapped (listed in `unsnapped`, to be snapped by
+    /// the caller), or which is off the roads.
+    public func places(of taxis: [TaxiID], at coordinates: [Coordinate?]) -> (places: [SnappedPlace?], unsnapped: [Int]) {
+        var places: [SnappedPlace?] = []
+        places.reserveCapacity(taxis.count)
+        var unsnapped: [Int] = []
+        entries.withLock { entries in
+            for (index, taxi) in taxis.enumerated() {
+                guard let coordinate = coordinates[index] else {
+                    places.append(nil)
+                    continue
+                }
+                if let entry = entries[taxi], entry.coordinate == coordinate {
+                    places.append(entry.place)
+                } else {
+                    places.append(nil)
+                    unsnapped.append(index)
+                }
+            }
+        }
+        return (places, unsnapped)
+    }
+
     /// Records `snapped`, replacing each taxi's previous entry.
     public func publish(_ snapped: some Sequence<(taxi: TaxiID, entry: Entry)>) {
         entries.withLock { entries in

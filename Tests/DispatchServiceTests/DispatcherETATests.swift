@@ -13,8 +13,8 @@ import Zones
 struct FixedETAs: PickupETAs {
     let seconds: [TaxiID: Int]
 
-    func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [TaxiID: Duration] {
-        Dictionary(uniqueKeysWithValues: taxis.compactMap { taxi in seconds[taxi].map { (taxi, Duration.seconds($0)) } })
+    func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
+        taxis.map { taxi in seconds[taxi].map { Duration.seconds($0) } }
     }
 }
 
