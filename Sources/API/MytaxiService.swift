@@ -103,12 +103,13 @@ public final class MytaxiService: Sendable {
         self.fleet = fleet
         let validator = FixValidator(rules: configuration.validation)
         let restored = try await archive.latestFixPerTaxi()
-        // Each restored taxi in its zone under the set in force, which may not be the one its last fix was stored with.
-        for fix in restored {
+        // Each restored taxi in its zone under the set in force, which may not be the one its last fix was
+        // stored with; all of them under one lock of the index.
+        fleet.update(restored.lazy.map { fix in
             var position = fix.position
             position.zoneId = zoneIndex.zone(at: position.coordinate)?.id
-            fleet.update(position, heardAt: fix.receivedAt)
-        }
+            return (position, fix.receivedAt)
+        })
         validator.recordCommitted(restored)
         committer = GroupCommitter(archive: archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
