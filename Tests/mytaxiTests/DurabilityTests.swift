@@ -55,27 +55,38 @@ import Testing
             Self.loadgen, ["--protocol", wireProtocol, "--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
         let arguments = Self.serveArguments(only: wireProtocol)
         let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
-        let port = try #require(first.ports[listener])
+        let acked = try Self.stream(
+            to: first, listener: listener, load: ["--protocol", wireProtocol, "--transport", transport, "--devices", "\(devices)"],
+            in: directory) { $0.kill() }
+        #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
+        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+    }
 
+    /// Streams fixes from the load generator to `service`'s `listener` for
+    /// 3 s (`load`: its protocol, transport and devices), does `interrupt`
+    /// to the service 1.5 s in, and returns every fix the load generator
+    /// saw acknowledged, waiting `drainSeconds` after the stream for the
+    /// last acknowledgements.
+    static func stream(
+        to service: ServiceProcess, listener: String, load loadArguments: [String], drainSeconds: Int = 1, in directory: URL,
+        interrupt: (ServiceProcess) -> Void
+    ) throws -> [(device: String, time: String)] {
+        let port = try #require(service.ports[listener])
         let load = Process()
         load.executableURL = Self.loadgen
-        load.arguments = [
-            "--protocol", wireProtocol, "--transport", transport, "--port", "\(port)", "--devices", "\(devices)",
-            "--window", "4", "--count", "10000000", "--duration", "3", "--drain-seconds", "1", "--acked-out", "acked.csv",
-            "--metrics-url", "http://127.0.0.1:1/none",
+        load.arguments = loadArguments + [
+            "--port", "\(port)", "--window", "4", "--count", "10000000", "--duration", "3", "--drain-seconds", "\(drainSeconds)",
+            "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
         ]
         load.currentDirectoryURL = directory
         load.standardOutput = FileHandle.nullDevice
         try load.run()
         Thread.sleep(forTimeInterval: 1.5)
-        first.kill()
+        interrupt(service)
         load.waitUntilExit()
-
-        let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
+        return try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
             .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
-        #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
-        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// SIGTERM in the middle of a stream: the service stops in order (HTTP,
@@ -88,27 +99,13 @@ import Testing
         _ = try Self.run(Self.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
         let arguments = Self.serveArguments(only: "line")
         let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
-        let port = try #require(first.ports["line/tcp"])
-        let load = Process()
-        load.executableURL = Self.loadgen
-        load.arguments = [
-            "--port", "\(port)", "--devices", "200", "--window", "4", "--count", "10000000", "--duration", "3",
-            "--drain-seconds", "2", "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
-        ]
-        load.currentDirectoryURL = directory
-        load.standardOutput = FileHandle.nullDevice
-        try load.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        first.stop()
-        load.waitUntilExit()
+        let acked = try Self.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], drainSeconds: 2, in: directory) {
+            $0.stop()
+        }
         #expect(first.process.terminationStatus == 0)
         let log = try String(contentsOf: first.errorLog, encoding: .utf8)
         let errors = log.split(separator: "\n").filter { $0.contains(" error ") || $0.contains(" critical ") }
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
-
-        let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
-            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
-            .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
         #expect(acked.count > 500)
         try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
@@ -126,7 +123,7 @@ import Testing
         let port = try #require(first.ports["osmand/http"])
 
         let start = Int(Date().timeIntervalSince1970) - 3_600
-        let acked = OsmAndPhones(port: port, phones: phones, firstSecond: start).post(for: 3, killing: first, after: 1.5)
+        let acked = OsmAndPhones(port: port, phones: phones, firstSecond: start).post(killing: first, after: 1.5, thenFor: 1.5)
         #expect(acked.count > 100, "the phones should have been answered for a while before the kill")
         try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
@@ -177,26 +174,28 @@ struct OsmAndPhones {
     let phones: [String]
     let firstSecond: Int
 
-    /// Posts for `seconds`, kills `service` after `killAfter` seconds, and
-    /// returns every (device, ISO time) answered 200.
-    func post(for seconds: Double, killing service: ServiceProcess, after killAfter: Double) -> [(device: String, time: String)] {
-        post(for: seconds) {
+    /// Posts, kills `service` after `killAfter` seconds, posts `secondsAfter`
+    /// more, and returns every (device, ISO time) answered 200.
+    func post(killing service: ServiceProcess, after killAfter: Double, thenFor secondsAfter: Double) -> [(device: String, time: String)] {
+        post(meanwhile: {
             Thread.sleep(forTimeInterval: killAfter)
             service.kill()
-        }.map { ($0.device, $0.time) }
+        }, thenFor: secondsAfter).map { ($0.device, $0.time) }
     }
 
-    /// Posts for `seconds` while `meanwhile` runs on the calling thread, and
-    /// returns every (device, ISO time) answered 200, with when the answer came.
-    func post(for seconds: Double, meanwhile: () -> Void) -> [(device: String, time: String, answeredAt: Date)] {
+    /// Posts while `meanwhile` runs on the calling thread and for
+    /// `secondsAfter` once it has returned (however long it took, say a
+    /// database restarting on a loaded machine), and returns every
+    /// (device, ISO time) answered 200, with when the answer came.
+    func post(meanwhile: () -> Void, thenFor secondsAfter: Double) -> [(device: String, time: String, answeredAt: Date)] {
         let answered = ResultsBox()
-        let deadline = Date().addingTimeInterval(seconds)
+        let deadline = DeadlineBox()
         let group = DispatchGroup()
         for (index, phone) in phones.enumerated() {
             group.enter()
             Thread.detachNewThread {
                 var second = firstSecond
-                while Date() < deadline {
+                while !deadline.hasPassed {
                     second += 1
                     // A triangle wave: the phone walks back and forth 66 m
                     // without a jump, so validation refuses none of its fixes
@@ -210,6 +209,7 @@ struct OsmAndPhones {
             }
         }
         meanwhile()
+        deadline.set(Date().addingTimeInterval(secondsAfter))
         group.wait()
         return answered.values
     }
@@ -219,6 +219,15 @@ struct OsmAndPhones {
         guard let url = URL(string: "http://127.0.0.1:\(port)/?\(query)") else { return 0 }
         return ServiceProcess.get(url, timeout: 2).status
     }
+}
+
+/// When the phones stop posting: not before it is set.
+final class DeadlineBox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var deadline = Date.distantFuture
+
+    func set(_ date: Date) { lock.withLock { deadline = date } }
+    var hasPassed: Bool { lock.withLock { Date() >= deadline } }
 }
 
 /// Answers gathered from several threads.

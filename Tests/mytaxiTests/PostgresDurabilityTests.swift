@@ -14,30 +14,17 @@ struct PostgresDurabilityTests {
         _ = try DurabilityTests.run(DurabilityTests.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
         let arguments = DurabilityTests.serveArguments(only: "line") + ["--database", try PostgresCluster.createDatabase()]
         let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
-        let port = try #require(first.ports["line/tcp"])
-        let load = Process()
-        load.executableURL = DurabilityTests.loadgen
-        load.arguments = [
-            "--port", "\(port)", "--devices", "200", "--window", "4", "--count", "10000000", "--duration", "3",
-            "--drain-seconds", "1", "--acked-out", "acked.csv", "--metrics-url", "http://127.0.0.1:1/none",
-        ]
-        load.currentDirectoryURL = directory
-        load.standardOutput = FileHandle.nullDevice
-        try load.run()
-        Thread.sleep(forTimeInterval: 1.5)
-        first.kill()
-        load.waitUntilExit()
-        let acked = try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
-            .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
-            .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
+        let acked = try DurabilityTests.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], in: directory) {
+            $0.kill()
+        }
         #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
         try DurabilityTests.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// Phones post OsmAnd fixes (each answered on its own, 200 only once
-    /// stored) for 14 s while PostgreSQL crashes for 3 s and comes back
-    /// (reconnection backs off to 5 s at most, so fixes flow again well
-    /// before the phones stop).
+    /// stored) while PostgreSQL crashes for 3 s and comes back, and for 10 s
+    /// after it is up again (reconnection backs off to 5 s at most, so fixes
+    /// flow again well before the phones stop, however long the restart took).
     @Test func postgresStoppedMidStreamAcknowledgesNothingLosesNothingAndResumes() throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -52,7 +39,7 @@ struct PostgresDurabilityTests {
         var healthWhileDown: (status: Int, body: String)?
         var failure: (any Error)?
         let start = Int(Date().timeIntervalSince1970) - 3_600
-        let answered = OsmAndPhones(port: osmandPort, phones: phones, firstSecond: start).post(for: 14) {
+        let answered = OsmAndPhones(port: osmandPort, phones: phones, firstSecond: start).post(meanwhile: {
             Thread.sleep(forTimeInterval: 1.5)
             do {
                 try PostgresCluster.crash()
@@ -66,7 +53,7 @@ struct PostgresDurabilityTests {
             } catch {
                 failure = error
             }
-        }
+        }, thenFor: 10)
         if let failure { throw failure }
         let window = try #require(down)
         let whileDown = answered.filter { $0.answeredAt > window.from && $0.answeredAt < window.to }
