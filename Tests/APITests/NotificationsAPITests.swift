@@ -75,51 +75,31 @@ import Testing
         try await app.test(.live) { client in
             #expect(try await client.call(.put, "/v1/driver/availability", token: driver, json: #"{"available": true}"#).status == .ok)
             let port = try #require(client.port)
-            let received = Mutex<[JSONValue]>([])
-            try await withDeadline(seconds: 10) {
-                try await WebSocketClient.connect(url: "ws://localhost:\(port)/v1/push?token=\(driver)", logger: Logger(label: "test")) {
-                    inbound, _, _ in
-                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                    while let message = try await messages.next() {
-                        guard case .text(let text) = message else { continue }
-                        let value = try JSONParser.parse(text)
-                        received.withLock { $0.append(value) }
-                        if value["kind"]?.scalarText == "taxi_joined_queue" {
-                            _ = try await client.call(.post, "/v1/rides", token: try await harness.token(.passenger), json: RideAPITests.pickup)
-                        }
-                        if value["kind"]?.scalarText == "offer" { return }
-                    }
+            let received = try await pushMessages(port: port, token: driver) { value, _ in
+                if value["kind"]?.scalarText == "taxi_joined_queue" {
+                    _ = try await client.call(.post, "/v1/rides", token: try await harness.token(.passenger), json: RideAPITests.pickup)
                 }
+                return value["kind"]?.scalarText == "offer"
             }
-            let kinds = received.withLock { $0.map { $0["kind"]?.scalarText } }
+            let kinds = received.map { $0["kind"]?.scalarText }
             #expect(kinds == ["state", "taxi_joined_queue", "offer"])
-            #expect(received.withLock { $0.first?["driver"]?["state"]?.scalarText } == "available")
+            #expect(received.first?["driver"]?["state"]?.scalarText == "available")
             #expect(try await client.call(.get, "/v1/notifications", token: driver).list("notifications").isEmpty,
                     "what the socket handed over is not handed over again")
 
-            let board = Mutex<[JSONValue]>([])
             let dispatcherToken = try await harness.token(.dispatcher)
-            try await withDeadline(seconds: 10) {
-                try await WebSocketClient.connect(
-                    url: "ws://localhost:\(port)/v1/push?token=\(dispatcherToken)", logger: Logger(label: "test")
-                ) { inbound, _, _ in
-                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                    while let message = try await messages.next() {
-                        guard case .text(let text) = message else { continue }
-                        let value = try JSONParser.parse(text)
-                        board.withLock { $0.append(value) }
-                        if board.withLock({ $0.count }) == 1 {
-                            _ = try await client.call(.post, "/v1/driver/offer/refuse", token: driver)
-                        }
-                        if text.contains("offer_refused") { return }
-                    }
+            let isFirst = Mutex(true)
+            let board = try await pushMessages(port: port, token: dispatcherToken) { _, text in
+                if isFirst.withLock({ first in defer { first = false }; return first }) {
+                    _ = try await client.call(.post, "/v1/driver/offer/refuse", token: driver)
                 }
+                return text.contains("offer_refused")
             }
-            let first = try #require(board.withLock { $0.first })
+            let first = try #require(board.first)
             #expect(first["kind"]?.scalarText == "state")
             guard case .array(let fleet)? = first["fleet"] else { throw APITestFailure("no fleet in the board's state: \(first)") }
             #expect(fleet.first?["position"]?["taxiId"]?.scalarText == "T1")
-            #expect(board.withLock { $0.last?["kind"]?.scalarText } == "offer_refused")
+            #expect(board.last?["kind"]?.scalarText == "offer_refused")
         }
     }
 
@@ -138,24 +118,14 @@ import Testing
         try await app.test(.live) { client in
             #expect(try await client.call(.post, "/v1/zone-sets", token: planner, json: ZoneSetsAPITests.splitFile).status == .created)
             let port = try #require(client.port)
-            let board = Mutex<[JSONValue]>([])
-            try await withDeadline(seconds: 10) {
-                try await WebSocketClient.connect(
-                    url: "ws://localhost:\(port)/v1/push?token=\(dispatcherToken)", logger: Logger(label: "test")
-                ) { inbound, _, _ in
-                    var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
-                    while let message = try await messages.next() {
-                        guard case .text(let text) = message else { continue }
-                        let value = try JSONParser.parse(text)
-                        board.withLock { $0.append(value) }
-                        if value["kind"]?.scalarText == "state" {
-                            #expect(try await client.call(.post, "/v1/zone-sets/1/activation", token: planner).status == .ok)
-                        }
-                        if value["kind"]?.scalarText == "zones_changed" { return }
-                    }
+            let board = try await pushMessages(port: port, token: dispatcherToken) { value, _ in
+                if value["kind"]?.scalarText == "state" {
+                    let activation = try await client.call(.post, "/v1/zone-sets/1/activation", token: planner)
+                    #expect(activation.status == .ok)
                 }
+                return value["kind"]?.scalarText == "zones_changed"
             }
-            let changed = try #require(board.withLock { $0.last })
+            let changed = try #require(board.last)
             #expect(changed["kind"]?.scalarText == "zones_changed")
             #expect(changed["version"]?.scalarText == "1")
             #expect(changed["zoneCount"]?.scalarText == "2")
@@ -164,6 +134,31 @@ import Testing
             #expect(try drawn.list("features").compactMap { $0["id"]?.scalarText }.sorted() == ["east", "west"])
         }
     }
+}
+
+/// Reads the `/v1/push` socket of `token` on the server at `port`, handing
+/// each message (parsed, and as text) to `handle`, which may act on the
+/// service and says when the reading is done; returns every message read,
+/// in order. Fails when `handle` is not done within `seconds` (generous:
+/// the test suites run side by side on a loaded machine).
+func pushMessages(
+    port: Int, token: String, seconds: Double = 30,
+    until handle: @escaping @Sendable (JSONValue, String) async throws -> Bool
+) async throws -> [JSONValue] {
+    let received = Mutex<[JSONValue]>([])
+    try await withDeadline(seconds: seconds) {
+        try await WebSocketClient.connect(url: "ws://localhost:\(port)/v1/push?token=\(token)", logger: Logger(label: "test")) {
+            inbound, _, _ in
+            var messages = inbound.messages(maxSize: 1 << 20).makeAsyncIterator()
+            while let message = try await messages.next() {
+                guard case .text(let text) = message else { continue }
+                let value = try JSONParser.parse(text)
+                received.withLock { $0.append(value) }
+                if try await handle(value, text) { return }
+            }
+        }
+    }
+    return received.withLock { $0 }
 }
 
 /// Runs `body`, failing when it takes longer than `seconds`.
