@@ -12,28 +12,9 @@ set -euo pipefail
 bin=${1:?usage: Tools/bench-api.sh BIN_DIR [WRK_SECONDS]}
 seconds=${2:-10}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-password=bench-pass-1
-
-"$bin/mytaxi-loadgen" --devices 10000 --write-devices "$work/devices.csv" >/dev/null
-"$bin/mytaxi" graph build Maps/manhattan-midtown.osm.pbf -o "$work/midtown.graph" --time-zone America/New_York \
-  --zones Zones/manhattan/zones.geojson >/dev/null 2>&1
-echo "$password" | "$bin/mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin >/dev/null
+source "$(dirname "$0")/streaming-city.sh"
 # bcrypt cost 4 and a high login limit: the load makes and logs in 2,500 accounts from one address in seconds.
-"$bin/mytaxi" serve --zones Zones/manhattan/zones.geojson --devices "$work/devices.csv" --data-dir "$work/data" \
-  --graph "$work/midtown.graph" --bcrypt-cost 4 --login-limit 100000 --http-max-connections 10000 \
-  --http-port 0 --line-port 0 --nmea-port off --osmand-port off --teltonika-port off --gt06-port off \
-  >"$work/listening" 2>"$work/serve.log" &
-pids+=($!)
-for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
-port_of() { awk -v l="$1" '$2 == l { n = split($3, a, ":"); print a[n] }' "$work/listening"; }
-http=$(port_of http)
-"$bin/mytaxi-loadgen" --port "$(port_of line/tcp)" --devices 10000 --rate 0.5 --count 100000000 --duration 600 \
-  --bbox=-74.00,40.74,-73.97,40.77 >"$work/loadgen.log" 2>&1 &
-pids+=($!)
+start_streaming_city "$bin" -74.00,40.74,-73.97,40.77 --bcrypt-cost 4 --login-limit 100000 --http-max-connections 10000
 sleep 5
 
 echo "== mytaxi-apiload: 500 drivers and 2,000 passengers with push sockets, 10,000 taxis streaming, 1,000 ride requests at once"

@@ -10,26 +10,8 @@ set -euo pipefail
 bin=${1:?usage: Tools/bench-fleet-reads.sh BIN_DIR [WRK_SECONDS]}
 seconds=${2:-10}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk; }
-work=$(mktemp -d)
-pids=()
-cleanup() { for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done; wait 2>/dev/null; rm -rf "$work"; }
-trap cleanup EXIT
-password=bench-pass-1
-
-"$bin/mytaxi-loadgen" --devices 10000 --write-devices "$work/devices.csv" >/dev/null
-"$bin/mytaxi" graph build Maps/manhattan-midtown.osm.pbf -o "$work/midtown.graph" --time-zone America/New_York \
-  --zones Zones/manhattan/zones.geojson >/dev/null 2>&1
-echo "$password" | "$bin/mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin >/dev/null
-"$bin/mytaxi" serve --zones Zones/manhattan/zones.geojson --devices "$work/devices.csv" --data-dir "$work/data" \
-  --graph "$work/midtown.graph" --http-port 0 --line-port 0 --nmea-port off --osmand-port off --teltonika-port off --gt06-port off \
-  >"$work/listening" 2>"$work/serve.log" &
-pids+=($!)
-for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
-port_of() { awk -v l="$1" '$2 == l { n = split($3, a, ":"); print a[n] }' "$work/listening"; }
-http=$(port_of http)
-"$bin/mytaxi-loadgen" --port "$(port_of line/tcp)" --devices 10000 --rate 0.5 --count 100000000 --duration 600 \
-  --bbox=-74.000,40.740,-73.965,40.770 >"$work/loadgen.log" 2>&1 &
-pids+=($!)
+source "$(dirname "$0")/streaming-city.sh"
+start_streaming_city "$bin" -74.000,40.740,-73.965,40.770
 sleep 8
 
 token=$(curl -s -X POST "http://127.0.0.1:$http/v1/sessions" -H 'Content-Type: application/json' \
