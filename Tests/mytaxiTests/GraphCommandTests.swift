@@ -67,6 +67,38 @@ import Testing
         #expect(info.lines.contains { $0.contains("edgezone") && $0.contains("zoneids") })
     }
 
+    /// A synthetic city goes through the same build: about the nodes asked
+    /// for, the usual summary, and the same seed writes the same file.
+    @Test func buildDrawsASyntheticCityOfTheSizeAsked() throws {
+        let folder = try Self.temporaryFolder()
+        let first = folder.appendingPathComponent("first.graph").path, second = folder.appendingPathComponent("second.graph").path
+        let build = try CommandRunner.run(["graph", "build", "--synthetic-nodes", "3000", "--seed", "5", "-o", first])
+        #expect(build.status == 0, "\(build.standardError)")
+        #expect(build.standardError.contains("drawing a synthetic city of about 3000 nodes, seed 5"))
+        let nodes = build.lines.first { $0.hasPrefix("nodes: ") }.flatMap { Int($0.dropFirst("nodes: ".count)) }
+        #expect(nodes.map { $0 > 2_500 && $0 < 3_500 } == true, "\(build.lines)")
+        #expect(build.lines.contains { $0.hasPrefix("dropped nodes: ") })
+        #expect(build.lines.contains { $0.hasPrefix("file: \(first), ") })
+
+        #expect(try CommandRunner.run(["graph", "build", "--synthetic-nodes", "3000", "--seed", "5", "-o", second]).status == 0)
+        #expect(FileManager.default.contents(atPath: first) == FileManager.default.contents(atPath: second))
+        let info = try CommandRunner.run(["graph", "info", first])
+        #expect(info.status == 0)
+        #expect(info.lines.contains("nodes: \(nodes ?? 0)"))
+    }
+
+    @Test func aMapAndASyntheticCityExcludeEachOther() throws {
+        let both = try CommandRunner.run(["graph", "build", "map.osm", "--synthetic-nodes", "1000", "-o", "x.graph"])
+        #expect(both.status == 2)
+        #expect(both.standardError.contains("a map file and --synthetic-nodes exclude each other"))
+        let neither = try CommandRunner.run(["graph", "build", "-o", "x.graph"])
+        #expect(neither.status == 2)
+        #expect(neither.standardError.contains("give a map file, or --synthetic-nodes N for a synthetic city"))
+        let tiny = try CommandRunner.run(["graph", "build", "--synthetic-nodes", "5", "-o", "x.graph"])
+        #expect(tiny.status == 2)
+        #expect(tiny.standardError.contains("--synthetic-nodes 5 is out of range"))
+    }
+
     @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {
         let folder = try Self.temporaryFolder()
         let result = try CommandRunner.run(["graph", "build", "no/such/map.osm.pbf", "-o", folder.appendingPathComponent("x.graph").path])

@@ -11,6 +11,11 @@ import GeoKit
 /// without a separator. Small separators near the top keep the elimination
 /// tree shallow, which is what makes CCH queries fast. Cells are kept on an
 /// explicit stack, so no recursion depth limit applies.
+///
+/// Only the core of the graph is dissected: chains of degree-2 nodes (shape
+/// points) are ranked below it, each by bisection (``DegreeTwoChains``),
+/// which cuts the time of ordering a city of a million OSM nodes several
+/// times over without adding shortcuts.
 public enum NestedDissection {
     /// Cells of at most this many nodes are ranked as they are.
     public static let defaultLeafSize = 8
@@ -22,6 +27,14 @@ public enum NestedDissection {
     }
 
     static func order(adjacency: UndirectedAdjacency, coordinates: [Coordinate], leafSize: Int) -> [UInt32] {
+        let chains = DegreeTwoChains(adjacency: adjacency, nodeCount: coordinates.count)
+        let coreOrder = dissect(adjacency: chains.coreAdjacency, coordinates: chains.coreNodes.map { coordinates[Int($0)] },
+                                leafSize: leafSize)
+        return chains.chainOrder + coreOrder.map { chains.coreNodes[Int($0)] }
+    }
+
+    /// The nested-dissection order of every node of `adjacency`.
+    private static func dissect(adjacency: UndirectedAdjacency, coordinates: [Coordinate], leafSize: Int) -> [UInt32] {
         let nodeCount = coordinates.count
         guard nodeCount > 0 else { return [] }
         var dissector = Dissector(adjacency: adjacency, coordinates: coordinates)

@@ -11,24 +11,30 @@ struct UndirectedAdjacency {
     let neighbour: [UInt32]
 
     init(graph: RoadGraph) {
-        let nodeCount = graph.nodeCount
-        var degree = [UInt32](repeating: 0, count: nodeCount + 1)
-        for tail in 0..<nodeCount {
-            for edge in graph.edges(from: tail) where Int(graph.edgeHead[edge]) != tail {
-                degree[tail] += 1
-                degree[Int(graph.edgeHead[edge])] += 1
+        self.init(nodeCount: graph.nodeCount) { body in
+            for tail in 0..<graph.nodeCount {
+                for edge in graph.edges(from: tail) { body(UInt32(tail), graph.edgeHead[edge]) }
             }
+        }
+    }
+
+    /// The adjacency of `nodeCount` nodes joined by the pairs `forEachPair`
+    /// hands to its argument (twice over: once to count, once to fill).
+    init(nodeCount: Int, forEachPair: ((UInt32, UInt32) -> Void) -> Void) {
+        var degree = [UInt32](repeating: 0, count: nodeCount + 1)
+        forEachPair { a, b in
+            guard a != b else { return }
+            degree[Int(a)] += 1
+            degree[Int(b)] += 1
         }
         var start = [UInt32](repeating: 0, count: nodeCount + 1)
         for node in 0..<nodeCount { start[node + 1] = start[node] + degree[node] }
         var fill = start
         var raw = [UInt32](repeating: 0, count: Int(start[nodeCount]))
-        for tail in 0..<nodeCount {
-            for edge in graph.edges(from: tail) where Int(graph.edgeHead[edge]) != tail {
-                let head = Int(graph.edgeHead[edge])
-                raw[Int(fill[tail])] = UInt32(head); fill[tail] += 1
-                raw[Int(fill[head])] = UInt32(tail); fill[head] += 1
-            }
+        forEachPair { a, b in
+            guard a != b else { return }
+            raw[Int(fill[Int(a)])] = b; fill[Int(a)] += 1
+            raw[Int(fill[Int(b)])] = a; fill[Int(b)] += 1
         }
         var first = [UInt32](repeating: 0, count: nodeCount + 1)
         var neighbour: [UInt32] = []

@@ -4,12 +4,17 @@ import Routing
 import Zones
 
 extension Mytaxi.Graph {
-    /// `mytaxi graph build MAP -o CITY.graph [--profile car|foot] [--time-zone NAME] [--speed-profile FILE | --free-flow]
-    /// [--zones ZONES.geojson]`.
+    /// `mytaxi graph build (MAP | --synthetic-nodes N [--seed S]) -o CITY.graph [--profile car|foot] [--time-zone NAME]
+    /// [--speed-profile FILE | --free-flow] [--zones ZONES.geojson]`.
     struct Build: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Build a road graph file from an OpenStreetMap extract.",
+            abstract: "Build a road graph file from an OpenStreetMap extract (or a synthetic city).",
             discussion: """
+                Instead of a map, --synthetic-nodes N draws an OpenStreetMap-like city of about N \
+                nodes (an irregular street grid with primary, secondary and tertiary roads, one-way \
+                residential streets, missing blocks and curved shape points; --seed picks which one) \
+                and builds it through the same pipeline as an extract, for measuring the router at \
+                city scale.
                 The graph always carries a speed profile: the built-in dense-city one, the file of \
                 --speed-profile (the one `graph calibrate` fitted), or free flow with --free-flow; \
                 `eta`, `route` and `serve` use it unless told otherwise. Without --time-zone the \
@@ -23,8 +28,16 @@ extension Mytaxi.Graph {
                 2 when the map cannot be read.
                 """)
 
-        @Argument(help: "The OpenStreetMap extract (.osm.pbf, or .osm XML).")
-        var map: String
+        @Argument(help: "The OpenStreetMap extract (.osm.pbf, or .osm XML); omitted with --synthetic-nodes.")
+        var map: String?
+
+        @Option(name: .customLong("synthetic-nodes"), help: ArgumentHelp(
+            "Build a synthetic OpenStreetMap-like city of about N nodes instead of reading a map.", valueName: "N"))
+        var syntheticNodes: Int?
+
+        @Option(help: ArgumentHelp("With --synthetic-nodes: which synthetic city; the same seed gives the same graph.",
+                                   valueName: "S"))
+        var seed: UInt64 = 1
 
         @Option(name: .shortAndLong, help: ArgumentHelp("The graph file to write.", valueName: "CITY.graph"))
         var output: String
@@ -54,6 +67,13 @@ extension Mytaxi.Graph {
         @OptionGroup var zoneFile: ZoneFileArguments
 
         func validate() throws {
+            switch (map, syntheticNodes) {
+            case (nil, nil): throw ValidationError("give a map file, or --synthetic-nodes N for a synthetic city")
+            case (.some, .some): throw ValidationError("a map file and --synthetic-nodes exclude each other: build one or the other")
+            case (nil, .some(let nodes)) where nodes < 100 || nodes > 50_000_000:
+                throw ValidationError("--synthetic-nodes \(nodes) is out of range: give 100 to 50000000")
+            default: break
+            }
             guard RoutingProfiles.named(profile) != nil else {
                 throw ValidationError("unknown profile '\(profile)': choose " + RoutingProfiles.all.map(\.name).joined(separator: " or "))
             }
@@ -69,20 +89,13 @@ extension Mytaxi.Graph {
             let clock = ContinuousClock()
             let start = clock.now
 
-            printError("reading \(map)")
-            let extract: OSMExtract
-            do {
-                extract = try OSMExtract(contentsOf: map)
-            } catch {
-                printError("\(error)")
-                throw ExitCode(2)
-            }
+            let extract = try readExtract()
             printError("read \(extract.ways.count) highway ways, \(extract.nodeIDs.count) nodes, "
                        + "\(extract.restrictions.count) restriction relations in \(seconds(clock.now - start))")
 
             let result = GraphBuilder.build(extract, profile: routingProfile) { stage in printError(stage.rawValue) }
             guard result.graph.nodeCount > 0 else {
-                printError("\(map): no road is routable with the \(profile) profile")
+                printError("\(mapName): no road is routable with the \(profile) profile")
                 throw ExitCode(1)
             }
 
@@ -92,13 +105,13 @@ extension Mytaxi.Graph {
             printError("writing \(output)")
             let url = URL(fileURLWithPath: output)
             do {
-                let source = try GraphSource(describing: map)
+                let source = try map.map { try GraphSource(describing: $0).sectionPayload }
                 let routing = RoutingGraph.sections(
                     for: result.graph, topology: topology, timeZone: timeZone.flatMap(TimeZone.init(identifier:)),
                     speedProfile: cityProfile)
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
-                                    extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs),
-                                                                    GraphSource.sectionName: source.sectionPayload]) { $1 }
+                                    extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs)]) { $1 }
+                                        .merging(source.map { [GraphSource.sectionName: $0] } ?? [:]) { $1 }
                                         .merging(edgeZones?.sections ?? [:]) { $1 },
                                     to: url)
             } catch {
@@ -109,6 +122,23 @@ extension Mytaxi.Graph {
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
             print(summary(result, edgeZones: edgeZones, speedProfile: cityProfile, elapsed: elapsed, fileSize: size))
             if timeZone == nil { printError(RoutingGraph.missingTimeZoneWarning(graphPath: output)) }
+        }
+
+        /// What the command names the map by: its file, or the synthetic city's size and seed.
+        private var mapName: String {
+            map ?? "synthetic city of about \(syntheticNodes ?? 0) nodes, seed \(seed)"
+        }
+
+        /// The map file's OSM data, or the synthetic city drawn; exits 2 when the file cannot be read.
+        private func readExtract() throws -> OSMExtract {
+            printError(map == nil ? "drawing a \(mapName)" : "reading \(mapName)")
+            guard let map else { return SyntheticMap.extract(nodes: syntheticNodes ?? 0, seed: seed) }
+            do {
+                return try OSMExtract(contentsOf: map)
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
         }
 
         /// The zone of each edge of `graph`, from the zone file at `path`; exits when the file cannot be used.

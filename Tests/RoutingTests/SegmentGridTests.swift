@@ -1,0 +1,111 @@
+import Foundation
+import GeoKit
+import Testing
+@testable import Routing
+
+/// The snapper's spatial index gives the answers of scanning every edge: the
+/// nearest road (same distance; same edge, or one as near) and every road
+/// within the snapping radius, on a synthetic city, for random points on it,
+/// around it and far outside it.
+@Suite struct SegmentGridTests {
+    static let graph = GraphBuilder.build(SyntheticMap.extract(nodes: 8_000, seed: 9), profile: CarProfile()).graph
+
+    /// A point's distance to every edge, on the snapper's plane (equirectangular at the graph's mean latitude).
+    struct BruteForce {
+        let graph: RoadGraph
+        let x: [Double], y: [Double], xScale: Double, yScale: Double
+        let tails: [UInt32]
+
+        init(_ graph: RoadGraph) {
+            self.graph = graph
+            let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
+            let meanLatitude = graph.coordinates.reduce(0) { $0 + $1.latitude } / Double(graph.nodeCount)
+            xScale = metresPerDegree * cos(meanLatitude * .pi / 180)
+            yScale = metresPerDegree
+            x = graph.coordinates.map { $0.longitude * metresPerDegree * cos(meanLatitude * .pi / 180) }
+            y = graph.coordinates.map { $0.latitude * metresPerDegree }
+            tails = graph.edgeTail
+        }
+
+        /// (fraction, distance) of `coordinate`'s projection onto every edge.
+        func projections(_ coordinate: Coordinate) -> [(edge: Int, fraction: Double, distance: Double)] {
+            let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+            return (0..<graph.edgeCount).map { edge in
+                let a = Int(tails[edge]), b = Int(graph.edgeHead[edge])
+                let dx = x[b] - x[a], dy = y[b] - y[a]
+                let squared = dx * dx + dy * dy
+                let t = squared > 0 ? min(max(((px - x[a]) * dx + (py - y[a]) * dy) / squared, 0), 1) : 0
+                let ex = x[a] + dx * t - px, ey = y[a] + dy * t - py
+                return (edge, t, (ex * ex + ey * ey).squareRoot())
+            }
+        }
+
+        /// Where a route would start from a projection: a node, or a road (its two nodes in order).
+        func place(_ edge: Int, _ fraction: Double) -> [UInt32] {
+            if fraction == 0 { return [tails[edge]] }
+            if fraction == 1 { return [graph.edgeHead[edge]] }
+            return [tails[edge], graph.edgeHead[edge]].sorted()
+        }
+    }
+
+    /// Random points over the city's bounding box and 200-300 m around it.
+    static func points(_ count: Int, seed: UInt64) -> [Coordinate] {
+        let box = BoundingBox(enclosing: graph.coordinates)!
+        var random = SplitMix64(state: seed)
+        return (0..<count).map { _ in
+            Coordinate(longitude: .random(in: box.minX - 0.003...box.maxX + 0.003, using: &random),
+                       latitude: .random(in: box.minY - 0.002...box.maxY + 0.002, using: &random))
+        }
+    }
+
+    @Test func theNearestRoadIsTheOneScanningEveryEdgeFinds() throws {
+        let snapper = Snapper(graph: Self.graph)
+        let brute = BruteForce(Self.graph)
+        var snapped = 0
+        for point in Self.points(1_000, seed: 1) {
+            let all = brute.projections(point)
+            let nearest = all.map(\.distance).min()!
+            guard let snap = try? snapper.snap(point, maxDistanceMetres: 250) else {
+                #expect(nearest > 250, "refused a point \(nearest) m from a road")
+                continue
+            }
+            snapped += 1
+            #expect(abs(snap.distanceMetres - nearest) < 1e-6)
+            let asNear = all.filter { $0.distance - nearest < 1e-6 }
+            #expect(asNear.contains { $0.edge == snap.edge }, "edge \(snap.edge) is not among the nearest")
+        }
+        #expect(snapped > 700, "most points lie on the city")
+    }
+
+    @Test func theCandidatesAreEveryRoadWithinTheRadius() throws {
+        let snapper = Snapper(graph: Self.graph)
+        let brute = BruteForce(Self.graph)
+        var checked = 0
+        for point in Self.points(500, seed: 2) {
+            guard let candidates = snapper.candidatesIfNear(point, maxDistanceMetres: 250, radiusMetres: 40, limit: 1_000)
+            else { continue }
+            checked += 1
+            let all = brute.projections(point)
+            let nearest = all.min { ($0.distance, $0.edge) < ($1.distance, $1.edge) }!
+            var expected = Set(all.filter { $0.distance < 40 }.map { brute.place($0.edge, $0.fraction) })
+            expected.insert(brute.place(nearest.edge, nearest.fraction))
+            let found = candidates.map { brute.place($0.edge, $0.fraction) }
+            #expect(Set(found) == expected)
+            #expect(found.count == Set(found).count, "each place once")
+            #expect(candidates.map(\.distanceMetres) == candidates.map(\.distanceMetres).sorted(), "nearest first")
+        }
+        #expect(checked > 350)
+    }
+
+    @Test func aPointFarOutsideTheCityIsRefusedWithItsDistance() throws {
+        let snapper = Snapper(graph: Self.graph)
+        let box = BoundingBox(enclosing: Self.graph.coordinates)!
+        let far = Coordinate(longitude: box.maxX + 0.5, latitude: box.maxY + 0.5)
+        let nearest = BruteForce(Self.graph).projections(far).map(\.distance).min()!
+        #expect(snapper.candidatesIfNear(far, maxDistanceMetres: 250, radiusMetres: 15) == nil)
+        #expect(throws: SnapError.tooFarFromRoad(distanceMetres: nearest, limitMetres: 250)) {
+            try snapper.snap(far, maxDistanceMetres: 250)
+        }
+        #expect(try snapper.snap(far, maxDistanceMetres: 100_000).distanceMetres == nearest)
+    }
+}
