@@ -6,15 +6,14 @@ import PostgresStorage
 import Storage
 import Zones
 
-/// `mytaxi-archivebench`: archived fixes/s through PostgreSQL's COPY,
-/// through multi-row INSERT and through the SQLite store, in one run, with
-/// the same batches (Tools/bench-archive.sh starts a throwaway PostgreSQL).
-/// One writer appends batch after batch, as the group committer does; each
-/// append returns once its batch is committed.
-@main
-struct ArchiveBench: ParsableCommand {
+/// `mytaxi-archivebench stores` (the default): archived fixes/s through
+/// PostgreSQL's COPY, through multi-row INSERT and through the SQLite store,
+/// in one run, with the same batches (Tools/bench-archive.sh starts a
+/// throwaway PostgreSQL). One writer appends batch after batch, as the
+/// group committer does; each append returns once its batch is committed.
+struct StoreComparison: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "mytaxi-archivebench",
+        commandName: "stores",
         abstract: "Archived fixes/s: PostgreSQL COPY vs multi-row INSERT vs the SQLite store, same batches.")
 
     @Option(help: ArgumentHelp("The PostgreSQL database (its fix tables are emptied first).", valueName: "postgres://..."))
@@ -57,7 +56,7 @@ struct ArchiveBench: ParsableCommand {
             }
             durations.sort()
             let rate = Double(batch * batches) / (Double(total.components.attoseconds) / 1e18 + Double(total.components.seconds))
-            print("| \(name) | \(Int(rate.rounded())) | \(milliseconds(durations[durations.count / 2])) | \(milliseconds(durations[min(durations.count - 1, durations.count * 99 / 100)])) |")
+            print("| \(name) | \(Int(rate.rounded())) | \(Milliseconds.text(durations.percentile(50))) | \(Milliseconds.text(durations.percentile(99))) |")
         }
     }
 
@@ -74,9 +73,5 @@ struct ArchiveBench: ParsableCommand {
                 speedKmh: 25, heading: 180, zoneId: "161",
                 receivedAt: Date(timeIntervalSince1970: 1_790_000_001 + round * 30))
         }
-    }
-
-    private func milliseconds(_ duration: Duration) -> String {
-        String(format: "%.1f ms", Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15)
     }
 }
