@@ -11,7 +11,7 @@ import Storage
 ///
 /// A service of its own rather than part of the journal mover: the mover
 /// runs ten times a second on the ACK path's heels and must stay short,
-/// while a compaction step copies up to an hour of fixes. The two share
+/// while a compaction step copies up to 200,000 fixes. The two share
 /// the store's one writer: each step is one transaction, and between steps
 /// the service pauses (``pauseBetweenSteps``) so that the mover, queued
 /// behind the step, moves what the journal gathered meanwhile. Ingest
