@@ -82,11 +82,14 @@ test-suites:
 ## under a flood against a stalled archive, the router on the real NYC
 ## extracts against RoutingKit's CCH (same run), and the dispatch API under
 ## push sockets and a burst of ride requests, with wrk beside /healthz; the
-## archive's fixes/s through PostgreSQL COPY, INSERT and SQLite in one run; and
+## archive's fixes/s through PostgreSQL COPY, INSERT and SQLite in one run;
+## compaction of a 50-million-fix SQLite archive (about 30 GB of disk while it
+## runs) with a one-day query before and after and ingest meanwhile; and
 ## zone sets published to the running service under load (hot reload).
 bench: deps deps-postgres release
 	$(SWIFT) package --allow-writing-to-package-directory benchmark --no-progress
 	./Tools/bench-archive.sh "$$($(SWIFT) build -c release --show-bin-path)"
+	./Tools/bench-compaction.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-ingest.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-backpressure.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-routing.sh "$$($(SWIFT) build -c release --show-bin-path)"

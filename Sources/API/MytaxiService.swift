@@ -34,6 +34,8 @@ public final class MytaxiService: Sendable {
     public let fleet: FleetIndex
     public let pipeline: IngestPipeline
     public let archive: any FixArchive
+    /// The archive when it is SQLite's, whose segments are compacted in the background.
+    private let compactableArchive: SQLiteFixArchive?
     /// Why the stores cannot take writes now (``ServiceStores/problem``).
     private let storeProblem: @Sendable () -> String?
     /// The PostgreSQL connections when the stores are there, probed for `/healthz`.
@@ -98,6 +100,7 @@ public final class MytaxiService: Sendable {
         let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
         archive = stores.archive
+        compactableArchive = stores.compactableArchive
         accounts = AccountService(store: stores.accounts, clock: clock, settings: configuration.accountSettings)
         let fleet = FleetIndex(staleAfter: configuration.staleAfterSeconds)
         self.fleet = fleet
@@ -221,6 +224,11 @@ public final class MytaxiService: Sendable {
         services.append(.init(service: ArchiveRetentionService(
             archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,
             metrics: PrometheusMetricsFactory(registry: registry))))
+        if let compactableArchive, let compactAfter = configuration.compactAfter {
+            services.append(.init(service: ArchiveCompactionService(
+                archive: compactableArchive, compactAfter: compactAfter, clock: clock, logger: logger,
+                metrics: PrometheusMetricsFactory(registry: registry))))
+        }
         let serviceGroup = ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger))

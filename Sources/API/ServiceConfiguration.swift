@@ -28,6 +28,13 @@ public struct ServiceConfiguration: Sendable {
     /// 90 days unless told otherwise: a season of tracks for complaints,
     /// disputes and planning, while the disk of a 10,000-taxi fleet stays bounded.
     public static let defaultFixRetention: TimeInterval = 90 * 86_400
+    /// How old the newest fix of a closed SQLite archive segment must be
+    /// before it is merged into its hour's segment (`--compact-after-hours`);
+    /// nil never compacts.
+    public var compactAfter: TimeInterval? = ServiceConfiguration.defaultCompactAfter
+    /// An hour unless told otherwise: the hour just ended is merged soon
+    /// after, while the segments still being filled are left alone.
+    public static let defaultCompactAfter: TimeInterval = 3_600
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
     /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.

@@ -14,6 +14,9 @@ struct ServiceStores {
     let zoneSets: any ZoneSetStore
     /// The PostgreSQL connections, nil on SQLite.
     let pool: PostgresPool?
+    /// The archive again when it is the SQLite one, whose segments
+    /// ``ArchiveCompactionService`` merges; nil on PostgreSQL.
+    let compactableArchive: SQLiteFixArchive?
     /// Why the stores cannot take writes now (a failing background move,
     /// PostgreSQL unreachable), nil when all is well: for `/healthz`.
     let problem: @Sendable () -> String?
@@ -32,7 +35,7 @@ struct ServiceStores {
         return ServiceStores(
             archive: PostgresFixArchive(pool: pool), accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool), pool: pool,
-            problem: { pool.unavailableReason.map { "PostgreSQL is unavailable: \($0)" } })
+            compactableArchive: nil, problem: { pool.unavailableReason.map { "PostgreSQL is unavailable: \($0)" } })
     }
 
     private static func openSQLite(_ directory: String, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
@@ -50,6 +53,6 @@ struct ServiceStores {
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
-            pool: nil, problem: { archive.moveFailure })
+            pool: nil, compactableArchive: archive, problem: { archive.moveFailure })
     }
 }

@@ -18,6 +18,10 @@ import GRDB
 ///
 /// A fix resent after a lost ACK can land in two segments; reads return it
 /// once.
+///
+/// Closed segments are merged later into one segment per hour of fix time
+/// (``SegmentCompaction``), numbered below zero, so that a day's query
+/// seeks in a few dozen segments rather than hundreds.
 public enum FixStore {
     /// Rows after which the mover starts a new segment, unless told
     /// otherwise. Smaller segments make moves cheaper at high rates; larger

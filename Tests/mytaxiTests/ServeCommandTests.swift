@@ -199,6 +199,7 @@ import Testing
         ("--http-timeout", "0"), ("--login-timeout", "1e-9"), ("--max-connections", "0"), ("--http-max-connections", "0"),
         ("--http-port", "70000"), ("--offer-timeout", "nan"), ("--confirmation-timeout", "0"), ("--zone-dwell", "inf"),
         ("--stale-grace", "0"), ("--missing-client-wait", "1e400"), ("--fix-retention-days", "36501"),
+        ("--compact-after-hours", "8761"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
         let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])
@@ -283,7 +284,7 @@ import Testing
                      "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
                      "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",
                      "--graph", "--speed-profile", "--offer-timeout", "--confirmation-timeout", "--zone-dwell",
-                     "--stale-grace", "--missing-client-wait", "--fix-retention-days"] {
+                     "--stale-grace", "--missing-client-wait", "--fix-retention-days", "--compact-after-hours"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {

@@ -163,6 +163,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "DAYS"))
     var fixRetentionDays: Int?
 
+    @Option(name: .customLong("compact-after-hours"), help: ArgumentHelp(
+        "Hours after which the SQLite archive's closed segments (2.5 minutes each at 10,000 taxis) are merged in the background into one segment per hour of fix time, so a taxi's one-day query reads about 24 segments instead of hundreds. 0 never compacts; PostgreSQL needs none. (default: 1)",
+        valueName: "HOURS"))
+    var compactAfterHours: Int?
+
     @Option(name: .customLong("log-level"), help: ArgumentHelp("trace, debug, info, warning, error. (default: info)", valueName: "LEVEL"))
     var logLevel: String?
 
@@ -213,7 +218,7 @@ struct Serve: AsyncParsableCommand {
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
         (settings.registrationLimit, settings.historyMaxDays) = (registrationLimit, historyMaxDays)
-        settings.fixRetentionDays = fixRetentionDays
+        (settings.fixRetentionDays, settings.compactAfterHours) = (fixRetentionDays, compactAfterHours)
         return settings
     }
 

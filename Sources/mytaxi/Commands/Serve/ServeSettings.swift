@@ -47,6 +47,7 @@ struct ServeSettings: Decodable, Equatable {
     var registrationLimit: Int?
     var historyMaxDays: Int?
     var fixRetentionDays: Int?
+    var compactAfterHours: Int?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
@@ -58,7 +59,7 @@ struct ServeSettings: Decodable, Equatable {
         case staleGrace = "stale-grace", missingClientWait = "missing-client-wait"
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
         case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
-        case fixRetentionDays = "fix-retention-days"
+        case fixRetentionDays = "fix-retention-days", compactAfterHours = "compact-after-hours"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -74,7 +75,7 @@ struct ServeSettings: Decodable, Equatable {
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
          (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.registrationLimit, \.registrationLimit), (.historyMaxDays, \.historyMaxDays),
-         (.fixRetentionDays, \.fixRetentionDays)]
+         (.fixRetentionDays, \.fixRetentionDays), (.compactAfterHours, \.compactAfterHours)]
     }
 
     /// The settings that are numbers (seconds, square metres), by key.
@@ -185,6 +186,12 @@ struct ServeSettings: Decodable, Equatable {
                 throw ValidationError("--fix-retention-days must be 0 (keep every fix) or a number of days up to 36500, not \(fixRetentionDays)")
             }
             configuration.fixRetention = fixRetentionDays == 0 ? nil : TimeInterval(fixRetentionDays) * 86_400
+        }
+        if let compactAfterHours {
+            guard (0...8_760).contains(compactAfterHours) else {
+                throw ValidationError("--compact-after-hours must be 0 (never compact) or a number of hours up to 8760, not \(compactAfterHours)")
+            }
+            configuration.compactAfter = compactAfterHours == 0 ? nil : TimeInterval(compactAfterHours) * 3_600
         }
         let ports: [(flag: String, value: String?, tcp: WireProtocol?, udp: WireProtocol?)] = [
             ("line-port", linePort, .line, .line), ("nmea-port", nmeaPort, .nmea, nil),
