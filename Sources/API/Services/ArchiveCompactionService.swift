@@ -18,9 +18,11 @@ import Storage
 /// itself never waits: commits go to the journal, a file of its own.
 ///
 /// Every minute it compacts what has become old enough, step after step
-/// until nothing is left, and publishes the number of segments. A failed
-/// step is logged and tried again a minute later. A graceful shutdown ends
-/// its sleep at once; a step cut short by a crash is rolled back whole.
+/// until nothing is left, and publishes the number of segments before the
+/// first step and after each one (a first pass over a large archive takes
+/// minutes). A failed step is logged and tried again a minute later. A
+/// graceful shutdown ends its sleep at once; a step cut short by a stop or
+/// a crash is rolled back whole, and taken again at the next start.
 /// PostgreSQL needs none of this (its day partitions are the unit already).
 struct ArchiveCompactionService: Service {
     let archive: SQLiteFixArchive
@@ -54,8 +56,8 @@ struct ArchiveCompactionService: Service {
     func run() async throws {
         try? await cancelWhenGracefulShutdown { [self] in
             while !Task.isCancelled {
-                try await compactWhatIsOldEnough()
                 await measure()
+                try await compactWhatIsOldEnough()
                 try await clock.sleep(for: .seconds(60))
             }
         }
@@ -70,13 +72,15 @@ struct ArchiveCompactionService: Service {
             do {
                 report = try await archive.compactOldestSegments(closedBefore: clock.now.addingTimeInterval(-compactAfter))
             } catch {
-                logger.warning("archive compaction: a step failed (will try again in a minute): \(error)")
+                // A step the service's stop interrupted is rolled back and taken again at the next start.
+                if !Task.isCancelled { logger.warning("archive compaction: a step failed (will try again in a minute): \(error)") }
                 break
             }
             guard let report else { break }
             compactions.increment()
             compactedFixes.increment(by: report.fixesStored)
             stepDuration.recordNanoseconds(report.duration.nanoseconds)
+            await measure()
             total += report.mergedSegments
             steps += 1
             try await clock.sleep(for: Self.pauseBetweenSteps)
