@@ -188,10 +188,10 @@ struct BenchCity: Sendable {
     /// Random positions within the city's bounding box.
     func coordinates(_ count: Int, seed: UInt64) -> [Coordinate] {
         var random = SplitMix64(state: seed)
-        let longitudes = graph.coordinates.map(\.longitude), latitudes = graph.coordinates.map(\.latitude)
+        let box = BoundingBox(enclosing: graph.coordinates)!
         return (0..<count).map { _ in
-            Coordinate(longitude: .random(in: longitudes.min()!...longitudes.max()!, using: &random),
-                       latitude: .random(in: latitudes.min()!...latitudes.max()!, using: &random))
+            Coordinate(longitude: .random(in: box.minX...box.maxX, using: &random),
+                       latitude: .random(in: box.minY...box.maxY, using: &random))
         }
     }
 

@@ -75,7 +75,7 @@ import Testing
             do { _ = try snapper.snap(point, maxDistanceMetres: 0) } catch let SnapError.tooFarFromRoad(distance, _) {
                 exhaustive = distance
             }
-            #expect(abs(exhaustive - snap.distanceMetres) < 1e-6)
+            #expect(abs(exhaustive - snap.distanceMetres) < 1e-4, "the index is single precision: a tenth of a millimetre")
             #expect(snap.distanceMetres < 300)
         }
     }

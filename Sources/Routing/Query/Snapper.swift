@@ -44,7 +44,6 @@ public struct Snapper: Sendable {
     /// The node each edge leaves (the graph's CSR only stores heads).
     public let edgeTail: [UInt32]
     private let edgeHead: [UInt32]
-    private let x: [Double], y: [Double]
     private let xScale: Double, yScale: Double
     private let grid: SegmentGrid
 
@@ -53,23 +52,24 @@ public struct Snapper: Sendable {
         let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
         let meanLatitude = graph.coordinates.isEmpty ? 0
             : graph.coordinates.reduce(0) { $0 + $1.latitude } / Double(graph.nodeCount)
-        xScale = metresPerDegree * cos(meanLatitude * .pi / 180)
-        yScale = metresPerDegree
-        x = graph.coordinates.map { $0.longitude * metresPerDegree * cos(meanLatitude * .pi / 180) }
-        y = graph.coordinates.map { $0.latitude * metresPerDegree }
+        let xScale = metresPerDegree * cos(meanLatitude * .pi / 180), yScale = metresPerDegree
+        self.xScale = xScale
+        self.yScale = yScale
         edgeTail = graph.edgeTail
         edgeHead = graph.edgeHead
-        grid = SegmentGrid(x: x, y: y, firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: edgeTail)
+        grid = SegmentGrid(x: graph.coordinates.map { $0.longitude * xScale }, y: graph.coordinates.map { $0.latitude * yScale },
+                           firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: graph.edgeTail)
     }
 
     /// The nearest point on any edge to `coordinate`.
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
     ///   that point is more than `maxDistanceMetres` away, naming its distance.
     public func snap(_ coordinate: Coordinate, maxDistanceMetres: Double) throws -> Snap {
-        guard let found = nearest(to: coordinate, within: maxDistanceMetres) else {
+        guard let found = grid.nearest(coordinate.longitude * xScale, coordinate.latitude * yScale,
+                                       within: maxDistanceMetres) else {
             throw tooFar(coordinate, limitMetres: maxDistanceMetres)
         }
-        return makeSnap(edge: found.edge, fraction: found.fraction, distance: found.distance)
+        return makeSnap(found)
     }
 
     /// The ways onto the road graph near `coordinate`: the nearest snap (as
@@ -99,61 +99,51 @@ public struct Snapper: Sendable {
     /// whose taxis leave the map now and then.
     public func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                                  limit: Int = 8) -> [Snap]? {
-        guard let best = nearest(to: coordinate, within: maxDistanceMetres) else { return nil }
-        let nearest = makeSnap(edge: best.edge, fraction: best.fraction, distance: best.distance)
-        guard radiusMetres > 0, limit > 1 else { return [nearest] }
-        var nearby = grid.within(coordinate.longitude * xScale, coordinate.latitude * yScale, radius: radiusMetres)
+        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
+        let radius = radiusMetres > 0 && limit > 1 ? radiusMetres : 0
+        var nearby: [SegmentGrid.Hit] = []
+        guard let best = grid.nearest(px, py, within: maxDistanceMetres, collectingWithin: radius, into: &nearby)
+        else { return nil }
+        guard nearby.count > 1 else { return [makeSnap(best)] }
         nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
-        var found = [nearest]
-        found.reserveCapacity(min(limit, nearby.count + 1))
+        var found: [Snap] = []
+        found.reserveCapacity(min(limit, nearby.count))
+        found.append(makeSnap(best))
         for candidate in nearby where found.count < limit {
-            let place = place(edge: candidate.edge, fraction: candidate.fraction)
-            if found.contains(where: { self.place(edge: $0.edge, fraction: $0.fraction) == place }) { continue }
-            found.append(makeSnap(edge: candidate.edge, fraction: candidate.fraction, distance: candidate.distance))
+            if let node = node(edge: candidate.edge, fraction: candidate.fraction) {
+                if found.contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) { continue }
+            } else if candidate.edge == best.edge {
+                continue
+            }
+            found.append(makeSnap(candidate))
         }
         return found
     }
 
-    /// The nearest edge to `coordinate` when it is at most `limit` metres away.
-    private func nearest(to coordinate: Coordinate, within limit: Double) -> SegmentGrid.Hit? {
-        grid.nearest(coordinate.longitude * xScale, coordinate.latitude * yScale, within: limit)
-    }
-
     /// The error for `coordinate` lying beyond `limitMetres` of every road,
-    /// naming how far the nearest one is: found by scanning every edge, which
-    /// only a failure pays for.
+    /// naming how far the nearest one is: found by scanning every segment,
+    /// which only a failure pays for.
     private func tooFar(_ coordinate: Coordinate, limitMetres: Double) -> SnapError {
-        let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
-        let nearest = (0..<edgeHead.count).map { edge in
-            let a = Int(edgeTail[edge]), b = Int(edgeHead[edge])
-            let segment = SegmentGrid.Segment(x0: x[a], y0: y[a], x1: x[b], y1: y[b], edge: UInt32(edge))
-            return SegmentGrid.project(px, py, onto: segment).distance
-        }.min()
-        return .tooFarFromRoad(distanceMetres: nearest ?? .infinity, limitMetres: limitMetres)
+        let distance = grid.distanceToEverySegment(coordinate.longitude * xScale, coordinate.latitude * yScale)
+        return .tooFarFromRoad(distanceMetres: distance, limitMetres: limitMetres)
     }
 
-    /// Where a snap puts a route's end, for telling candidates apart: the
-    /// node itself when the projection falls on an end of the edge (every
-    /// road meeting there gives the same start), else the road (the edge's
-    /// two end nodes in either order, so an edge and its twin are one).
-    private func place(edge: Int, fraction: Double) -> SnapPlace {
-        if fraction == 0 { return .node(edgeTail[edge]) }
-        if fraction == 1 { return .node(edgeHead[edge]) }
-        let a = edgeTail[edge], b = edgeHead[edge]
-        return .road(min(a, b), max(a, b))
+    /// The node a snap puts a route's end on when it falls on an end of its
+    /// edge (every road meeting there gives the same start), else nil.
+    ///
+    /// Two snaps inside roads never start at the same place unless they name
+    /// the same edge: the grid lists one segment per pair of nodes (an edge
+    /// and its twin, or parallel edges, are one road), so only snaps on
+    /// nodes need telling apart, and only they read the edge's nodes.
+    private func node(edge: Int, fraction: Double) -> UInt32? {
+        if fraction == 0 { return edgeTail[edge] }
+        if fraction == 1 { return edgeHead[edge] }
+        return nil
     }
 
-    /// See ``place(edge:fraction:)``.
-    private enum SnapPlace: Equatable {
-        case node(UInt32)
-        case road(UInt32, UInt32)
-    }
-
-    /// The snap at `fraction` along `edge`, `distance` metres from the coordinate.
-    private func makeSnap(edge: Int, fraction: Double, distance: Double) -> Snap {
-        let a = Int(edgeTail[edge]), b = Int(edgeHead[edge])
-        let pointX = x[a] + (x[b] - x[a]) * fraction, pointY = y[a] + (y[b] - y[a]) * fraction
-        return Snap(edge: edge, fraction: fraction, distanceMetres: distance,
-                    point: Coordinate(longitude: pointX / xScale, latitude: pointY / yScale))
+    /// The snap a grid hit describes, its point back in degrees.
+    private func makeSnap(_ hit: SegmentGrid.Hit) -> Snap {
+        Snap(edge: hit.edge, fraction: hit.fraction, distanceMetres: hit.distance,
+             point: Coordinate(longitude: hit.x / xScale, latitude: hit.y / yScale))
     }
 }
