@@ -83,6 +83,7 @@ import Testing
     @Test func unreadableFilesGiveTheReadersMessage() throws {
         let notOSM = FileManager.default.temporaryDirectory.appendingPathComponent("not-osm-\(UUID()).osm.pbf")
         try Data("hello".utf8).write(to: notOSM)
+        defer { try? FileManager.default.removeItem(at: notOSM) }
         for path in [notOSM.path, "/no/such/map.osm.pbf"] {
             #expect {
                 _ = try OSMExtract(contentsOf: path)

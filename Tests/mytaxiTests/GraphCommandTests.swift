@@ -24,6 +24,7 @@ import Testing
 
     @Test func buildPrintsTheSummaryAndInfoDescribesTheFile() throws {
         let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let map = folder.appendingPathComponent("block.osm")
         try Self.map.write(to: map, atomically: true, encoding: .utf8)
         let graph = folder.appendingPathComponent("block.graph").path
@@ -51,6 +52,7 @@ import Testing
     /// With --zones, every edge learns its zone and the file carries the two zone sections.
     @Test func buildWithZonesStoresTheZoneOfEachEdge() throws {
         let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let map = folder.appendingPathComponent("block.osm")
         try Self.map.write(to: map, atomically: true, encoding: .utf8)
         let zones = folder.appendingPathComponent("zones.geojson")
@@ -71,6 +73,7 @@ import Testing
     /// for, the usual summary, and the same seed writes the same file.
     @Test func buildDrawsASyntheticCityOfTheSizeAsked() throws {
         let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let first = folder.appendingPathComponent("first.graph").path, second = folder.appendingPathComponent("second.graph").path
         let build = try CommandRunner.run(["graph", "build", "--synthetic-nodes", "3000", "--seed", "5", "-o", first])
         #expect(build.status == 0, "\(build.standardError)")
@@ -101,6 +104,7 @@ import Testing
 
     @Test func buildExitsTwoWhenTheMapCannotBeRead() throws {
         let folder = try Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
         let result = try CommandRunner.run(["graph", "build", "no/such/map.osm.pbf", "-o", folder.appendingPathComponent("x.graph").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("cannot read OSM file no/such/map.osm.pbf"))

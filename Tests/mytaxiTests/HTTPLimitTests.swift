@@ -3,7 +3,7 @@ import Testing
 
 /// What a slow or greedy HTTP client can hold of `mytaxi serve` (the API and
 /// the OsmAnd listener), and which address each side listens on.
-@Suite(.serialized) struct HTTPLimitTests {
+@Suite(.serialized) final class HTTPLimitTests: Sendable {
     let directory: URL
 
     init() throws {
@@ -11,6 +11,8 @@ import Testing
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try "device_id,taxi_id\nphone1,TX1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     func serve(_ extra: [String], listeners: Set<String> = ["http", "osmand/http"]) throws -> ServiceProcess {
         try ServiceProcess(

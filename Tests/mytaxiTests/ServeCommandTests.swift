@@ -4,7 +4,7 @@ import Testing
 
 /// `mytaxi serve` end to end over loopback: every listener takes a fix and
 /// ACKs it, the API shows it, bad input is refused without hurting others.
-@Suite(.serialized) struct ServeCommandTests {
+@Suite(.serialized) final class ServeCommandTests: Sendable {
     let directory: URL
 
     init() throws {
@@ -13,6 +13,8 @@ import Testing
         try "device_id,taxi_id\nLINE-1,TX1\nNMEA-1,TX2\n902064,TX3\nUDP-1,TX4\n"
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
     }
+
+    deinit { try? FileManager.default.removeItem(at: directory) }
 
     var arguments: [String] {
         [

@@ -149,6 +149,7 @@ import Testing
             """)
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("via-way-\(UUID()).osm")
         try xml.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
         let result = GraphBuilder.build(try OSMExtract(contentsOf: file.path), profile: CarProfile())
         #expect(result.statistics.restrictionsSkipped[.viaWay] == 1)
         #expect(result.statistics.restrictionsSkippedTotal == 1)

@@ -15,6 +15,7 @@ import Testing
         return try map.build()
     }
 
+    /// A fresh path in the temporary directory; the caller removes the file.
     static func temporaryFile() -> URL {
         FileManager.default.temporaryDirectory.appendingPathComponent("graphfile-\(UUID().uuidString).graph")
     }
@@ -29,6 +30,7 @@ import Testing
     @Test func roundTripGivesBackTheGraphProfileAndExtraSections() throws {
         let result = try Self.sampleBuild()
         let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
         let extra = [GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs), "cch.ord": [1, 2, 3]]
         try GraphFile.write(graph: result.graph, profile: "car", extraSections: extra, to: url)
         let contents = try GraphFile.read(from: url)
@@ -58,12 +60,14 @@ import Testing
         #expect(zones.zoneIDs == ["west", "east"] || zones.zoneIDs == ["east", "west"])
 
         let url = Self.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
         try GraphFile.write(graph: graph, profile: "car", extraSections: zones.sections, to: url)
         let contents = try GraphFile.read(from: url)
         #expect(contents.graph == graph)
         #expect(try EdgeZones(sections: contents.extraSections, edgeCount: graph.edgeCount) == zones)
 
         let plain = try Self.written()
+        defer { try? FileManager.default.removeItem(at: plain.url) }
         #expect(try EdgeZones(sections: GraphFile.read(from: plain.url).extraSections, edgeCount: plain.result.graph.edgeCount) == nil)
         #expect(throws: GraphFileError.missingSection(EdgeZones.idsSection)) {
             try EdgeZones(sections: [EdgeZones.edgeSection: zones.sections[EdgeZones.edgeSection]!], edgeCount: graph.edgeCount)
@@ -75,6 +79,7 @@ import Testing
 
     @Test func payloadsStartEightByteAligned() throws {
         let (url, _) = try Self.written(extra: ["odd": [1, 2, 3]])
+        defer { try? FileManager.default.removeItem(at: url) }
         let bytes = [UInt8](try Data(contentsOf: url))
         var offset = 16
         while offset < bytes.count {
@@ -88,9 +93,11 @@ import Testing
     /// A damaged file fails with an error naming the problem.
     @Test func corruptFilesGiveErrorsNamingTheProblem() throws {
         let (url, _) = try Self.written()
+        defer { try? FileManager.default.removeItem(at: url) }
         let good = [UInt8](try Data(contentsOf: url))
         func reading(_ bytes: [UInt8]) -> GraphFileError? {
             let damaged = Self.temporaryFile()
+            defer { try? FileManager.default.removeItem(at: damaged) }
             try? Data(bytes).write(to: damaged)
             return Self.readError(damaged)
         }
@@ -167,6 +174,7 @@ import Testing
     @Test func describesAFileAndRoundTripsThroughItsSection() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID()).osm")
         try Data("a".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
         let source = try GraphSource(describing: file.path)
         #expect(source.fileName == file.lastPathComponent)
         #expect(source.byteCount == 1)

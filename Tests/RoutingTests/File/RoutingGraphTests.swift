@@ -26,6 +26,7 @@ import Testing
     @Test func theStoredProfileAndTimeZoneAreTheRoutersUnlessOverridden() throws {
         let newYork = try #require(TimeZone(identifier: "America/New_York"))
         let url = try Self.written(timeZone: newYork, profile: Self.fitted)
+        defer { try? FileManager.default.removeItem(at: url) }
         let stored = try RoutingGraph.load(from: url)
         #expect((stored.speeds as? ProfiledEdgeSpeeds)?.profile == Self.fitted)
         #expect(stored.tripOverheadSeconds == 75)
@@ -40,6 +41,7 @@ import Testing
 
     @Test func aGraphWithoutATimeZoneRoutesInUTCAndSaysSo() throws {
         let url = try Self.written(timeZone: nil, profile: .denseCity)
+        defer { try? FileManager.default.removeItem(at: url) }
         let contents = try GraphFile.read(from: url)
         #expect(RoutingGraph.timeZone(in: contents) == nil)
         #expect(try RoutingGraph.router(for: contents).timeZone == TimeZone(identifier: "UTC"))
@@ -52,6 +54,7 @@ import Testing
     @Test func aGraphWithoutASpeedProfileIsRefused() throws {
         let result = try GraphFileTests.sampleBuild()
         let url = GraphFileTests.temporaryFile()
+        defer { try? FileManager.default.removeItem(at: url) }
         try GraphFile.write(graph: result.graph, profile: "car", to: url)
         #expect(throws: GraphFileError.missingSection(RoutingGraph.speedProfileSection)) {
             try RoutingGraph.load(from: url)

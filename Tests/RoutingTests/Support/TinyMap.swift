@@ -65,18 +65,12 @@ struct TinyMap {
             + (nodes + wayXML + relationXML).joined(separator: "\n") + "\n</osm>\n"
     }
 
-    /// Writes the map to a fresh temporary `.osm` file and returns its path.
-    func write() throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("tinymap-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let file = folder.appendingPathComponent("map.osm")
-        try xml.write(to: file, atomically: true, encoding: .utf8)
-        return file.path
-    }
-
-    /// Reads the map back through the importer.
+    /// Reads the map back through the importer, from a temporary `.osm` file removed afterwards.
     func extract() throws -> OSMExtract {
-        try OSMExtract(contentsOf: try write())
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("tinymap-\(UUID().uuidString).osm")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try xml.write(to: file, atomically: true, encoding: .utf8)
+        return try OSMExtract(contentsOf: file.path)
     }
 
     /// Builds the map's graph for `profile`.
