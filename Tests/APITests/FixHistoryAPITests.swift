@@ -21,7 +21,7 @@ import Zones
     }
 
     /// One hundredth of a degree of latitude, metres, on the sphere distances are measured on.
-    static let hundredth = FixHistoryMath.earthRadiusMetres * .pi / 180 / 100
+    static let hundredth = Coordinate.earthRadiusMetres * .pi / 180 / 100
 
     static func harness(with fixes: [AcceptedFix]) async throws -> (APIHarness, String) {
         let archive = InMemoryFixArchive()
