@@ -56,12 +56,12 @@ demo-tour: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" --tour
 
-## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city):
+## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city, the compaction service):
 ## run apart, after the parallel run, whose tests that block threads (child
 ## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool;
 ## and the test that stops the shared PostgreSQL cluster mid-stream, which
 ## must not do so under the other suites' connections.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|SimulateCommandTests|PostgresDurabilityTests
+TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|ArchiveCompactionServiceTests|SimulateCommandTests|PostgresDurabilityTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary. The

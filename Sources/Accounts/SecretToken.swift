@@ -12,10 +12,7 @@ struct SecretToken {
     /// A new random token.
     init() {
         let bytes = SymmetricKey(size: .bits256).withUnsafeBytes { Data($0) }
-        text = bytes.base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-")
-            .replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        text = Base64URL.encode(bytes)
     }
 
     /// The key this token is stored by.

@@ -24,8 +24,12 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible, Codable {
 }
 
 extension Coordinate {
-    /// Mean Earth radius in metres (IUGG), used by the spherical helpers.
-    public static let earthRadiusMetres = 6_371_008.8
+    /// Mean Earth radius in metres, used by the spherical helpers: the
+    /// IUGG mean radius of the WGS84 ellipsoid, (2a + b) / 3, to the
+    /// tenth of a millimetre, the sphere PostGIS measures
+    /// `ST_Length(geography, false)` on, so that a length worked out here
+    /// and one the PostgreSQL archive works out agree.
+    public static let earthRadiusMetres = 6_371_008.771_4
 
     /// Great-circle distance in metres to `other` (haversine formula).
     ///

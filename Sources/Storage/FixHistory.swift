@@ -12,7 +12,7 @@ import Zones
 /// embedded ones in Swift over their reads (``FixHistoryMath``), PostgreSQL
 /// with PostGIS (`ST_MakeLine`, `ST_Covers`, `ST_Length`), all bound by
 /// `FixArchiveContractTests`. Distances are great-circle lengths on a
-/// sphere of the WGS84 mean radius (``FixHistoryMath/earthRadiusMetres``),
+/// sphere of the WGS84 mean radius (``Coordinate/earthRadiusMetres``),
 /// in metres, as PostGIS's `ST_Length(geography, false)` measures them.
 /// Callers bound the window; an answer holds every fix of it.
 public protocol FixHistory: Sendable {

@@ -7,22 +7,10 @@ import Zones
 /// for the archives without a spatial database (SQLite, in memory): the
 /// same answers PostGIS gives the PostgreSQL archive.
 public enum FixHistoryMath {
-    /// The sphere distances are measured on: the WGS84 mean radius
-    /// ((2a + b) / 3), the one PostGIS's `ST_Length(geography, false)` uses.
-    public static let earthRadiusMetres = 6_371_008.771_4
-
-    /// The great-circle distance between `a` and `b`, metres (haversine).
-    public static func distance(_ a: Coordinate, _ b: Coordinate) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (b.latitude - a.latitude) * radians, dLon = (b.longitude - a.longitude) * radians
-        let h = sin(dLat / 2) * sin(dLat / 2)
-            + cos(a.latitude * radians) * cos(b.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * earthRadiusMetres * asin(min(1, sqrt(h)))
-    }
-
-    /// The length of the line through `positions`, metres.
+    /// The length of the line through `positions`, metres: the sum of its
+    /// legs' great-circle distances (``Coordinate/haversineDistance(to:)``).
     public static func length(of positions: [Coordinate]) -> Double {
-        zip(positions, positions.dropFirst()).reduce(0) { $0 + distance($1.0, $1.1) }
+        zip(positions, positions.dropFirst()).reduce(0) { $0 + $1.0.haversineDistance(to: $1.1) }
     }
 
     /// The track through `fixes` (oldest first).

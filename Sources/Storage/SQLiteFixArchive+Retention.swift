@@ -3,28 +3,42 @@ import Foundation
 import GRDB
 
 extension SQLiteFixArchive {
-    /// Deletes the store's fixes taken before `cutoff`, one segment per
-    /// write transaction, so that the journal mover (the store's other
-    /// writer) waits at most one segment's delete. A segment wholly older
-    /// goes with its row in `segments`; one that straddles `cutoff` keeps
-    /// its newer fixes and its range shrinks; the newest (open) segment
-    /// always keeps its row, which is where the mover appends. The journal
-    /// (a fraction of a second of fixes) is moved into the store first.
+    /// Deletes the store's fixes taken before `cutoff` in write
+    /// transactions of at most ``defaultCompactionStepRows`` rows each (see
+    /// ``deleteFixes(takenBefore:rowsPerStep:)``).
     public func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
+        try await deleteFixes(takenBefore: cutoff, rowsPerStep: Self.defaultCompactionStepRows)
+    }
+
+    /// Deletes the store's fixes taken before `cutoff`, segment by segment,
+    /// each in write transactions of at most `rowsPerStep` rows, so that the
+    /// journal mover (the store's other writer) waits at most one step: a
+    /// compacted hour can hold over a million fixes, and deleting it in one
+    /// transaction held the writer for seconds. A segment's row in
+    /// `segments` keeps its time range until its last step, which drops the
+    /// row once the segment is empty (the newest, open segment always keeps
+    /// it: it is where the mover appends) or else narrows the range to the
+    /// fixes left. Between two steps a reader sees some of the segment's
+    /// older fixes still there, never a newer one missing. The journal (a
+    /// fraction of a second of fixes) is moved into the store first.
+    public func deleteFixes(takenBefore cutoff: Date, rowsPerStep: Int) async throws(StorageError) -> Int {
         let cutoffMilliseconds = Self.milliseconds(cutoff)
         do {
             try moveJournalToStore()
             let candidates = try await store.read { db in
-                try Row.fetchAll(
-                    db, sql: "SELECT segment, max_time_ms FROM segments WHERE min_time_ms < ? ORDER BY segment",
-                    arguments: [cutoffMilliseconds])
+                try Int64.fetchAll(
+                    db, sql: "SELECT segment FROM segments WHERE min_time_ms < ? ORDER BY segment", arguments: [cutoffMilliseconds])
             }
             var deleted = 0
-            for candidate in candidates {
-                let segment: Int64 = candidate["segment"]
-                let newest: Int64 = candidate["max_time_ms"]
-                deleted += try await store.write { db in
-                    try Self.delete(segment: segment, wholly: newest < cutoffMilliseconds, before: cutoffMilliseconds, in: db)
+            for segment in candidates {
+                var after: RetentionStep.Key?
+                while true {
+                    let step = try await store.write { [after] db in
+                        try RetentionStep.delete(segment: segment, before: cutoffMilliseconds, after: after, maximumRows: rowsPerStep, in: db)
+                    }
+                    deleted += step.deletedRows
+                    guard let last = step.lastKey else { break }
+                    after = last
                 }
             }
             try await store.write { db in
@@ -34,29 +48,6 @@ extension SQLiteFixArchive {
         } catch {
             throw .writeFailed(reason: "deleting fixes taken before \(FixTime.iso8601(cutoff)): \(error)")
         }
-    }
-
-    /// Deletes `segment`'s fixes taken before `cutoff` (all of them when
-    /// `wholly`, and then its `segments` row unless it is the open one);
-    /// returns how many rows went.
-    private static func delete(segment: Int64, wholly: Bool, before cutoff: Int64, in db: Database) throws -> Int {
-        let open = try Int64.fetchOne(db, sql: "SELECT max(segment) FROM segments") == segment
-        if wholly && !open {
-            try db.execute(sql: "DELETE FROM fixes WHERE segment = ?", arguments: [segment])
-            let deleted = db.changesCount
-            try db.execute(sql: "DELETE FROM segments WHERE segment = ?", arguments: [segment])
-            return deleted
-        }
-        try db.execute(sql: "DELETE FROM fixes WHERE segment = ? AND time_ms < ?", arguments: [segment, cutoff])
-        let deleted = db.changesCount
-        try db.execute(
-            sql: """
-                UPDATE segments SET rows = max(rows - ?2, 0),
-                    min_time_ms = coalesce((SELECT min(time_ms) FROM fixes WHERE segment = ?1), ?3)
-                WHERE segment = ?1
-                """,
-            arguments: [segment, deleted, cutoff])
-        return deleted
     }
 
     /// The archive's files on disk: the store and the journal with their

@@ -16,6 +16,9 @@ import GeoKit
 public final class ZoneIndex: @unchecked Sendable {
     /// The zones the index answers for.
     public let zoneSet: ZoneSet
+    /// The zones' territories under the border rule, for history queries;
+    /// worked out as they are asked for, and dropped with the index.
+    public let territories: ZoneTerritories
     let prepared: [PreparedGeometry]
     let grid: Grid
     let topCells: [UInt32]
@@ -45,6 +48,7 @@ public final class ZoneIndex: @unchecked Sendable {
     ///   cells cost memory and build time and send fewer points to GEOS.
     public init(zoneSet: ZoneSet, targetCells: Int = 1 << 20) throws {
         self.zoneSet = zoneSet
+        self.territories = ZoneTerritories(zoneSet: zoneSet)
         self.prepared = try zoneSet.zones.map { try PreparedGeometry($0.geometry) }
         let built = ZoneIndexBuilder(zones: zoneSet.zones, targetCells: targetCells).build()
         self.grid = built.grid

@@ -21,7 +21,7 @@ import Zones
     }
 
     /// One hundredth of a degree of latitude, metres, on the sphere distances are measured on.
-    static let hundredth = FixHistoryMath.earthRadiusMetres * .pi / 180 / 100
+    static let hundredth = Coordinate.earthRadiusMetres * .pi / 180 / 100
 
     static func harness(with fixes: [AcceptedFix]) async throws -> (APIHarness, String) {
         let archive = InMemoryFixArchive()
@@ -107,6 +107,22 @@ import Zones
             let badCursor = try await client.call(
                 .get, "/v1/zones/7/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z&cursor=%21%21", token: token)
             #expect(badCursor.status == .badRequest)
+        }
+    }
+
+    /// A fix on zone 161's east edge is zone 7's while the two meet; once a
+    /// set where zone 7 lies farther east is in force, it is zone 161's.
+    @Test func aZonesFixesFollowTheZoneSetPutInForce() async throws {
+        let onTheBorder = Self.fix("T8", minute: 4, lon: -73.9, lat: 40.75)
+        let (harness, token) = try await Self.harness(with: [Self.fix("T2", minute: 3, lon: -73.95, lat: 40.75), onTheBorder])
+        let uri = "/v1/zones/161/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z"
+        try await harness.test { client in
+            #expect(try await client.call(.get, uri, token: token).list().map { $0["taxiId"]?.scalarText } == ["T2"])
+            harness.zones.replace(with: try ZoneIndex(zoneSet: ZoneSet(zones: [
+                try #require(APIHarness.zoneSet["161"]),
+                Zone(id: "7", name: "Astoria", geometry: try .rectangle(BoundingBox(minX: -73.85, minY: 40.7, maxX: -73.8, maxY: 40.8))),
+            ])))
+            #expect(try await client.call(.get, uri, token: token).list().map { $0["taxiId"]?.scalarText } == ["T2", "T8"])
         }
     }
 

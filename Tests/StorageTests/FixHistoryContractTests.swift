@@ -19,7 +19,7 @@ import Zones
     }
 
     /// One hundredth of a degree of latitude on the sphere of the WGS84 mean radius, metres.
-    static let hundredthOfADegree = FixHistoryMath.earthRadiusMetres * .pi / 180 / 100
+    static let hundredthOfADegree = Coordinate.earthRadiusMetres * .pi / 180 / 100
 
     /// A square zone from -74.00,40.70 to -73.90,40.80.
     static func squareZone() throws -> Zone {

@@ -141,6 +141,37 @@ import Testing
         #expect(!(try segments(archive).contains { $0.segment == firstHour }), "the wholly older hour segment is gone")
     }
 
+    /// A compacted hour holds 24 fixes here, so a step of 5 rows deletes it
+    /// in several transactions, and the hour the cutoff falls in keeps
+    /// each taxi's newer fixes between the older ones of the next taxi.
+    @Test func retentionInStepsSmallerThanASegmentDeletesEveryOlderFixAndNoNewerOne() async throws {
+        let directory = TemporaryDirectory()
+        let (archive, fixes) = try await archiveOverHours(3, in: directory.path)
+        _ = try await compactAll(archive)
+        let cutoff = base.addingTimeInterval(5400)
+        let straddled = SegmentCompaction.segment(ofHour: SQLiteFixArchive.milliseconds(cutoff) / SegmentCompaction.hourMilliseconds)
+        let straddledRows = try #require(try segments(archive).first { $0.segment == straddled }?.rows)
+        #expect(straddledRows > 5, "the hour of the cutoff is larger than one step")
+
+        let deleted = try await archive.deleteFixes(takenBefore: cutoff, rowsPerStep: 5)
+
+        let kept = fixes.filter { $0.time >= cutoff }
+        #expect(deleted == fixes.count - kept.count)
+        let everyWindow = base...base.addingTimeInterval(3 * 3600)
+        for taxi: TaxiID in ["T1", "T2"] {
+            #expect(try await archive.fixes(of: taxi, in: everyWindow, limit: 10_000) == kept.filter { $0.taxiId == taxi })
+        }
+        #expect(try await archive.count() == kept.count)
+        let left = try segments(archive)
+        #expect(left.reduce(0) { $0 + $1.rows } == kept.count, "every segment's row count follows its deletes")
+        let oldestLeft = try await archive.store.read { db in
+            try Int64.fetchOne(db, sql: "SELECT min_time_ms FROM segments WHERE segment = ?", arguments: [straddled])
+        }
+        #expect(oldestLeft == kept.map { SQLiteFixArchive.milliseconds($0.time) }.min(), "the straddled hour starts at its oldest fix left")
+        #expect(left.allSatisfy { $0.hours.lowerBound >= SQLiteFixArchive.milliseconds(cutoff) / SegmentCompaction.hourMilliseconds },
+                "the wholly older hours are gone")
+    }
+
     /// Appends, moves and compaction run together while readers poll: every
     /// fix acknowledged before a read starts is in it exactly once.
     @Test func readersDuringCompactionNeverMissAFixNorSeeOneTwice() async throws {

@@ -55,7 +55,7 @@ struct FixHistoryController: Sendable {
     @Sendable func zoneFixes(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
         let zoneId = ZoneID(try context.parameters.require("zoneId"))
-        guard let territory = ZoneTerritory(zoneId, in: zones.current.zoneSet) else {
+        guard let territory = zones.current.territories.territory(of: zoneId) else {
             throw Problem.notFound("no zone \(zoneId) in the zone set in force")
         }
         let window = try HistoryWindow(request, maxWindow: maxWindow)

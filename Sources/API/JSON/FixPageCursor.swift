@@ -1,3 +1,4 @@
+import Accounts
 import FixRecords
 import Foundation
 
@@ -20,9 +21,7 @@ struct FixPageCursor: Equatable {
     /// Reads a cursor as ``text`` writes it.
     /// - Throws: 400 problem+json when it is not one.
     init(parsing text: String) throws {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64), let decoded = String(data: data, encoding: .utf8),
+        guard let data = Base64URL.decode(text), let decoded = String(data: data, encoding: .utf8),
               let space = decoded.firstIndex(of: " "), let milliseconds = Int64(decoded[..<space]) else {
             throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
         }
@@ -32,8 +31,7 @@ struct FixPageCursor: Equatable {
 
     /// The cursor as the `cursor` query parameter carries it: base64url, no padding.
     var text: String {
-        Data("\(milliseconds) \(device)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        Base64URL.encode(Data("\(milliseconds) \(device)".utf8))
     }
 
     /// When the page's last fix was taken: where the next page's query starts.

@@ -1,3 +1,4 @@
+import Accounts
 import FixRecords
 import Foundation
 import Storage
@@ -17,9 +18,7 @@ struct ZoneFixCursor: Equatable {
     /// Reads a cursor as ``text`` writes it.
     /// - Throws: 400 problem+json when it is not one.
     init(parsing text: String) throws {
-        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
-        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
-        guard let data = Data(base64Encoded: base64),
+        guard let data = Base64URL.decode(text),
               let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
             throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
         }
@@ -29,8 +28,7 @@ struct ZoneFixCursor: Equatable {
     /// The cursor as the `cursor` query parameter carries it: base64url of a small JSON object, no padding.
     var text: String {
         let fields = Fields(time: key.milliseconds, taxi: key.taxi.text, device: key.device)
-        return ((try? JSONEncoder().encode(fields)) ?? Data()).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "=", with: "")
+        return Base64URL.encode((try? JSONEncoder().encode(fields)) ?? Data())
     }
 
     private struct Fields: Codable {

@@ -17,12 +17,13 @@ import Storage
 /// behind the step, moves what the journal gathered meanwhile. Ingest
 /// itself never waits: commits go to the journal, a file of its own.
 ///
-/// Every minute it compacts what has become old enough, step after step
-/// until nothing is left, and publishes the number of segments before the
-/// first step and after each one (a first pass over a large archive takes
-/// minutes). A failed step is logged and tried again a minute later. A
-/// graceful shutdown ends its sleep at once; a step cut short by a stop or
-/// a crash is rolled back whole, and taken again at the next start.
+/// Every minute (``interval``) it compacts what has become old enough,
+/// step after step until nothing is left, and publishes the number of
+/// segments before the first step and after each one (a first pass over a
+/// large archive takes minutes). A failed step is logged and tried again
+/// at the next pass. A graceful shutdown ends its sleep at once; a step
+/// cut short by a stop or a crash is rolled back whole, and taken again at
+/// the next start.
 /// PostgreSQL needs none of this (its day partitions are the unit already).
 struct ArchiveCompactionService: Service {
     let archive: SQLiteFixArchive
@@ -30,6 +31,8 @@ struct ArchiveCompactionService: Service {
     let compactAfter: TimeInterval
     let clock: any ServiceClock
     let logger: Logger
+    /// How long it sleeps after a pass before looking again.
+    let interval: Duration
     /// Segments in the store.
     private let segments: Gauge
     /// Compaction steps done.
@@ -39,11 +42,18 @@ struct ArchiveCompactionService: Service {
     /// How long each step's transaction took.
     private let stepDuration: CoreMetrics.Timer
 
-    init(archive: SQLiteFixArchive, compactAfter: TimeInterval, clock: any ServiceClock, logger: Logger, metrics: any MetricsFactory) {
+    /// Compacts `archive`'s closed segments once their newest fix is
+    /// `compactAfter` seconds old, looking again `interval` after each pass
+    /// (a minute in `serve`; tests pass less), on `clock`; publishes to `metrics`.
+    init(
+        archive: SQLiteFixArchive, compactAfter: TimeInterval, clock: any ServiceClock, logger: Logger, metrics: any MetricsFactory,
+        interval: Duration = .seconds(60)
+    ) {
         self.archive = archive
         self.compactAfter = compactAfter
         self.clock = clock
         self.logger = logger
+        self.interval = interval
         segments = Gauge(label: "mytaxi_archive_segments", dimensions: [], factory: metrics)
         compactions = Counter(label: "mytaxi_archive_compactions_total", dimensions: [], factory: metrics)
         compactedFixes = Counter(label: "mytaxi_archive_compacted_fixes_total", dimensions: [], factory: metrics)
@@ -58,7 +68,7 @@ struct ArchiveCompactionService: Service {
             while !Task.isCancelled {
                 await measure()
                 try await compactWhatIsOldEnough()
-                try await clock.sleep(for: .seconds(60))
+                try await clock.sleep(for: interval)
             }
         }
     }
@@ -73,7 +83,7 @@ struct ArchiveCompactionService: Service {
                 report = try await archive.compactOldestSegments(closedBefore: clock.now.addingTimeInterval(-compactAfter))
             } catch {
                 // A step the service's stop interrupted is rolled back and taken again at the next start.
-                if !Task.isCancelled { logger.warning("archive compaction: a step failed (will try again in a minute): \(error)") }
+                if !Task.isCancelled { logger.warning("archive compaction: a step failed (will try again after \(interval)): \(error)") }
                 break
             }
             guard let report else { break }
