@@ -45,8 +45,9 @@ public final class SnappedPositions: Sendable {
                     places.append(nil)
                     continue
                 }
-                if let entry = entries[taxi], entry.coordinate == coordinate {
-                    places.append(entry.place)
+                // Read in place: copying the entry out would retain and release its place.
+                if let slot = entries.index(forKey: taxi), entries.values[slot].coordinate == coordinate {
+                    places.append(entries.values[slot].place)
                 } else {
                     places.append(nil)
                     unsnapped.append(index)

@@ -209,7 +209,10 @@ public final class FleetIndex: Sendable {
     /// heard from: many taxis under one lock (a dispatcher's query over every
     /// free taxi asks for thousands).
     public func latestCoordinates(of taxis: [TaxiID]) -> [Coordinate?] {
-        state.withLock { state in taxis.map { state.taxis[$0]?.position.coordinate } }
+        state.withLock { state in
+            // Read in place, not by copying each taxi's live entry out.
+            taxis.map { taxi in state.taxis.index(forKey: taxi).map { state.taxis.values[$0].position.coordinate } }
+        }
     }
 
     /// The taxis whose latest position is in `zone`, by taxi id.

@@ -63,6 +63,24 @@ import Testing
         }
     }
 
+    /// Sources on the target's own roads (the target itself and points a
+    /// few metres along), where driving straight along the road can beat
+    /// the search, get what the per-source computation gives, which checks
+    /// every source for a shared road, not only those ``TargetRoads`` lets through.
+    @Test func sourcesOnTheTargetsRoadsGetTheSameStraightDrives() throws {
+        let router = Self.router
+        let metric = router.metric(departing: Self.tuesdayRush)
+        for target in Self.places(6, seed: 29) where (try? router.snap(target)) != nil {
+            let along = (-3...3).map { Coordinate(longitude: target.longitude + Double($0) * 0.00004, latitude: target.latitude) }
+            let snapped = (along + Self.places(50, seed: 31)).map { try? router.snap($0) }
+            let to = try router.targetEndpoint(target, metric)
+            let straight = snapped.compactMap { $0.flatMap { router.directDrive(from: $0.candidates, to: to.candidates, metric: metric) } }
+            #expect(!straight.isEmpty, "some sources share a road with the target")
+            #expect(try router.table(fromSnapped: snapped, to: target, depart: Self.tuesdayRush)
+                    == (try Self.perSourceReference(snapped, to: target)))
+        }
+    }
+
     /// A selection as large as the graph (ordered by reading its marks) and
     /// a small one (ordered by sorting) list their ranks highest first, each once.
     @Test(arguments: [3, 3_000])

@@ -66,7 +66,7 @@ extension Router {
     func seed(node: UInt32, edge: Int, share: Double, _ metric: CCHMetric) -> SearchSeed? {
         let weight = metric.edgeWeights[edge]
         guard weight != unreachableMs else { return nil }
-        return SearchSeed(node: node, offsetMs: UInt32((Double(weight) * share).rounded()),
+        return SearchSeed(node: node, offsetMs: partOfWeight(weight, share),
                           offsetMetres: graph.edgeLengthMetres[edge] * Float(share))
     }
 
@@ -123,7 +123,7 @@ extension Router {
             ? (source.edge, targetPosition - source.fraction)
             : (twin, source.fraction - targetPosition)
         guard let edge, metric.edgeWeights[edge] != unreachableMs else { return nil }
-        return (edge, share, UInt32((Double(metric.edgeWeights[edge]) * share).rounded()))
+        return (edge, share, partOfWeight(metric.edgeWeights[edge], share))
     }
 
     /// The fastest way between two endpoints: straight along one road, or

@@ -33,7 +33,9 @@ extension Router {
     /// without snapping the sources again. A nil source gives a nil estimate.
     ///
     /// The sources' seeds go straight into one flat list for the table's
-    /// selection, with no array per source: the query stays close to one
+    /// selection, with no array per source, and only the sources with a
+    /// candidate on one of the target's roads are checked for driving
+    /// straight to it (``TargetRoads``): the query stays close to one
     /// search plus one sweep however many taxis are asked about.
     /// - Throws: ``SnapError`` when the target is too far from a road.
     public func table(fromSnapped sources: [SnappedPlace?], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
@@ -50,8 +52,10 @@ extension Router {
         }
         let selection = CCHSelection(topology: topology, seeds: seeds, firstSeed: firstSeed)
         let cells = withQuery { $0.manyToOne(from: selection, to: to.seeds, metric: metric) }
+        let targetRoads = TargetRoads(to.candidates, tails: snapper.edgeTail, heads: graph.edgeHead)
         return zip(sources, cells).map { place, cell in
             guard let place else { return nil }
+            guard targetRoads.containsRoad(ofAnyOf: place.candidates) else { return estimate(cell, direct: nil) }
             return estimate(cell, direct: directDrive(from: place.candidates, to: to.candidates, metric: metric))
         }
     }
