@@ -31,6 +31,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         try await BenchmarkCity()
+    } teardown: {
+        BenchmarkCity.removeScratch()
     }
     // A request arriving alone, as most do: from the call to its first
     // offer, durable (one commit, one fsync), then cancelled unmeasured.
@@ -46,6 +48,8 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         try await BenchmarkCity()
+    } teardown: {
+        BenchmarkCity.removeScratch()
     }
     // SPEC D4: the dispatcher's nearest zones with free taxis for a pickup,
     // over 2,000 free taxis at random road nodes of the Midtown demo map, one
@@ -70,12 +74,19 @@ let benchmarks: @Sendable () -> Void = {
         }
     } setup: {
         try await BenchmarkCity()
+    } teardown: {
+        BenchmarkCity.removeScratch()
     }
 }
 
 /// A dispatcher on a fresh SQLite log in a temporary directory, with
 /// 10,000 logged-in, available taxis over 263 zones.
 final class BenchmarkCity: @unchecked Sendable {
+    /// Where this process's cities keep their logs: removed by each
+    /// benchmark's teardown, as the benchmark runner may exit without
+    /// releasing a benchmark's state (a city's log grows to some 350 MB).
+    static let scratch = FileManager.default.temporaryDirectory
+        .appendingPathComponent("mytaxi-dispatch-bench-\(ProcessInfo.processInfo.processIdentifier)")
     static let zones = (1...263).map { ZoneID(String($0)) }
     static let taxis = (0..<10_000).map { TaxiID("T\($0)") }
     let directory: String
@@ -84,7 +95,7 @@ final class BenchmarkCity: @unchecked Sendable {
     private var round = 0
 
     init() async throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-dispatch-bench-\(UUID().uuidString)").path
+        directory = Self.scratch.appendingPathComponent(UUID().uuidString).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         dispatcher = try await Dispatcher(log: try SQLiteDispatchLog(directory: directory), clock: clock)
         for (index, taxi) in Self.taxis.enumerated() {
@@ -98,6 +109,11 @@ final class BenchmarkCity: @unchecked Sendable {
     deinit {
         dispatcher.close()
         try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Removes every city's log this process made.
+    static func removeScratch() {
+        try? FileManager.default.removeItem(at: scratch)
     }
 
     /// 1,000 passengers ask at once, each in the next zone; returns each
