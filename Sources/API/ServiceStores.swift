@@ -22,7 +22,7 @@ struct ServiceStores {
     let problem: @Sendable () -> String?
 
     /// Opens the stores `configuration` names; `metrics` hears of the
-    /// SQLite archive's background moves.
+    /// archive's background moves from its journal into its store.
     static func open(_ configuration: ServiceConfiguration, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
         guard let databaseURL = configuration.databaseURL else {
             return try openSQLite(configuration.dataDirectory, metrics: metrics, logger: logger)
@@ -32,27 +32,37 @@ struct ServiceStores {
         let applied = try PostgresSchema.migrate(pool)
         let migrations = applied.isEmpty ? "" : "; applied schema migrations \(applied.map(String.init).joined(separator: ", "))"
         logger.info("fixes, dispatch log, accounts and zone sets on PostgreSQL \(url)\(migrations)")
+        let archive = PostgresFixArchive(
+            pool: pool, onMove: { metrics.moved(fixCount: $0.storedFixes, duration: $0.duration) },
+            onMoveFailure: moveFailureReporter(metrics: metrics, logger: logger))
         return ServiceStores(
-            archive: PostgresFixArchive(pool: pool), accounts: PostgresAccountStore(pool: pool),
+            archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool), pool: pool,
-            compactableArchive: nil, problem: { pool.unavailableReason.map { "PostgreSQL is unavailable: \($0)" } })
+            compactableArchive: nil,
+            problem: { pool.unavailableReason.map { "PostgreSQL is unavailable: \($0)" } ?? archive.moveFailure })
     }
 
     private static func openSQLite(_ directory: String, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
         let archive = try SQLiteFixArchive(
-            directory: directory,
-            onMove: { move in metrics.moved(fixCount: move.storedFixes, duration: move.duration) },
-            onMoveFailure: { error, inARow in
-                metrics.moveFailed()
-                // Ten tries a second: log the first failure and then one in a hundred.
-                if inARow % 100 == 1 {
-                    logger.error(
-                        "moving journaled fixes into the store failed (\(inARow) in a row); they stay in the journal: \(error)")
-                }
-            })
+            directory: directory, onMove: { metrics.moved(fixCount: $0.storedFixes, duration: $0.duration) },
+            onMoveFailure: moveFailureReporter(metrics: metrics, logger: logger))
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
             pool: nil, compactableArchive: archive, problem: { archive.moveFailure })
+    }
+
+    /// Counts every failed move of the archive's journal and logs the first
+    /// of a run and then one in a hundred (moves are tried several times a
+    /// second).
+    private static func moveFailureReporter(
+        metrics: IngestMetrics, logger: Logger
+    ) -> @Sendable (_ error: any Error, _ inARow: Int) -> Void {
+        { error, inARow in
+            metrics.moveFailed()
+            if inARow % 100 == 1 {
+                logger.error("moving journaled fixes into the store failed (\(inARow) in a row); they stay in the journal: \(error)")
+            }
+        }
     }
 }

@@ -4,7 +4,8 @@ import GeoKit
 import Storage
 import Zones
 
-/// The history questions on PostgreSQL, answered by PostGIS: the track is
+/// The history questions on PostgreSQL, answered by PostGIS over the view
+/// `archived_fixes` (stored and journaled fixes): the track is
 /// `ST_MakeLine` over the taxi's points, a zone's fixes are those its
 /// polygon (sent as GeoJSON) `ST_Covers`, found through the GiST index on
 /// `position`, less those a preceding neighbour covers (the border rule),
@@ -24,7 +25,7 @@ extension PostgresFixArchive {
                 SELECT ST_AsGeoJSON(line, 15) AS line,
                        CASE WHEN ST_NPoints(line) > 1 THEN ST_Length(line::geography, false) ELSE 0 END AS metres
                 FROM (SELECT ST_MakeLine(position ORDER BY time, device_id) AS line
-                      FROM (SELECT position, time, device_id FROM fixes WHERE taxi_id = $1 AND \(Self.window)
+                      FROM (SELECT position, time, device_id FROM archived_fixes WHERE taxi_id = $1 AND \(Self.window)
                             ORDER BY time, device_id LIMIT $4) AS taken) AS track
                 """, parameters)
             guard let line = try rows.text(0, "line") else { return FixTrack(positions: [], lengthMetres: 0) }
@@ -54,9 +55,9 @@ extension PostgresFixArchive {
             try Self.fixes(connection.query("""
                 WITH neighbours AS MATERIALIZED (
                     SELECT ST_SetSRID(ST_GeomFromGeoJSON(polygon::text), 4326) AS polygon FROM json_array_elements($8::json) AS polygon)
-                SELECT \(Self.selectColumns) FROM fixes
+                SELECT \(Self.selectColumns) FROM archived_fixes
                 WHERE \(Self.window) AND ST_Covers(ST_SetSRID(ST_GeomFromGeoJSON($1), 4326), position)
-                  AND NOT EXISTS (SELECT 1 FROM neighbours WHERE ST_Covers(neighbours.polygon, fixes.position))
+                  AND NOT EXISTS (SELECT 1 FROM neighbours WHERE ST_Covers(neighbours.polygon, archived_fixes.position))
                   AND (time, taxi_id, device_id) > (to_timestamp($4::int8 / 1000.0), $5::text COLLATE "C", $6::text COLLATE "C")
                 ORDER BY time, taxi_id, device_id LIMIT $7
                 """, parameters))
@@ -72,7 +73,7 @@ extension PostgresFixArchive {
                 SELECT day, fixes, CASE WHEN fixes > 1 THEN ST_Length(line::geography, false) ELSE 0 END AS metres
                 FROM (SELECT floor(extract(epoch FROM time) / 86400)::int8 AS day, count(*) AS fixes,
                              ST_MakeLine(position ORDER BY time, device_id) AS line
-                      FROM fixes WHERE taxi_id = $1 AND \(Self.window) GROUP BY 1) AS days
+                      FROM archived_fixes WHERE taxi_id = $1 AND \(Self.window) GROUP BY 1) AS days
                 ORDER BY day
                 """, parameters)
             return try (0..<rows.count).map { row in

@@ -5,8 +5,8 @@ import Storage
 extension PostgresFixArchive {
     /// Drops each day partition wholly before `cutoff` (no row-by-row
     /// delete, no bloat), then deletes the older fixes of the day that
-    /// straddles it and the latest positions of taxis silent since before
-    /// it. A dropped day is forgotten by ``createPartitions(for:on:)``, so
+    /// straddles it, the journal's older fixes and the latest positions of
+    /// taxis silent since before it. A dropped day is forgotten by ``createPartitions(for:on:)``, so
     /// that a late fix of that day gets its partition again rather than
     /// failing its batch.
     public func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
@@ -33,6 +33,7 @@ extension PostgresFixArchive {
             let parameters: [PostgresValue] = [.integer(cutoffMilliseconds)]
             _ = try connection.query("DELETE FROM latest_fixes WHERE time < to_timestamp($1::int8 / 1000.0)", parameters)
             return try connection.query("DELETE FROM fixes WHERE time < to_timestamp($1::int8 / 1000.0)", parameters).affected
+                + connection.query("DELETE FROM fix_journal WHERE time < to_timestamp($1::int8 / 1000.0)", parameters).affected
         }
         return deleted
     }
@@ -49,14 +50,14 @@ extension PostgresFixArchive {
         return Self.day(of: date)
     }
 
-    /// Every partition, index and the latest positions: what the archive
-    /// takes in the database.
+    /// Every partition, index, the journal and the latest positions: what
+    /// the archive takes in the database.
     public func storedBytes() async throws(StorageError) -> Int64 {
         try await pool.run({ .readFailed(reason: $0) }) { connection in
             try connection.query("""
                 SELECT (coalesce((SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
                                   WHERE inhparent = 'fixes'::regclass), 0)
-                        + pg_total_relation_size('latest_fixes'))::int8 AS bytes
+                        + pg_total_relation_size('latest_fixes') + pg_total_relation_size('fix_journal'))::int8 AS bytes
                 """).integer(0, "bytes")
         }
     }

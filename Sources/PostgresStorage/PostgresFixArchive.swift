@@ -9,22 +9,54 @@ import Zones
 /// day on the fix's time, each fix also a PostGIS `geometry(Point, 4326)`
 /// with a GiST index, so that reporting can ask spatial questions of it.
 ///
-/// A batch (one group commit) goes in by `COPY ... FROM STDIN (FORMAT
-/// binary)` into a temporary table, then into `fixes` and `latest_fixes`
-/// in the same transaction, skipping a fix stored already (a terminal's
-/// resend after a lost ACK): `append` returns only after the commit, so
-/// nothing is acknowledged that PostgreSQL does not hold. When the server
-/// is down, `append` throws at once (the pool backs off) and the fixes get
-/// no ACK; the terminals resend them.
-public final class PostgresFixArchive: FixArchive {
+/// Shaped like the SQLite archive, for the same reason: indexes cost most
+/// of a write. A batch (one group commit) goes by `COPY ... FROM STDIN
+/// (FORMAT binary)` into `fix_journal`, a logged table without any index,
+/// and `append` returns once that is committed, so nothing is acknowledged
+/// that PostgreSQL does not hold. A background mover (``JournalMover``)
+/// takes what the journal holds, in batches sorted by (taxi, time), into
+/// `fixes` (keeping a fix stored already as it was: a terminal's resend
+/// after a lost ACK) and `latest_fixes`, deleting it from the journal in
+/// the same transaction. Readers ask the view `archived_fixes`, `fixes`
+/// plus the journal's fixes that `fixes` lacks, in one snapshot: a fix
+/// moving meanwhile is seen exactly once.
+///
+/// When the server is down, `append` throws at once (the pool backs off)
+/// and the fixes get no ACK; the terminals resend them. Moves fail too and
+/// are reported; the journal keeps the fixes until one succeeds.
+public final class PostgresFixArchive: FixArchive, JournaledArchive {
     let pool: PostgresPool
-    /// The days (since 1970) whose partition exists, so that a batch asks only for new ones.
+    /// The days (since 1970) whose partition exists, so that a move asks only for new ones.
     private let knownDays = Mutex(Set<Int64>())
+    private let mover: JournalMover
+    /// The most fixes one move takes from the journal, so that a backlog
+    /// (after a burst, or an outage of the mover) moves in transactions of
+    /// a few seconds rather than one long one.
+    private let rowsPerMove: Int
 
-    /// The archive in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
-    public init(pool: PostgresPool) {
+    /// The archive in `pool`'s database, whose schema must be migrated
+    /// (``PostgresSchema/migrate(_:)``). `moveInterval` is how often the
+    /// journal moves into `fixes`, at most `rowsPerMove` fixes at a time;
+    /// `onMove` hears about every move, `onMoveFailure` about every failed
+    /// one (with how many failed in a row).
+    public init(
+        pool: PostgresPool, moveInterval: Duration = .milliseconds(200), rowsPerMove: Int = 100_000,
+        onMove: @escaping @Sendable (JournalMoveReport) -> Void = { _ in },
+        onMoveFailure: @escaping @Sendable (_ error: any Error, _ inARow: Int) -> Void = { _, _ in }
+    ) {
         self.pool = pool
+        self.rowsPerMove = max(1, rowsPerMove)
+        mover = JournalMover(interval: moveInterval, report: onMove, reportFailure: onMoveFailure)
+        mover.start(archive: self)
     }
+
+    deinit {
+        mover.stop()
+    }
+
+    /// Why the background mover's last move failed, while moves keep
+    /// failing (nil once one succeeds), for `/healthz`.
+    public var moveFailure: String? { mover.failure }
 
     /// Columns of a fix in the COPY stream and the staging table.
     private static let columns = "taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at"
@@ -39,14 +71,53 @@ public final class PostgresFixArchive: FixArchive {
         guard !fixes.isEmpty else { return }
         do {
             try pool.withConnection { connection in
-                try createPartitions(for: fixes, on: connection)
-                try connection.transaction { connection in try Self.copy(fixes, on: connection) }
+                try connection.copyIn("COPY fix_journal (\(Self.columns)) FROM STDIN (FORMAT binary)", data: Self.copyStream(fixes))
             }
         } catch let error as StorageError {
             throw error
         } catch {
             throw .writeFailed(reason: "\(error)")
         }
+    }
+
+    /// Moves everything journaled so far into `fixes` now, as the
+    /// background mover does every interval: for tools and tests that need
+    /// the indexed table current.
+    public func moveJournalToStore() throws {
+        try mover.moveNow(archive: self)
+    }
+
+    package func moveJournalOnce() throws -> JournalMoveReport? {
+        let started = ContinuousClock.now
+        let moved: (stored: Int, days: Set<Int64>)? = try pool.withConnection { connection in
+            try connection.transaction { connection in
+                // Another instance of the service on the same database moves the journal now.
+                guard try connection.query("SELECT pg_try_advisory_xact_lock(7166) AS locked").boolean(0, "locked") else {
+                    return nil
+                }
+                try Self.createBatchTable(on: connection)
+                let taken = try connection.query("""
+                    WITH moved AS (
+                        DELETE FROM fix_journal WHERE ctid = ANY (ARRAY(SELECT ctid FROM fix_journal LIMIT $1))
+                        RETURNING \(Self.columns))
+                    INSERT INTO fix_batch (\(Self.columns)) SELECT \(Self.columns) FROM moved
+                    """, [.integer(Int64(rowsPerMove))]).affected
+                guard taken > 0 else { return nil }
+                let days = try Self.days(inBatchOn: connection)
+                let missing = knownDays.withLock { days.subtracting($0) }
+                if !missing.isEmpty { try Self.createPartitions(days: missing, on: connection) }
+                return (try Self.moveBatch(on: connection), missing)
+            }
+        }
+        guard let moved else { return nil }
+        knownDays.withLock { $0.formUnion(moved.days) }
+        return JournalMoveReport(storedFixes: moved.stored, duration: ContinuousClock.now - started)
+    }
+
+    /// The UTC days (since 1970) of the fixes in the staging table.
+    private static func days(inBatchOn connection: PostgresConnection) throws -> Set<Int64> {
+        let rows = try connection.query("SELECT DISTINCT floor(extract(epoch FROM time) / 86400)::int8 AS day FROM fix_batch")
+        return Set(try (0..<rows.count).map { try rows.integer($0, "day") })
     }
 
     /// Stages `fixes` by binary COPY and moves them into the archive, in the caller's transaction.
@@ -66,28 +137,25 @@ public final class PostgresFixArchive: FixArchive {
             """)
     }
 
-    /// `append` with the batch staged by multi-row INSERT statements (1,000
-    /// rows each, ten parameters a row) instead of COPY, the rest the same:
+    /// `append` with the batch written by multi-row INSERT statements (1,000
+    /// rows each, ten parameters a row) in one transaction instead of COPY:
     /// what the archive benchmark compares COPY with.
     package func appendByInsert(_ fixes: [AcceptedFix]) throws {
         guard !fixes.isEmpty else { return }
         try pool.withConnection { connection in
-            try createPartitions(for: fixes, on: connection)
             try connection.transaction { connection in
-                try Self.createBatchTable(on: connection)
                 for start in stride(from: 0, to: fixes.count, by: 1_000) {
                     let rows = fixes[start..<min(start + 1_000, fixes.count)]
                     try connection.query(
-                        "INSERT INTO fix_batch (\(Self.columns)) VALUES "
+                        "INSERT INTO fix_journal (\(Self.columns)) VALUES "
                             + (0..<rows.count).map(Self.placeholders).joined(separator: ", "),
                         rows.flatMap(Self.parameters))
                 }
-                try Self.moveBatch(on: connection)
             }
         }
     }
 
-    /// A fix as the ten parameters of a row of `fix_batch`, in ``columns`` order (times in milliseconds).
+    /// A fix as the ten parameters of a row of `fix_journal`, in ``columns`` order (times in milliseconds).
     private static func parameters(_ fix: AcceptedFix) -> [PostgresValue] {
         [
             .text(fix.taxiId.text), .integer(fix.time.storedMilliseconds), .text(fix.deviceId), .text(fix.wireProtocol.rawValue),
@@ -103,12 +171,17 @@ public final class PostgresFixArchive: FixArchive {
             + "\(p[6])::float8, \(p[7])::float8, \(p[8]), to_timestamp(\(p[9])::int8 / 1000.0))"
     }
 
-    /// Moves the staged batch into `fixes` (a fix stored already is kept
-    /// as it was) and the newest fix of each taxi into `latest_fixes`.
-    static func moveBatch(on connection: PostgresConnection) throws {
-        try connection.query("""
-            INSERT INTO fixes (\(columns)) SELECT \(columns) FROM fix_batch ON CONFLICT DO NOTHING
-            """)
+    /// Moves the staged batch into `fixes`, sorted by (taxi, time) so that
+    /// the primary key's pages are written a few times each rather than once
+    /// a fix (a fix stored already is kept as it was, and of a fix staged
+    /// twice the first received), and the newest fix of each taxi into
+    /// `latest_fixes`; returns how many fixes `fixes` gained.
+    @discardableResult
+    static func moveBatch(on connection: PostgresConnection) throws -> Int {
+        let stored = try connection.query("""
+            INSERT INTO fixes (\(columns)) SELECT \(columns) FROM fix_batch
+            ORDER BY taxi_id, time, device_id, received_at ON CONFLICT DO NOTHING
+            """).affected
         try connection.query("""
             INSERT INTO latest_fixes (\(columns))
             SELECT DISTINCT ON (taxi_id) \(columns) FROM fix_batch ORDER BY taxi_id, time DESC
@@ -118,6 +191,7 @@ public final class PostgresFixArchive: FixArchive {
                 zone_id = excluded.zone_id, received_at = excluded.received_at
             WHERE excluded.time > latest_fixes.time
             """)
+        return stored
     }
 
     /// `fixes` as a binary COPY stream.
@@ -138,17 +212,6 @@ public final class PostgresFixArchive: FixArchive {
         }
         writer.finish()
         return writer.bytes
-    }
-
-    /// Creates the day partitions `fixes` needs that were not seen yet
-    /// (UTC days), in a transaction of their own, committed before the
-    /// batch's; an advisory lock keeps two writers from racing.
-    func createPartitions(for fixes: [AcceptedFix], on connection: PostgresConnection) throws {
-        let days = Set(fixes.map { Self.day(of: $0.time) })
-        let missing = knownDays.withLock { days.subtracting($0) }
-        guard !missing.isEmpty else { return }
-        try connection.transaction { connection in try Self.createPartitions(days: missing, on: connection) }
-        knownDays.withLock { $0.formUnion(missing) }
     }
 
     /// Creates the partitions of `days` (UTC days since 1970) that do not
@@ -181,7 +244,7 @@ public final class PostgresFixArchive: FixArchive {
         ]
         return try await pool.run({ .readFailed(reason: $0) }) { connection in
             try Self.fixes(connection.query("""
-                SELECT \(Self.selectColumns) FROM fixes
+                SELECT \(Self.selectColumns) FROM archived_fixes
                 WHERE taxi_id = $1 AND time BETWEEN to_timestamp($2::int8 / 1000.0) AND to_timestamp($3::int8 / 1000.0)
                 ORDER BY time, device_id LIMIT $4
                 """, parameters))
@@ -190,13 +253,21 @@ public final class PostgresFixArchive: FixArchive {
 
     public func latestFixPerTaxi() async throws(StorageError) -> [AcceptedFix] {
         try await pool.run({ .readFailed(reason: $0) }) { connection in
-            try Self.fixes(connection.query("SELECT \(Self.selectColumns) FROM latest_fixes ORDER BY taxi_id"))
+            // The journal's newest fix of a taxi replaces the stored one only when newer, as a move would.
+            try Self.fixes(connection.query("""
+                SELECT \(Self.selectColumns) FROM (
+                    SELECT DISTINCT ON (taxi_id) * FROM (
+                        SELECT \(Self.columns), 0 AS source FROM latest_fixes
+                        UNION ALL SELECT \(Self.columns), 1 AS source FROM fix_journal) AS candidates
+                    ORDER BY taxi_id, time DESC, source) AS latest
+                ORDER BY taxi_id
+                """))
         }
     }
 
     public func count() async throws(StorageError) -> Int {
         try await pool.run({ .readFailed(reason: $0) }) { connection in
-            Int(try connection.query("SELECT count(*) AS n FROM fixes").integer(0, "n"))
+            Int(try connection.query("SELECT count(*) AS n FROM archived_fixes").integer(0, "n"))
         }
     }
 

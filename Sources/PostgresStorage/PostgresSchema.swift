@@ -116,6 +116,35 @@ public enum PostgresSchema {
                     activated_by text NOT NULL,
                     activated_ms int8 NOT NULL);
                 """),
+        PostgresMigration(
+            version: 5, description: "an unindexed fix journal that commits go to, and the view readers ask",
+            sql: """
+                CREATE TABLE fix_journal (
+                    taxi_id text COLLATE "C" NOT NULL,
+                    time timestamptz NOT NULL,
+                    device_id text COLLATE "C" NOT NULL,
+                    protocol text NOT NULL,
+                    lon float8 NOT NULL,
+                    lat float8 NOT NULL,
+                    speed_kmh float8 NOT NULL,
+                    heading float8 NOT NULL,
+                    zone_id text COLLATE "C",
+                    received_at timestamptz NOT NULL
+                ) WITH (autovacuum_vacuum_scale_factor = 0, autovacuum_vacuum_threshold = 20000);
+                CREATE VIEW archived_fixes AS
+                    SELECT taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at, position
+                    FROM fixes
+                    UNION ALL
+                    (SELECT DISTINCT ON (taxi_id, time, device_id)
+                            taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at,
+                            ST_SetSRID(ST_MakePoint(lon, lat), 4326)::geometry(Point, 4326) AS position
+                     FROM fix_journal AS journal
+                     WHERE NOT EXISTS (
+                         SELECT 1 FROM fixes AS stored
+                         WHERE stored.taxi_id = journal.taxi_id AND stored.time = journal.time
+                           AND stored.device_id = journal.device_id)
+                     ORDER BY taxi_id, time, device_id, received_at);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

@@ -69,7 +69,7 @@ public enum SQLiteImport {
     /// What the database holds already, as `N things` per non-empty table.
     private static func contents(on connection: PostgresConnection) throws -> [String] {
         let tables = [
-            ("fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
+            ("archived_fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
             ("ride_history", "rides"), ("notification", "notifications"), ("account", "accounts"), ("token", "tokens"),
             ("outbox", "outbox e-mails"), ("zone_set", "zone set versions"),
         ]

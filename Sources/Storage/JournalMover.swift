@@ -1,35 +1,54 @@
 import Dispatch
 import Foundation
-import GRDB
 import Synchronization
 
-/// Moves fixes from the archive's journal to its store (`FixStore`) in the
-/// background, in batches sorted by (taxi, time), so the store's B-tree is
+/// An archive whose commits go to an unindexed journal, which a
+/// ``JournalMover`` empties into the indexed store in the background: the
+/// SQLite archive and the PostgreSQL one.
+package protocol JournaledArchive: AnyObject, Sendable {
+    /// Moves what the journal holds now into the store, in one batch sorted
+    /// by (taxi, time), and says what it moved; nil when the journal held
+    /// nothing. Called by one mover thread at a time.
+    func moveJournalOnce() throws -> JournalMoveReport?
+}
+
+/// What the background mover reports after each move, for metrics: a mover
+/// that falls behind shows as moves growing longer and larger.
+public struct JournalMoveReport: Sendable {
+    /// Fixes the move added to the store (a resent fix the store already
+    /// holds is not counted).
+    public var storedFixes: Int
+    /// Time spent copying into the store and emptying the journal.
+    public var duration: Duration
+
+    /// A move that stored `storedFixes` fixes in `duration`.
+    public init(storedFixes: Int, duration: Duration) {
+        self.storedFixes = storedFixes
+        self.duration = duration
+    }
+}
+
+/// Moves fixes from an archive's journal to its store in the background,
+/// every interval, on a thread of its own at a lower priority than the ACK
+/// path: commits stay one sequential append, and the store's indexes are
 /// written a page per many fixes instead of a page per fix.
 ///
-/// Each move switches the active journal table (commits go on into the
-/// other one), copies the now frozen table into the store, then empties it
-/// in one statement, so the journal's single writer, which every commit
-/// needs, is held once per move for a moment instead of once per chunk of
-/// deleted rows. Crash-safe without coordination: rows are copied (ignoring
-/// those already there) before they are deleted, so a crash in between
-/// only means copying them again; a move first empties the inactive table
-/// if a crash left rows in it. The copy reads the journal as a WAL reader
-/// and never blocks a commit.
-///
-/// A failed move (disk full, I/O error) loses nothing: the rows stay in the
-/// journal and the next move tries again. It is reported, and ``failure``
-/// holds its reason until a move succeeds.
-final class JournalMover: Sendable {
+/// A failed move (disk full, I/O error, the database server gone) loses
+/// nothing: the rows stay in the journal and the next move tries again. It
+/// is reported, and ``failure`` holds its reason until a move succeeds.
+package final class JournalMover: Sendable {
     private let interval: Duration
-    private let report: @Sendable (SQLiteFixArchive.MoveReport) -> Void
+    private let report: @Sendable (JournalMoveReport) -> Void
     private let reportFailure: @Sendable (any Error, Int) -> Void
     private let stopping = Mutex(false)
     private let lock = Mutex(())
     private let failures = Mutex<(count: Int, reason: String?)>((0, nil))
 
-    init(
-        interval: Duration, report: @escaping @Sendable (SQLiteFixArchive.MoveReport) -> Void,
+    /// A mover that moves every `interval` once started; `report` hears of
+    /// every move, `reportFailure` of every failed one with how many failed
+    /// in a row.
+    package init(
+        interval: Duration, report: @escaping @Sendable (JournalMoveReport) -> Void,
         reportFailure: @escaping @Sendable (any Error, Int) -> Void
     ) {
         self.interval = interval
@@ -38,9 +57,11 @@ final class JournalMover: Sendable {
     }
 
     /// Why moves fail, while they do.
-    var failure: String? { failures.withLock { $0.reason } }
+    package var failure: String? { failures.withLock { $0.reason } }
 
-    func start(archive: SQLiteFixArchive) {
+    /// Starts moving `archive`'s journal every interval, until ``stop()`` or
+    /// until the archive is gone (the thread holds it weakly).
+    package func start(archive: some JournaledArchive) {
         let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let thread = Thread { [weak archive, self] in
             Self.yieldToTheAckPath()
@@ -65,7 +86,7 @@ final class JournalMover: Sendable {
     }
 
     /// One background move; a failure is counted and reported, never thrown away.
-    private func moveReportingFailures(archive: SQLiteFixArchive) {
+    private func moveReportingFailures(archive: some JournaledArchive) {
         do {
             try moveNow(archive: archive)
             failures.withLock { $0 = (0, nil) }
@@ -78,44 +99,16 @@ final class JournalMover: Sendable {
         }
     }
 
-    func stop() {
+    /// Stops the background moves after the current one.
+    package func stop() {
         stopping.withLock { $0 = true }
     }
 
-    /// Moves everything journaled so far.
-    func moveNow(archive: SQLiteFixArchive) throws {
+    /// Moves everything journaled so far, now, on the caller's thread (never
+    /// at the same time as the background move).
+    package func moveNow(archive: some JournaledArchive) throws {
         try lock.withLock { _ in
-            try move(archive.inactiveJournal, of: archive)
-            guard try !isEmpty(archive.activeJournal, of: archive) else { return }
-            try archive.switchActiveJournal()
-            try move(archive.inactiveJournal, of: archive)
-            // The journal never checkpoints on commit (that would delay ACKs); do it here.
-            try archive.journalCheckpointer.inDatabase { db in
-                _ = try Row.fetchOne(db, sql: "PRAGMA wal_checkpoint(PASSIVE)")
-            }
+            if let move = try archive.moveJournalOnce() { report(move) }
         }
-    }
-
-    /// True when journal table `table` holds no row.
-    private func isEmpty(_ table: String, of archive: SQLiteFixArchive) throws -> Bool {
-        try archive.journal.read { db in try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(table))") != true }
-    }
-
-    /// Copies every row of journal table `table`, which no commit writes to,
-    /// into the store, then empties it.
-    private func move(_ table: String, of archive: SQLiteFixArchive) throws {
-        guard try !isEmpty(table, of: archive) else { return }
-        let started = ContinuousClock.now
-        var stored = 0
-        // Deferred, not GRDB's default IMMEDIATE: an immediate transaction would
-        // take the attached journal's write lock too and block commits.
-        try archive.store.writeWithoutTransaction { db in
-            try db.inTransaction(.deferred) {
-                stored = try FixStore.insert(from: "journal.\(table)", segmentRows: archive.segmentRows, in: db)
-                return .commit
-            }
-        }
-        try archive.journal.write { db in try db.execute(sql: "DELETE FROM \(table)") }
-        report(SQLiteFixArchive.MoveReport(storedFixes: stored, duration: ContinuousClock.now - started))
     }
 }

@@ -25,7 +25,7 @@ import Zones
 ///
 /// Queries read both files and merge them; a fix a device resent after a
 /// lost ACK is returned once.
-public final class SQLiteFixArchive: FixArchive {
+public final class SQLiteFixArchive: FixArchive, JournaledArchive {
     let journal: DatabasePool
     /// A connection of its own for WAL checkpoints of the journal, which
     /// never take the write lock and so never hold up a commit.
@@ -46,16 +46,6 @@ public final class SQLiteFixArchive: FixArchive {
     /// operator must hear of it (`/healthz`).
     public var moveFailure: String? { mover.failure }
 
-    /// What the background mover reports after each move, for metrics: a
-    /// mover that falls behind shows as moves growing longer and larger.
-    public struct MoveReport: Sendable {
-        /// Fixes the move added to the store (a resent fix already in the
-        /// open segment is not counted).
-        public var storedFixes: Int
-        /// Time spent copying into the store and emptying the journal table.
-        public var duration: Duration
-    }
-
     /// Opens (creating when needed) the archive in `directory`, which must exist.
     /// `moveInterval` is how often journal rows move to the store;
     /// `segmentRows` how many rows a store segment takes; `onMove` hears
@@ -64,7 +54,7 @@ public final class SQLiteFixArchive: FixArchive {
     /// ten a second).
     public init(directory: String, moveInterval: Duration = .milliseconds(100),
                 segmentRows: Int = FixStore.defaultSegmentRows,
-                onMove: @escaping @Sendable (MoveReport) -> Void = { _ in },
+                onMove: @escaping @Sendable (JournalMoveReport) -> Void = { _ in },
                 onMoveFailure: @escaping @Sendable (_ error: any Error, _ inARow: Int) -> Void = { _, _ in }) throws {
         self.directory = directory
         self.segmentRows = segmentRows

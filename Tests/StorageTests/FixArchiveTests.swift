@@ -206,7 +206,7 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
 
     @Test func everyMoveIsReportedWithTheFixesItStored() async throws {
         let directory = TemporaryDirectory()
-        let reports = Mutex<[SQLiteFixArchive.MoveReport]>([])
+        let reports = Mutex<[JournalMoveReport]>([])
         let archive = try SQLiteFixArchive(directory: directory.path, moveInterval: .seconds(3600)) { move in
             reports.withLock { $0.append(move) }
         }

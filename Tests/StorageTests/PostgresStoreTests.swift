@@ -63,6 +63,7 @@ import Testing
         let archive = PostgresFixArchive(pool: database.pool)
         // 1_790_000_000 is 2026-09-21 14:13:20 UTC; a day later is the 22nd.
         try archive.append([makeFix(taxi: "T1", second: 0, lon: -73.5), makeFix(taxi: "T1", second: 86_400)])
+        try archive.moveJournalToStore()
         let rows = try database.pool.withConnection { connection in
             try connection.query("SELECT tableoid::regclass::text AS part, ST_AsText(position) AS point FROM fixes ORDER BY time")
         }

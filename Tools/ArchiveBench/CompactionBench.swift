@@ -163,18 +163,18 @@ struct CompactionBench: AsyncParsableCommand {
 private final class MoveLog: Sendable {
     enum Phase { case fill, baseline, compaction, after }
 
-    private let state = Mutex<(phase: Phase, moves: [(Phase, SQLiteFixArchive.MoveReport)])>((.fill, []))
+    private let state = Mutex<(phase: Phase, moves: [(Phase, JournalMoveReport)])>((.fill, []))
 
     var phase: Phase {
         get { state.withLock { $0.phase } }
         set { state.withLock { $0.phase = newValue } }
     }
 
-    func record(_ move: SQLiteFixArchive.MoveReport) {
+    func record(_ move: JournalMoveReport) {
         state.withLock { $0.moves.append(($0.phase, move)) }
     }
 
-    func moves(in phase: Phase) -> [SQLiteFixArchive.MoveReport] {
+    func moves(in phase: Phase) -> [JournalMoveReport] {
         state.withLock { $0.moves.filter { $0.0 == phase }.map(\.1) }
     }
 }

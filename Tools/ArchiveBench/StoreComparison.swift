@@ -10,7 +10,10 @@ import Zones
 /// PostgreSQL's COPY, through multi-row INSERT and through the SQLite store,
 /// in one run, with the same batches (Tools/bench-archive.sh starts a
 /// throwaway PostgreSQL). One writer appends batch after batch, as the
-/// group committer does; each append returns once its batch is committed.
+/// group committer does; each append returns once its batch is committed
+/// to the store's journal. Then PostgreSQL's background move of those
+/// fixes from the journal into the indexed `fixes`, measured alone: what
+/// PostgreSQL can archive for good, a second, on this machine.
 struct StoreComparison: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stores",
@@ -33,7 +36,8 @@ struct StoreComparison: ParsableCommand {
         let workload = (0..<batches).map { makeBatch($0) }
         let pool = PostgresPool(url: try PostgresURL(database), maximumConnections: 1)
         try PostgresSchema.migrate(pool)
-        let archive = PostgresFixArchive(pool: pool)
+        // Moves only when asked for, so that commits are measured alone.
+        let archive = PostgresFixArchive(pool: pool, moveInterval: .seconds(86_400))
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-archivebench-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -42,22 +46,38 @@ struct StoreComparison: ParsableCommand {
         print("| store | fixes/s | commit p50 | commit p99 |")
         print("| --- | ---: | ---: | ---: |")
         let runs: [(String, ([AcceptedFix]) throws -> Void)] = [
-            ("PostgreSQL, binary COPY", { try archive.append($0) }),
-            ("PostgreSQL, multi-row INSERT (1,000 rows a statement)", { try archive.appendByInsert($0) }),
+            ("PostgreSQL, binary COPY into the journal", { try archive.append($0) }),
+            ("PostgreSQL, multi-row INSERT (1,000 rows a statement) into the journal", { try archive.appendByInsert($0) }),
             ("SQLite (journal, synchronous=FULL)", { try sqlite.append($0) }),
         ]
         for (name, append) in runs {
-            try pool.withConnection { try $0.execute("TRUNCATE fixes, latest_fixes") }
+            try pool.withConnection { try $0.execute("TRUNCATE fixes, latest_fixes, fix_journal") }
             try append(makeBatch(batches))
+            try archive.moveJournalToStore()
             var durations: [Duration] = []
-            let clock = ContinuousClock()
-            let total = try clock.measure {
-                for fixes in workload { durations.append(try clock.measure { try append(fixes) }) }
+            let total = try ContinuousClock().measure {
+                for fixes in workload { durations.append(try ContinuousClock().measure { try append(fixes) }) }
             }
-            durations.sort()
-            let rate = Double(batch * batches) / (Double(total.components.attoseconds) / 1e18 + Double(total.components.seconds))
-            print("| \(name) | \(Int(rate.rounded())) | \(Milliseconds.text(durations.percentile(50))) | \(Milliseconds.text(durations.percentile(99))) |")
+            print(Self.row(name, fixes: batch * batches, total: total, durations: durations))
         }
+        try pool.withConnection { try $0.execute("TRUNCATE fixes, latest_fixes, fix_journal") }
+        for fixes in workload { try archive.append(fixes) }
+        var moves: [Duration] = []
+        var moved = 0
+        let total = try ContinuousClock().measure {
+            while let move = try archive.moveJournalOnce() {
+                moves.append(move.duration)
+                moved += move.storedFixes
+            }
+        }
+        print(Self.row("PostgreSQL, the background move from the journal into `fixes` (a move's p50 / p99)", fixes: moved, total: total, durations: moves))
+    }
+
+    /// A table row: `fixes` in `total` as fixes/s, and the p50 and p99 of `durations`.
+    private static func row(_ name: String, fixes: Int, total: Duration, durations: [Duration]) -> String {
+        let sorted = durations.sorted()
+        let rate = Double(fixes) / (Double(total.components.attoseconds) / 1e18 + Double(total.components.seconds))
+        return "| \(name) | \(Int(rate.rounded())) | \(Milliseconds.text(sorted.percentile(50))) | \(Milliseconds.text(sorted.percentile(99))) |"
     }
 
     /// Batch `index`: fixes of the taxis in turn, 30 s of fix time apart per round.
