@@ -33,25 +33,35 @@ public struct JournalMoveReport: Sendable {
 /// path: commits stay one sequential append, and the store's indexes are
 /// written a page per many fixes instead of a page per fix.
 ///
+/// An archive whose moves run in another process (a database server, which
+/// no nice value of ours reaches) asks the mover to rest after each move
+/// `restFactor` times as long as the move took, so that moving never takes
+/// more than its share of a core from the commits that ACKs wait for: a
+/// burst beyond what the store can index waits in the journal, where
+/// readers see it, and moves once the burst is over.
+///
 /// A failed move (disk full, I/O error, the database server gone) loses
 /// nothing: the rows stay in the journal and the next move tries again. It
 /// is reported, and ``failure`` holds its reason until a move succeeds.
 package final class JournalMover: Sendable {
     private let interval: Duration
+    private let restFactor: Int
     private let report: @Sendable (JournalMoveReport) -> Void
     private let reportFailure: @Sendable (any Error, Int) -> Void
     private let stopping = Mutex(false)
     private let lock = Mutex(())
     private let failures = Mutex<(count: Int, reason: String?)>((0, nil))
 
-    /// A mover that moves every `interval` once started; `report` hears of
-    /// every move, `reportFailure` of every failed one with how many failed
-    /// in a row.
+    /// A mover that moves every `interval` once started, resting at least
+    /// `restFactor` times as long as a move took after it (0: never longer
+    /// than the interval); `report` hears of every move, `reportFailure` of
+    /// every failed one with how many failed in a row.
     package init(
-        interval: Duration, report: @escaping @Sendable (JournalMoveReport) -> Void,
+        interval: Duration, restFactor: Int = 0, report: @escaping @Sendable (JournalMoveReport) -> Void,
         reportFailure: @escaping @Sendable (any Error, Int) -> Void
     ) {
         self.interval = interval
+        self.restFactor = max(0, restFactor)
         self.report = report
         self.reportFailure = reportFailure
     }
@@ -62,17 +72,22 @@ package final class JournalMover: Sendable {
     /// Starts moving `archive`'s journal every interval, until ``stop()`` or
     /// until the archive is gone (the thread holds it weakly).
     package func start(archive: some JournaledArchive) {
-        let seconds = Double(interval.components.seconds) + Double(interval.components.attoseconds) / 1e18
         let thread = Thread { [weak archive, self] in
             Self.yieldToTheAckPath()
+            var pause = interval
             while !self.stopping.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: seconds)
+                Thread.sleep(forTimeInterval: Self.seconds(pause))
                 guard let archive else { break }
-                self.moveReportingFailures(archive: archive)
+                let took = ContinuousClock().measure { self.moveReportingFailures(archive: archive) }
+                pause = max(interval, took * restFactor)
             }
         }
         thread.name = "mytaxi-journal-mover"
         thread.start()
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 
     /// Lowers the calling thread's scheduling priority (nice 10): moving is
