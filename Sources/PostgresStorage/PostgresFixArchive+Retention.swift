@@ -6,9 +6,11 @@ extension PostgresFixArchive {
     /// Drops each day partition wholly before `cutoff` (no row-by-row
     /// delete, no bloat), then deletes the older fixes of the day that
     /// straddles it, the journal's older fixes and the latest positions of
-    /// taxis silent since before it. A dropped day is forgotten by ``createPartitions(for:on:)``, so
-    /// that a late fix of that day gets its partition again rather than
-    /// failing its batch.
+    /// taxis silent since before it. A dropped day is forgotten by the
+    /// mover's list of partitions, so that a late fix of that day gets its
+    /// partition again rather than failing its move. When the calling task is cancelled (the service
+    /// stopping), it stops after the current partition and returns what it
+    /// deleted; the next pass goes on.
     public func deleteFixes(takenBefore cutoff: Date) async throws(StorageError) -> Int {
         let cutoffMilliseconds = cutoff.storedMilliseconds
         let wrap: @Sendable (String) -> StorageError = { .writeFailed(reason: "deleting fixes taken before \(FixTime.iso8601(cutoff)): \($0)") }
@@ -21,6 +23,7 @@ extension PostgresFixArchive {
         }
         var deleted = 0
         for name in partitions {
+            guard !Task.isCancelled else { return deleted }
             guard let day = Self.day(ofPartition: name), (day + 1) * 86_400_000 <= cutoffMilliseconds else { continue }
             deleted += try await pool.run(transaction: true, wrap) { connection in
                 let rows = Int(try connection.query("SELECT count(*) AS n FROM \(name)").integer(0, "n"))
@@ -29,6 +32,7 @@ extension PostgresFixArchive {
             }
             forgetPartition(day: day)
         }
+        guard !Task.isCancelled else { return deleted }
         deleted += try await pool.run(transaction: true, wrap) { connection in
             let parameters: [PostgresValue] = [.integer(cutoffMilliseconds)]
             _ = try connection.query("DELETE FROM latest_fixes WHERE time < to_timestamp($1::int8 / 1000.0)", parameters)

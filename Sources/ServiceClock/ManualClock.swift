@@ -2,9 +2,12 @@ import Foundation
 import Synchronization
 
 /// A clock that moves only when told (`advance(by:)`), for tests: sleepers
-/// wake as soon as the time they wait for is reached, in deadline order.
+/// wake as soon as the time they wait for is reached, in deadline order. A
+/// sleeper whose task is cancelled wakes at once with `CancellationError`,
+/// as on the system clock, so that a service stops without anyone advancing.
 public final class ManualClock: ServiceClock {
     private struct Sleeper {
+        var id: Int
         var deadline: Duration
         var continuation: CheckedContinuation<Void, any Error>
     }
@@ -12,6 +15,9 @@ public final class ManualClock: ServiceClock {
     private struct State {
         var elapsed: Duration = .zero
         var sleepers: [Sleeper] = []
+        var lastSleeperID = 0
+        /// Sleepers cancelled before they were registered.
+        var cancelledEarly: Set<Int> = []
     }
 
     private let start: Date
@@ -30,10 +36,29 @@ public final class ManualClock: ServiceClock {
 
     public func sleep(for duration: Duration) async throws {
         guard duration > .zero else { return }
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            state.withLock { state in
-                state.sleepers.append(Sleeper(deadline: state.elapsed + duration, continuation: continuation))
+        let id = state.withLock { state in
+            state.lastSleeperID += 1
+            return state.lastSleeperID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let cancelled = state.withLock { state in
+                    if state.cancelledEarly.remove(id) != nil { return true }
+                    state.sleepers.append(Sleeper(id: id, deadline: state.elapsed + duration, continuation: continuation))
+                    return false
+                }
+                if cancelled { continuation.resume(throwing: CancellationError()) }
             }
+        } onCancel: {
+            let sleeper = state.withLock { state -> Sleeper? in
+                guard let index = state.sleepers.firstIndex(where: { $0.id == id }) else {
+                    // Not registered yet, or woken already: then the entry is never looked at again.
+                    state.cancelledEarly.insert(id)
+                    return nil
+                }
+                return state.sleepers.remove(at: index)
+            }
+            sleeper?.continuation.resume(throwing: CancellationError())
         }
     }
 

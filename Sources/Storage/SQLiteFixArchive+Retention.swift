@@ -20,7 +20,9 @@ extension SQLiteFixArchive {
     /// it: it is where the mover appends) or else narrows the range to the
     /// fixes left. Between two steps a reader sees some of the segment's
     /// older fixes still there, never a newer one missing. The journal (a
-    /// fraction of a second of fixes) is moved into the store first.
+    /// fraction of a second of fixes) is moved into the store first. When
+    /// the calling task is cancelled (the service stopping), it stops after
+    /// the current step and returns what it deleted; the next pass goes on.
     public func deleteFixes(takenBefore cutoff: Date, rowsPerStep: Int) async throws(StorageError) -> Int {
         let cutoffMilliseconds = Self.milliseconds(cutoff)
         do {
@@ -32,7 +34,7 @@ extension SQLiteFixArchive {
             var deleted = 0
             for segment in candidates {
                 var after: RetentionStep.Key?
-                while true {
+                while !Task.isCancelled {
                     let step = try await store.write { [after] db in
                         try RetentionStep.delete(segment: segment, before: cutoffMilliseconds, after: after, maximumRows: rowsPerStep, in: db)
                     }
@@ -41,6 +43,7 @@ extension SQLiteFixArchive {
                     after = last
                 }
             }
+            guard !Task.isCancelled else { return deleted }
             try await store.write { db in
                 try db.execute(sql: "DELETE FROM latest WHERE time_ms < ?", arguments: [cutoffMilliseconds])
             }

@@ -25,6 +25,23 @@ import Testing
         #expect(try await woke.value == .seconds(15))
     }
 
+    /// A service stopping cancels its sleeping tasks: they wake at once,
+    /// with nobody advancing the clock, and are no longer counted.
+    @Test func aCancelledSleeperWakesAtOnceWithCancellation() async throws {
+        let clock = ManualClock(now: Self.start)
+        let sleeper = Task { try await clock.sleep(for: .seconds(3600)) }
+        while clock.sleeperCount == 0 { await Task.yield() }
+        sleeper.cancel()
+        await #expect(throws: CancellationError.self) { try await sleeper.value }
+        #expect(clock.sleeperCount == 0)
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(3600))
+        }
+        await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
     @Test func theSystemClockReadsTheMachine() {
         let clock = SystemClock()
         #expect(abs(clock.now.timeIntervalSinceNow) < 1)
