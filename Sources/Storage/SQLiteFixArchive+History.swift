@@ -16,15 +16,33 @@ extension SQLiteFixArchive {
         FixHistoryMath.dailyDistances(try await fixes(of: taxi, in: window, limit: Int.max))
     }
 
+    /// How much fix time one read of a zone's fixes covers: a page reads
+    /// hour after hour from its cursor and stops once it is full, so that a
+    /// page of a week-long window costs the hours up to its last fix, not
+    /// the whole week.
+    static let zoneFixesSliceMilliseconds: Int64 = 3_600_000
+
     public func fixes(inside territory: ZoneTerritory, in window: ClosedRange<Date>, after: FixKey?, limit: Int) async throws(StorageError) -> [AcceptedFix] {
         let start = after ?? FixKey.before(window.lowerBound)
-        guard Date(storedMilliseconds: start.milliseconds) <= window.upperBound else { return [] }
-        let box = territory.zone.boundingBox
-        let arguments: StatementArguments = [
-            start.milliseconds, window.upperBound.storedMilliseconds, box.minX, box.minY, box.maxX, box.maxY,
-        ]
+        let end = window.upperBound.storedMilliseconds
+        var page: [AcceptedFix] = []
+        var sliceStart = start.milliseconds
+        while page.count < limit, sliceStart <= end {
+            let sliceEnd = min(end, sliceStart + Self.zoneFixesSliceMilliseconds - 1)
+            let candidates = try await fixes(inBoxOf: territory.zone, from: sliceStart, through: sliceEnd)
+            page += try FixHistoryMath.inside(territory, candidates, after: start, limit: limit - page.count)
+            sliceStart = sliceEnd + 1
+        }
+        return page
+    }
+
+    /// The fixes taken from `first` through `last` (milliseconds) inside
+    /// `zone`'s bounding box, from the journal and the store.
+    private func fixes(inBoxOf zone: Zone, from first: Int64, through last: Int64) async throws(StorageError) -> [AcceptedFix] {
+        let box = zone.boundingBox
+        let arguments: StatementArguments = [first, last, box.minX, box.minY, box.maxX, box.maxY]
         let condition = "time_ms BETWEEN ?1 AND ?2 AND lon BETWEEN ?3 AND ?5 AND lat BETWEEN ?4 AND ?6"
-        let candidates = try await journalThenStore(
+        return try await journalThenStore(
             journal: { db in
                 try Self.journalTables.flatMap { table in
                     try Row.fetchAll(db, sql: "SELECT \(FixStore.columns) FROM \(table) WHERE \(condition)", arguments: arguments)
@@ -40,6 +58,5 @@ extension SQLiteFixArchive {
                         """,
                     arguments: arguments)
             })
-        return try FixHistoryMath.inside(territory, candidates, after: start, limit: limit)
     }
 }

@@ -94,6 +94,30 @@ import Zones
         #expect(pages.flatMap { $0 } == expected, "pages follow one another without gaps or repeats")
     }
 
+    /// A week-long window whose fixes are hours apart: pages cross hours
+    /// and empty stretches, including a fix on the last millisecond.
+    @Test(arguments: FixArchiveContractTests.implementations)
+    func pagesOfALongWindowFollowOneAnotherAcrossHours(implementation: String) async throws {
+        let (archive, cleanUp) = try FixArchiveContractTests.make(implementation)
+        defer { cleanUp() }
+        let zone = try Self.squareZone()
+        let minutes = [0, 59, 60, 61, 179, 180, 600, 601, 2_000, 10_080]
+        let inside = minutes.map { Self.fix("T\($0 % 3)", minute: Double($0), lat: 40.75) }
+        let outside = minutes.map { Self.fix("T9", minute: Double($0), lon: -74.01, lat: 40.75) }
+        try archive.append(outside + inside)
+        let window = Self.base...Self.base.addingTimeInterval(7 * 86_400)
+        for limit in [1, 3, 4, 100] {
+            var pages: [[AcceptedFix]] = []
+            var after: FixKey?
+            repeat {
+                let page = try await archive.fixes(inside: ZoneTerritory(zone: zone), in: window, after: after, limit: limit)
+                pages.append(page)
+                after = page.last.map(FixKey.init(of:))
+            } while pages.last?.count == limit
+            #expect(pages.flatMap { $0 } == inside, "pages of \(limit)")
+        }
+    }
+
     @Test(arguments: FixArchiveContractTests.implementations)
     func aFixOnASharedBorderIsInTheZoneTheBorderRuleGivesIt(implementation: String) async throws {
         let (archive, cleanUp) = try FixArchiveContractTests.make(implementation)
