@@ -91,7 +91,24 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
 
     package func moveJournalOnce() throws -> JournalMoveReport? {
         let started = ContinuousClock.now
-        let moved: (stored: Int, days: Set<Int64>)? = try pool.withConnection { connection in
+        let moved: (stored: Int, days: Set<Int64>)?
+        do {
+            moved = try move(atMost: rowsPerMove)
+        } catch {
+            // Perhaps another instance's retention dropped a partition this one still counts on.
+            knownDays.withLock { $0.removeAll() }
+            throw error
+        }
+        guard let moved else { return nil }
+        knownDays.withLock { $0.formUnion(moved.days) }
+        return JournalMoveReport(storedFixes: moved.stored, duration: ContinuousClock.now - started)
+    }
+
+    /// One move of at most `rows` journaled fixes in one transaction, with
+    /// the day partitions they need that were not known yet; nil when the
+    /// journal is empty or another instance is moving it.
+    private func move(atMost rows: Int) throws -> (stored: Int, days: Set<Int64>)? {
+        try pool.withConnection { connection in
             try connection.transaction { connection in
                 // Another instance of the service on the same database moves the journal now.
                 guard try connection.query("SELECT pg_try_advisory_xact_lock(7166) AS locked").boolean(0, "locked") else {
@@ -105,7 +122,7 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
                         DELETE FROM fix_journal WHERE ctid = ANY (ARRAY(SELECT ctid FROM fix_journal LIMIT $1))
                         RETURNING \(Self.columns))
                     INSERT INTO fix_batch (\(Self.columns)) SELECT \(Self.columns) FROM moved
-                    """, [.integer(Int64(rowsPerMove))]).affected
+                    """, [.integer(Int64(rows))]).affected
                 guard taken > 0 else { return nil }
                 let days = try Self.days(inBatchOn: connection)
                 let missing = knownDays.withLock { days.subtracting($0) }
@@ -113,9 +130,6 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
                 return (try Self.moveBatch(on: connection), missing)
             }
         }
-        guard let moved else { return nil }
-        knownDays.withLock { $0.formUnion(moved.days) }
-        return JournalMoveReport(storedFixes: moved.stored, duration: ContinuousClock.now - started)
     }
 
     /// The UTC days (since 1970) of the fixes in the staging table.
