@@ -70,14 +70,10 @@ public final class RouterPickupETAs: PickupETAs {
         let coordinates = fleet.positions(of: taxis)
         var (places, unsnapped) = snapped.places(of: taxis, at: coordinates)
         guard !unsnapped.isEmpty else { return places }
-        var fresh: [(taxi: TaxiID, entry: SnappedPositions.Entry)] = []
-        for index in unsnapped {
-            guard let coordinate = coordinates[index] else { continue }
-            let entry = SnappedPositions.snap(coordinate, with: router)
-            fresh.append((taxis[index], entry))
-            places[index] = entry.place
-        }
-        snapped.publish(fresh)
+        let located = unsnapped.compactMap { index in coordinates[index].map { (index: index, coordinate: $0) } }
+        let entries = SnappedPositions.snap(located.map(\.coordinate), with: router)
+        for (taxi, entry) in zip(located, entries) { places[taxi.index] = entry.place }
+        snapped.publish(zip(located, entries).map { (taxi: taxis[$0.index], entry: $1) })
         return places
     }
 }

@@ -31,11 +31,9 @@ public struct PositionSnapper: Sendable {
         let moved = fleet.takeMoved()
         guard !moved.isEmpty else { return 0 }
         let known = snapped.entries(of: moved.lazy.map(\.taxi))
-        let fresh = zip(moved, known).compactMap { moved, known -> (taxi: TaxiID, entry: SnappedPositions.Entry)? in
-            guard known?.coordinate != moved.coordinate else { return nil }
-            return (moved.taxi, SnappedPositions.snap(moved.coordinate, with: router))
-        }
-        snapped.publish(fresh)
+        let fresh = zip(moved, known).filter { moved, known in known?.coordinate != moved.coordinate }.map(\.0)
+        let entries = SnappedPositions.snap(fresh.map(\.coordinate), with: router)
+        snapped.publish(zip(fresh, entries).map { (taxi: $0.taxi, entry: $1) })
         return fresh.count
     }
 }

@@ -64,8 +64,9 @@ public final class SnappedPositions: Sendable {
         }
     }
 
-    /// `coordinate` snapped by `router`, as the table keeps it (no place when off the roads).
-    static func snap(_ coordinate: Coordinate, with router: Router) -> Entry {
-        Entry(coordinate: coordinate, place: router.snapIfNear(coordinate))
+    /// `coordinates` snapped by `router` in one batch, index for index, as
+    /// the table keeps them (no place when off the roads).
+    static func snap(_ coordinates: [Coordinate], with router: Router) -> [Entry] {
+        zip(coordinates, router.snapIfNear(coordinates)).map { Entry(coordinate: $0, place: $1) }
     }
 }

@@ -101,6 +101,24 @@ import Testing
         #expect(checked > 350)
     }
 
+    /// Snapping many points in one call gives each the candidates of
+    /// snapping it alone, index for index, nil off the map: the list of
+    /// nearby roads the batch reuses carries nothing from one point to the next.
+    @Test func aBatchGivesEachPointTheCandidatesOfSnappingItAlone() {
+        let snapper = Snapper(graph: Self.graph)
+        let box = BoundingBox(enclosing: Self.graph.coordinates)!
+        var points = Self.points(400, seed: 3)
+        points.insert(Coordinate(longitude: box.maxX + 0.5, latitude: box.maxY + 0.5), at: 17)
+        let batch = snapper.candidatesIfNear(points, maxDistanceMetres: 250, radiusMetres: 40)
+        #expect(batch.count == points.count)
+        for (point, found) in zip(points, batch) {
+            #expect(found.map(Array.init) == snapper.candidatesIfNear(point, maxDistanceMetres: 250, radiusMetres: 40))
+        }
+        #expect(batch[17] == nil)
+        #expect(batch.count { ($0?.count ?? 0) > 1 } > 50, "many points lie near several roads")
+        #expect(batch.count { $0?.count == 1 } > 50, "and many near one")
+    }
+
     @Test func aPointFarOutsideTheCityIsRefusedWithItsDistance() throws {
         let snapper = Snapper(graph: Self.graph)
         let box = BoundingBox(enclosing: Self.graph.coordinates)!

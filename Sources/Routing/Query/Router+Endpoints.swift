@@ -22,9 +22,9 @@ extension Router {
         SnappedEndpoint(candidates: try candidates(coordinate)) { targetSeeds($0, metric) }
     }
 
-    func candidates(_ coordinate: Coordinate) throws -> [Snapper.Snap] {
-        try snapper.candidates(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
-                               limit: Self.maxSnapCandidates)
+    func candidates(_ coordinate: Coordinate) throws -> SnapCandidates {
+        try snapper.snapCandidates(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
+                                   limit: Self.maxSnapCandidates)
     }
 
     /// Seeds for leaving a snapped point: ahead along its edge, and back along the reverse twin if any,
@@ -84,7 +84,7 @@ extension Router {
     /// The fastest way of driving straight along one road from one of the
     /// `source` candidates to one of the `target` candidates (first pair
     /// among equals), or `nil` when no pair shares a road the right way round.
-    func directDrive(from source: [Snapper.Snap], to target: [Snapper.Snap], metric: CCHMetric) -> DirectDrive? {
+    func directDrive(from source: SnapCandidates, to target: SnapCandidates, metric: CCHMetric) -> DirectDrive? {
         var best: DirectDrive?
         let tails = snapper.edgeTail, heads = graph.edgeHead
         for (sourceIndex, from) in source.enumerated() {

@@ -123,7 +123,7 @@ public final class Router: Sendable {
     ///   a road or cannot reach the target.
     /// - Throws: ``SnapError`` when the target is too far from a road.
     public func table(from sources: [Coordinate], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
-        try table(fromSnapped: sources.map { try? snap($0) }, to: target, depart: depart)
+        try table(fromSnapped: snapIfNear(sources), to: target, depart: depart)
     }
 
     /// Travel estimates from one place to many, leaving at `depart` (one-to-many table).

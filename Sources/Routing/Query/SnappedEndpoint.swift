@@ -16,14 +16,14 @@ struct SeedOrigin: Sendable, Equatable {
 /// the router can tell which candidate the chosen path actually uses.
 struct SnappedEndpoint: Sendable {
     /// The candidates, nearest first.
-    let candidates: [Snapper.Snap]
+    let candidates: SnapCandidates
     /// The seeds of every candidate, in candidate order.
     let seeds: [SearchSeed]
     /// The origin of each seed, index for index.
     let origins: [SeedOrigin]
 
     /// Collects the seeds `seedsOf` gives for each of `candidates`.
-    init(candidates: [Snapper.Snap], seedsOf: (Snapper.Snap) -> [(seed: SearchSeed, edge: Int, share: Double)]) {
+    init(candidates: SnapCandidates, seedsOf: (Snapper.Snap) -> [(seed: SearchSeed, edge: Int, share: Double)]) {
         var seeds: [SearchSeed] = [], origins: [SeedOrigin] = []
         for (index, candidate) in candidates.enumerated() {
             for entry in seedsOf(candidate) {

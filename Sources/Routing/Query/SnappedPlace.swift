@@ -9,7 +9,7 @@ public struct SnappedPlace: Sendable {
     /// The place as given.
     public let coordinate: Coordinate
     /// Its snap candidates, nearest first.
-    let candidates: [Snapper.Snap]
+    let candidates: SnapCandidates
 }
 
 extension Router {
@@ -20,12 +20,21 @@ extension Router {
     }
 
     /// `coordinate` snapped to the roads, or nil when it is too far from
-    /// every road, without measuring how far (as an error would): what the
-    /// fleet's snapping calls for each taxi that moved.
+    /// every road, without measuring how far (as an error would).
     public func snapIfNear(_ coordinate: Coordinate) -> SnappedPlace? {
-        snapper.candidatesIfNear(coordinate, maxDistanceMetres: maxSnapDistanceMetres, radiusMetres: snapRadiusMetres,
-                                 limit: Self.maxSnapCandidates)
-            .map { SnappedPlace(coordinate: coordinate, candidates: $0) }
+        snapIfNear([coordinate])[0]
+    }
+
+    /// ``snapIfNear(_:)`` of each of `coordinates`, index for index: how
+    /// the fleet's moves and a table's sources are snapped, in one batch
+    /// call of the snapper, which allocates only for places near more than
+    /// one road.
+    public func snapIfNear(_ coordinates: [Coordinate]) -> [SnappedPlace?] {
+        let found = snapper.candidatesIfNear(coordinates, maxDistanceMetres: maxSnapDistanceMetres,
+                                             radiusMetres: snapRadiusMetres, limit: Self.maxSnapCandidates)
+        return zip(coordinates, found).map { coordinate, candidates in
+            candidates.map { SnappedPlace(coordinate: coordinate, candidates: $0) }
+        }
     }
 
     /// Travel estimates from many snapped places to one (say, every free
@@ -45,8 +54,10 @@ extension Router {
         seeds.reserveCapacity(sources.count * 4)
         firstSeed.reserveCapacity(sources.count + 1)
         for place in sources {
-            for candidate in place?.candidates ?? [] {
-                forEachSourceSeed(candidate, metric) { seed, _, _ in seeds.append(seed) }
+            if let place {
+                for candidate in place.candidates {
+                    forEachSourceSeed(candidate, metric) { seed, _, _ in seeds.append(seed) }
+                }
             }
             firstSeed.append(UInt32(seeds.count))
         }

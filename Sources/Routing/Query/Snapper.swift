@@ -87,8 +87,16 @@ public struct Snapper: Sendable {
     ///   the nearest road is more than `maxDistanceMetres` away.
     public func candidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                            limit: Int = 8) throws -> [Snap] {
+        Array(try snapCandidates(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                                 limit: limit))
+    }
+
+    /// ``candidates(_:maxDistanceMetres:radiusMetres:limit:)`` as the router keeps them.
+    func snapCandidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                        limit: Int) throws -> SnapCandidates {
+        var nearby: [SegmentGrid.Hit] = []
         guard let found = candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
-                                           limit: limit)
+                                           limit: limit, nearby: &nearby)
         else { throw tooFar(coordinate, limitMetres: maxDistanceMetres) }
         return found
     }
@@ -99,25 +107,53 @@ public struct Snapper: Sendable {
     /// whose taxis leave the map now and then.
     public func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                                  limit: Int = 8) -> [Snap]? {
+        var nearby: [SegmentGrid.Hit] = []
+        return candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                                limit: limit, nearby: &nearby).map(Array.init)
+    }
+
+    /// ``candidatesIfNear(_:maxDistanceMetres:radiusMetres:limit:)`` of each
+    /// of `coordinates`, index for index: the way to snap many points (a
+    /// fleet's moves, a table's sources). It allocates only the answers of
+    /// points with more than one candidate (``SnapCandidates``), gathering
+    /// the roads near each point in one list kept for the whole batch, which
+    /// belongs to the call: several threads may snap at once.
+    public func candidatesIfNear(_ coordinates: [Coordinate], maxDistanceMetres: Double, radiusMetres: Double,
+                                 limit: Int = 8) -> [SnapCandidates?] {
+        var nearby: [SegmentGrid.Hit] = []
+        return coordinates.map { coordinate in
+            candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                             limit: limit, nearby: &nearby)
+        }
+    }
+
+    /// The candidates of `coordinate`, gathering the roads near it in
+    /// `nearby`, which is emptied first and keeps its storage, so that a
+    /// caller snapping many points allocates it once.
+    private func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                                  limit: Int, nearby: inout [SegmentGrid.Hit]) -> SnapCandidates? {
         let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
         let radius = radiusMetres > 0 && limit > 1 ? radiusMetres : 0
-        var nearby: [SegmentGrid.Hit] = []
+        nearby.removeAll(keepingCapacity: true)
         guard let best = grid.nearest(px, py, within: maxDistanceMetres, collectingWithin: radius, into: &nearby)
         else { return nil }
-        guard nearby.count > 1 else { return [makeSnap(best)] }
+        let nearest = makeSnap(best)
+        guard nearby.count > 1 else { return SnapCandidates(nearest: nearest, others: []) }
         nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
-        var found: [Snap] = []
-        found.reserveCapacity(min(limit, nearby.count))
-        found.append(makeSnap(best))
-        for candidate in nearby where found.count < limit {
+        let nearestNode = node(edge: best.edge, fraction: best.fraction)
+        var others: [Snap] = []
+        for candidate in nearby where others.count + 1 < limit {
             if let node = node(edge: candidate.edge, fraction: candidate.fraction) {
-                if found.contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) { continue }
+                if node == nearestNode || others.contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) {
+                    continue
+                }
             } else if candidate.edge == best.edge {
                 continue
             }
-            found.append(makeSnap(candidate))
+            if others.isEmpty { others.reserveCapacity(min(limit, nearby.count) - 1) }
+            others.append(makeSnap(candidate))
         }
-        return found
+        return SnapCandidates(nearest: nearest, others: others)
     }
 
     /// The error for `coordinate` lying beyond `limitMetres` of every road,

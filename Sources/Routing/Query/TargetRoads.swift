@@ -11,14 +11,14 @@ struct TargetRoads {
     private let heads: [UInt32]
 
     /// The roads of `candidates`, on a graph whose edges run from `tails` to `heads`.
-    init(_ candidates: [Snapper.Snap], tails: [UInt32], heads: [UInt32]) {
+    init(_ candidates: SnapCandidates, tails: [UInt32], heads: [UInt32]) {
         self.tails = tails
         self.heads = heads
         roads = candidates.map { Self.road(of: $0.edge, tails: tails, heads: heads) }
     }
 
     /// Whether any of `candidates` lies on one of the roads.
-    func containsRoad(ofAnyOf candidates: [Snapper.Snap]) -> Bool {
+    func containsRoad(ofAnyOf candidates: SnapCandidates) -> Bool {
         candidates.contains { roads.contains(Self.road(of: $0.edge, tails: tails, heads: heads)) }
     }
 

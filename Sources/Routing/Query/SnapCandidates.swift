@@ -1,0 +1,25 @@
+/// The snap candidates of one coordinate, nearest first, as
+/// ``Snapper/candidatesIfNear(_:maxDistanceMetres:radiusMetres:limit:)``
+/// lists them: the nearest held in place and the others, if any, in an
+/// array. Most points lie near one road only (the middle of a block), and
+/// then snapping them allocates nothing: a fleet's thousands of positions
+/// are snapped without thousands of allocations.
+public struct SnapCandidates: RandomAccessCollection, Sendable, Equatable {
+    /// The nearest snap.
+    public let nearest: Snapper.Snap
+    /// The other candidates, nearest first.
+    private let others: [Snapper.Snap]
+
+    /// The candidates `nearest`, then `others`.
+    init(nearest: Snapper.Snap, others: [Snapper.Snap]) {
+        self.nearest = nearest
+        self.others = others
+    }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { others.count + 1 }
+
+    public subscript(position: Int) -> Snapper.Snap {
+        position == 0 ? nearest : others[position - 1]
+    }
+}
