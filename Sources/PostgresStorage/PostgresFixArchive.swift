@@ -60,7 +60,7 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
     /// failing (nil once one succeeds), for `/healthz`.
     public var moveFailure: String? { mover.failure }
 
-    /// Columns of a fix in the COPY stream and the staging table.
+    /// Columns of a fix in the COPY stream, the journal and the staging table.
     private static let columns = "taxi_id, time, device_id, protocol, lon, lat, speed_kmh, heading, zone_id, received_at"
 
     /// The columns read back, times as epoch milliseconds.
@@ -109,7 +109,11 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
     /// journal is empty or another instance is moving it.
     private func move(atMost rows: Int) throws -> (stored: Int, days: Set<Int64>)? {
         try pool.withConnection { connection in
-            try connection.transaction { connection in
+            // An idle service looks five times a second: one statement, not a transaction of five.
+            guard try connection.query("SELECT EXISTS (SELECT 1 FROM fix_journal) AS pending").boolean(0, "pending") else {
+                return nil
+            }
+            return try connection.transaction { connection in
                 // Another instance of the service on the same database moves the journal now.
                 guard try connection.query("SELECT pg_try_advisory_xact_lock(7166) AS locked").boolean(0, "locked") else {
                     return nil
