@@ -16,19 +16,40 @@ public final class SnappedPositions: Sendable {
         public let place: SnappedPlace?
     }
 
-    private let entries = Mutex<[TaxiID: Entry]>([:])
+    /// Each taxi's entry, found by its slot: read in place from the array,
+    /// a check of the coordinate copies no place (a dictionary's values are
+    /// copied out whole, retaining each place's candidates).
+    private struct Table {
+        var slots: [TaxiID: Int] = [:]
+        var entries: [Entry] = []
+
+        func entry(of taxi: TaxiID) -> Entry? {
+            slots[taxi].map { entries[$0] }
+        }
+
+        mutating func set(_ entry: Entry, of taxi: TaxiID) {
+            if let slot = slots[taxi] {
+                entries[slot] = entry
+            } else {
+                slots[taxi] = entries.count
+                entries.append(entry)
+            }
+        }
+    }
+
+    private let table = Mutex(Table())
 
     /// An empty table.
     public init() {}
 
     /// What `taxi`'s last snapped position was, nil when none was snapped.
     public func entry(of taxi: TaxiID) -> Entry? {
-        entries.withLock { $0[taxi] }
+        table.withLock { $0.entry(of: taxi) }
     }
 
     /// The entries of `taxis`, index for index, under one lock.
     public func entries(of taxis: some Collection<TaxiID>) -> [Entry?] {
-        entries.withLock { entries in taxis.map { entries[$0] } }
+        table.withLock { table in taxis.map { table.entry(of: $0) } }
     }
 
     /// The places of `taxis` at `coordinates` (index for index), under one
@@ -39,15 +60,14 @@ public final class SnappedPositions: Sendable {
         var places: [SnappedPlace?] = []
         places.reserveCapacity(taxis.count)
         var unsnapped: [Int] = []
-        entries.withLock { entries in
+        table.withLock { table in
             for (index, taxi) in taxis.enumerated() {
                 guard let coordinate = coordinates[index] else {
                     places.append(nil)
                     continue
                 }
-                // Read in place: copying the entry out would retain and release its place.
-                if let slot = entries.index(forKey: taxi), entries.values[slot].coordinate == coordinate {
-                    places.append(entries.values[slot].place)
+                if let slot = table.slots[taxi], table.entries[slot].coordinate == coordinate {
+                    places.append(table.entries[slot].place)
                 } else {
                     places.append(nil)
                     unsnapped.append(index)
@@ -59,8 +79,8 @@ public final class SnappedPositions: Sendable {
 
     /// Records `snapped`, replacing each taxi's previous entry.
     public func publish(_ snapped: some Sequence<(taxi: TaxiID, entry: Entry)>) {
-        entries.withLock { entries in
-            for (taxi, entry) in snapped { entries[taxi] = entry }
+        table.withLock { table in
+            for (taxi, entry) in snapped { table.set(entry, of: taxi) }
         }
     }
 

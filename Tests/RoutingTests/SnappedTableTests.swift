@@ -47,10 +47,14 @@ import Testing
     }
 
     /// Every estimate, time and distance, equals the per-source computation
-    /// to the bit, and its time equals the point-to-point route's.
-    @Test func manyToOneFromSnappedPlacesEqualsPerSourceTablesAndRoutes() throws {
+    /// to the bit, and its time equals the point-to-point route's: with a
+    /// few sources for the graph (the table selects their seeds' ancestors)
+    /// and with many (it sweeps every node).
+    @Test(arguments: [300, 800])
+    func manyToOneFromSnappedPlacesEqualsPerSourceTablesAndRoutes(sourceCount: Int) throws {
         let router = Self.router
-        let sources = Self.places(300, seed: 11)
+        #expect((sourceCount * Router.sourcesPerNodeForSweepingEveryNode >= router.topology.nodeCount) == (sourceCount == 800))
+        let sources = Self.places(sourceCount, seed: 11)
         let snapped = sources.map { try? router.snap($0) }
         #expect(snapped.contains { $0 == nil }, "some places are off the roads")
         for target in Self.places(6, seed: 23) where (try? router.snap(target)) != nil {

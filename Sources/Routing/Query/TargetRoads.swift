@@ -1,30 +1,30 @@
 /// The roads a table's single endpoint lies on (its snap candidates'
-/// edges), each as its two end nodes, lower first: driving straight along
-/// one road between a source and the target needs a source candidate on
-/// the same edge or on its reverse twin, which join the same two nodes. So
-/// a table from thousands of taxis asks ``Router/directDrive(from:to:metric:)``
-/// only of the few with a candidate on one of these roads, and gives the
-/// others' answers from the graph search alone, as that check would.
+/// roads), as every edge joining the same two nodes either way: driving
+/// straight along one road between a source and the target needs a source
+/// candidate on the same edge or on its reverse twin. So a table from
+/// thousands of taxis asks ``Router/directDrive(from:to:metric:)`` only of
+/// the few with a candidate on one of these edges, and gives the others'
+/// answers from the graph search alone, as that check would. The edges are
+/// listed once per table, so checking a taxi reads none of its edges' nodes.
 struct TargetRoads {
-    private let roads: [UInt64]
-    private let tails: [UInt32]
-    private let heads: [UInt32]
+    private let edges: [Int]
 
-    /// The roads of `candidates`, on a graph whose edges run from `tails` to `heads`.
-    init(_ candidates: SnapCandidates, tails: [UInt32], heads: [UInt32]) {
-        self.tails = tails
-        self.heads = heads
-        roads = candidates.map { Self.road(of: $0.edge, tails: tails, heads: heads) }
+    /// The roads of `candidates`, on `graph`, whose edges leave `tails`.
+    init(_ candidates: SnapCandidates, tails: [UInt32], graph: RoadGraph) {
+        var edges: [Int] = []
+        for candidate in candidates {
+            let tail = Int(tails[candidate.edge]), head = Int(graph.edgeHead[candidate.edge])
+            for (from, to) in [(tail, head), (head, tail)] {
+                for edge in graph.edges(from: from) where graph.edgeHead[edge] == UInt32(to) && !edges.contains(edge) {
+                    edges.append(edge)
+                }
+            }
+        }
+        self.edges = edges
     }
 
     /// Whether any of `candidates` lies on one of the roads.
     func containsRoad(ofAnyOf candidates: SnapCandidates) -> Bool {
-        candidates.contains { roads.contains(Self.road(of: $0.edge, tails: tails, heads: heads)) }
-    }
-
-    /// The end nodes of `edge`, lower first, in one number.
-    private static func road(of edge: Int, tails: [UInt32], heads: [UInt32]) -> UInt64 {
-        let (tail, head) = (tails[edge], heads[edge])
-        return UInt64(min(tail, head)) << 32 | UInt64(max(tail, head))
+        candidates.contains { edges.contains($0.edge) }
     }
 }
