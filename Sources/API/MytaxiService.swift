@@ -122,7 +122,7 @@ public final class MytaxiService: Sendable {
         self.dispatchMetrics = dispatchMetrics
         let snapped = SnappedPositions()
         positionSnapper = PositionSnapper(router: router, fleet: fleet, snapped: snapped)
-        let etas = RouterPickupETAs(router: router, fleet: fleet, snapped: snapped)
+        let etas = RouterPickupETAs(snapper: positionSnapper)
         let dispatcher: Dispatcher
         do {
             dispatcher = try await Dispatcher(

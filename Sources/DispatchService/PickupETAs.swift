@@ -36,44 +36,32 @@ public struct NoPickupETAs: PickupETAs {
 
 /// The road router on the live fleet's positions: one many-to-one table
 /// query for all the taxis asked about (not one route per taxi), from the
-/// places in ``SnappedPositions``, which the service's ``PositionSnapper``
-/// fills as fixes arrive. A position not snapped yet (it has just arrived)
-/// is snapped here and published, so no answer is computed from an old
-/// position, and a free taxi waiting in its zone costs no snapping however
-/// often it is a candidate.
+/// places in ``SnappedPositions``. Each query first runs a step of the
+/// ``PositionSnapper``, which snaps only the taxis that moved since the
+/// last step (the service also steps in the background, so few are left):
+/// no answer is computed from an old position, and a free taxi waiting in
+/// its zone costs one look-up, with no snapping, however often it is asked about.
 public final class RouterPickupETAs: PickupETAs {
-    let router: Router
-    let fleet: any TaxiPositions
-    /// The snapped positions read, and completed with those snapped here.
-    public let snapped: SnappedPositions
+    /// The snapper that brings the places up to date, and its router.
+    public let snapper: PositionSnapper
 
-    /// ETAs from `router` on the positions in `fleet`, snapped in `snapped`.
-    public init(router: Router, fleet: any TaxiPositions, snapped: SnappedPositions = SnappedPositions()) {
-        self.router = router
-        self.fleet = fleet
-        self.snapped = snapped
+    /// ETAs from the places `snapper` keeps.
+    public init(snapper: PositionSnapper) {
+        self.snapper = snapper
+    }
+
+    /// ETAs from `router` on the positions of the taxis that move in `fleet`.
+    public convenience init(router: Router, fleet: any MovingTaxis) {
+        self.init(snapper: PositionSnapper(router: router, fleet: fleet, snapped: SnappedPositions()))
     }
 
     public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
-        let places = places(of: taxis)
+        snapper.step()
+        let places = snapper.snapped.places(of: taxis)
         guard places.contains(where: { $0 != nil }),
-              let estimates = try? router.table(fromSnapped: places, to: pickup, depart: depart) else {
+              let estimates = try? snapper.router.table(fromSnapped: places, to: pickup, depart: depart) else {
             return Array(repeating: nil, count: taxis.count)
         }
         return estimates.map { estimate in estimate.map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) } }
-    }
-
-    /// The snapped positions of `taxis`, index for index (nil for a taxi
-    /// whose position is unknown or off the roads): the table's, or, for a
-    /// position it does not have yet, snapped now and published.
-    private func places(of taxis: [TaxiID]) -> [SnappedPlace?] {
-        let coordinates = fleet.positions(of: taxis)
-        var (places, unsnapped) = snapped.places(of: taxis, at: coordinates)
-        guard !unsnapped.isEmpty else { return places }
-        let located = unsnapped.compactMap { index in coordinates[index].map { (index: index, coordinate: $0) } }
-        let entries = SnappedPositions.snap(located.map(\.coordinate), with: router)
-        for (taxi, entry) in zip(located, entries) { places[taxi.index] = entry.place }
-        snapped.publish(zip(located, entries).map { (taxi: taxis[$0.index], entry: $1) })
-        return places
     }
 }

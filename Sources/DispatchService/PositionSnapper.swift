@@ -5,35 +5,41 @@ import Routing
 
 /// Snaps the positions of the taxis that moved to the roads, off the ingest
 /// path: ingest only notes which taxis moved (``FleetIndex/takeMoved()``),
-/// and ``step()``, which the service runs a few times a second, snaps their
-/// latest positions and publishes them in ``SnappedPositions``, so that the
-/// dispatcher's queries route from places snapped beforehand.
+/// and ``step()``, which the service runs a few times a second and every
+/// query runs first, snaps their latest positions and publishes them in
+/// ``SnappedPositions``: a query then finds every taxi snapped where the
+/// fleet last saw it, the step having snapped only the few that moved
+/// since the last one.
 public struct PositionSnapper: Sendable {
     /// The router snapping.
     public let router: Router
     /// The live fleet, which says who moved.
-    public let fleet: FleetIndex
+    public let fleet: any MovingTaxis
     /// Where the snapped positions go.
     public let snapped: SnappedPositions
 
     /// Snaps with `router` the taxis of `fleet` that move, into `snapped`.
-    public init(router: Router, fleet: FleetIndex, snapped: SnappedPositions) {
+    public init(router: Router, fleet: any MovingTaxis, snapped: SnappedPositions) {
         self.router = router
         self.fleet = fleet
         self.snapped = snapped
     }
 
     /// Snaps the latest position of every taxi that moved since the last
-    /// step, unless that position is already snapped (a query snapped it on
-    /// arrival), and publishes them; returns how many it snapped.
+    /// step, unless that position is snapped already (it moved back), and
+    /// publishes them; returns how many it snapped. One step runs at a
+    /// time: a query's step waits for a background step that took the moves
+    /// to publish them, so it never reads a place older than the fleet's.
     @discardableResult
     public func step() -> Int {
-        let moved = fleet.takeMoved()
-        guard !moved.isEmpty else { return 0 }
-        let known = snapped.entries(of: moved.lazy.map(\.taxi))
-        let fresh = zip(moved, known).filter { moved, known in known?.coordinate != moved.coordinate }.map(\.0)
-        let entries = SnappedPositions.snap(fresh.map(\.coordinate), with: router)
-        snapped.publish(zip(fresh, entries).map { (taxi: $0.taxi, entry: $1) })
-        return fresh.count
+        snapped.oneUpdateAtATime {
+            let moved = fleet.takeMoved()
+            guard !moved.isEmpty else { return 0 }
+            let known = snapped.entries(of: moved.lazy.map(\.taxi))
+            let fresh = zip(moved, known).filter { moved, known in known?.coordinate != moved.coordinate }.map(\.0)
+            let entries = SnappedPositions.snap(fresh.map(\.coordinate), with: router)
+            snapped.publish(zip(fresh, entries).map { (taxi: $0.taxi, entry: $1) })
+            return fresh.count
+        }
     }
 }

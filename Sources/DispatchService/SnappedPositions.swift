@@ -4,9 +4,10 @@ import Routing
 import Synchronization
 
 /// The taxis' latest positions snapped to the roads, shared by the one
-/// that snaps them (``PositionSnapper``, in the background, as fixes
-/// arrive) and the ones that route from them (``RouterPickupETAs``), so a
-/// query finds its taxis already snapped instead of snapping them itself.
+/// that snaps them (``PositionSnapper``: in the background as fixes
+/// arrive, and before each query for the few that moved since) and the
+/// ones that route from them (``RouterPickupETAs``), so a query finds its
+/// taxis snapped already instead of snapping them itself.
 public final class SnappedPositions: Sendable {
     /// A position and what it snapped to: nil when it is too far from every road.
     public struct Entry: Sendable {
@@ -16,9 +17,9 @@ public final class SnappedPositions: Sendable {
         public let place: SnappedPlace?
     }
 
-    /// Each taxi's entry, found by its slot: read in place from the array,
-    /// a check of the coordinate copies no place (a dictionary's values are
-    /// copied out whole, retaining each place's candidates).
+    /// Each taxi's entry, found by its slot: a place is read in place from
+    /// the array (a dictionary's values are copied out whole, retaining
+    /// each place's candidates once more).
     private struct Table {
         var slots: [TaxiID: Int] = [:]
         var entries: [Entry] = []
@@ -38,6 +39,8 @@ public final class SnappedPositions: Sendable {
     }
 
     private let table = Mutex(Table())
+    /// Held by a ``PositionSnapper`` step from taking the moves to publishing them.
+    private let updating = Mutex(())
 
     /// An empty table.
     public init() {}
@@ -52,29 +55,17 @@ public final class SnappedPositions: Sendable {
         table.withLock { table in taxis.map { table.entry(of: $0) } }
     }
 
-    /// The places of `taxis` at `coordinates` (index for index), under one
-    /// lock: nil for a taxi without a coordinate, or whose coordinate is not
-    /// the one the table snapped (listed in `unsnapped`, to be snapped by
-    /// the caller), or which is off the roads.
-    public func places(of taxis: [TaxiID], at coordinates: [Coordinate?]) -> (places: [SnappedPlace?], unsnapped: [Int]) {
-        var places: [SnappedPlace?] = []
-        places.reserveCapacity(taxis.count)
-        var unsnapped: [Int] = []
+    /// The places of `taxis`, index for index, under one lock: nil for a
+    /// taxi never snapped (the fleet has not heard from it) or off the roads.
+    public func places(of taxis: [TaxiID]) -> [SnappedPlace?] {
         table.withLock { table in
-            for (index, taxi) in taxis.enumerated() {
-                guard let coordinate = coordinates[index] else {
-                    places.append(nil)
-                    continue
-                }
-                if let slot = table.slots[taxi], table.entries[slot].coordinate == coordinate {
-                    places.append(table.entries[slot].place)
-                } else {
-                    places.append(nil)
-                    unsnapped.append(index)
-                }
-            }
+            taxis.map { taxi in table.slots[taxi].flatMap { table.entries[$0].place } }
         }
-        return (places, unsnapped)
+    }
+
+    /// Runs `update` while no other update runs, returning its count.
+    func oneUpdateAtATime(_ update: () -> Int) -> Int {
+        updating.withLock { _ in update() }
     }
 
     /// Records `snapped`, replacing each taxi's previous entry.

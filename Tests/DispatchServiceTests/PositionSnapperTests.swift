@@ -58,13 +58,13 @@ import Testing
         #expect(entry.place == nil)
     }
 
-    /// The ETAs read the places the step snapped, and snap a position that
-    /// arrived after the step themselves: both equal the router's table.
+    /// The ETAs read the places the step snapped, and a query's own step
+    /// snaps a position that arrived after it: both equal the router's table.
     @Test func etasFromSnappedPlacesEqualTheRoutersTable() throws {
         let fleet = FleetIndex()
         let snapped = SnappedPositions()
         let snapper = PositionSnapper(router: Self.router, fleet: fleet, snapped: snapped)
-        let etas = RouterPickupETAs(router: Self.router, fleet: fleet, snapped: snapped)
+        let etas = RouterPickupETAs(snapper: snapper)
         fleet.update(Self.fix("A", at: RouterPickupETAsTests.timesSquare, second: 0), heardAt: Self.start)
         snapper.step()
         fleet.update(Self.fix("B", at: RouterPickupETAsTests.unionSquare, second: 0), heardAt: Self.start)

@@ -11,11 +11,26 @@ import TaxiDispatch
 import Testing
 import Zones
 
-/// Positions a test moves.
-final class MovablePositions: TaxiPositions {
-    let positions = Mutex<[TaxiID: Coordinate]>([:])
+/// Positions a test moves, noting each taxi moved as the fleet index does.
+final class MovablePositions: TaxiPositions, MovingTaxis {
+    private let state = Mutex<(positions: [TaxiID: Coordinate], moved: [TaxiID])>(([:], []))
 
-    func position(of taxi: TaxiID) -> Coordinate? { positions.withLock { $0[taxi] } }
+    func position(of taxi: TaxiID) -> Coordinate? { state.withLock { $0.positions[taxi] } }
+
+    /// Puts `taxi` at `coordinate`.
+    func move(_ taxi: TaxiID, to coordinate: Coordinate) {
+        state.withLock { state in
+            state.positions[taxi] = coordinate
+            if !state.moved.contains(taxi) { state.moved.append(taxi) }
+        }
+    }
+
+    func takeMoved() -> [(taxi: TaxiID, coordinate: Coordinate)] {
+        state.withLock { state in
+            defer { state.moved.removeAll() }
+            return state.moved.compactMap { taxi in state.positions[taxi].map { (taxi, $0) } }
+        }
+    }
 }
 
 /// The router's ETAs on the fleet's positions, each position snapped once.
@@ -33,7 +48,8 @@ final class MovablePositions: TaxiPositions {
     @Test func etasAreTheRoutersAndFollowATaxiThatMoved() throws {
         let router = try Self.router()
         let positions = MovablePositions()
-        positions.positions.withLock { $0 = ["A": Self.timesSquare, "B": Self.unionSquare] }
+        positions.move("A", to: Self.timesSquare)
+        positions.move("B", to: Self.unionSquare)
         let etas = RouterPickupETAs(router: router, fleet: positions)
         let depart = Date(timeIntervalSince1970: 1_795_438_800)
         let expected = try router.table(from: [Self.timesSquare, Self.unionSquare], to: Self.grandCentral, depart: depart)
@@ -42,7 +58,7 @@ final class MovablePositions: TaxiPositions {
         #expect(first[0] == expected[0].map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) })
         #expect(first[1] == expected[1].map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) })
         #expect(etas.etas(from: ["A", "B"], to: Self.grandCentral, depart: depart) == Array(first.prefix(2)), "the same answer from the snapped places")
-        positions.positions.withLock { $0["A"] = Self.unionSquare }
+        positions.move("A", to: Self.unionSquare)
         #expect(etas.eta(from: "A", to: Self.grandCentral, depart: depart) == first[1], "A was snapped again where it moved")
     }
 
@@ -57,9 +73,7 @@ final class MovablePositions: TaxiPositions {
         let taxis = (0..<300).map { TaxiID("T\($0)") }
         let zoneOf = Dictionary(uniqueKeysWithValues: taxis.enumerated().map { ($1, ZoneID("Z\($0 % 20)")) })
         let positions = MovablePositions()
-        positions.positions.withLock { positions in
-            for taxi in taxis { positions[taxi] = nodes[Int(random.next() % UInt64(nodes.count))] }
-        }
+        for taxi in taxis { positions.move(taxi, to: nodes[Int(random.next() % UInt64(nodes.count))]) }
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_795_438_800))
         let dispatcher = try await Dispatcher(
             log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: positions))
