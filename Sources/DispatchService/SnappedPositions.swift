@@ -17,23 +17,27 @@ public final class SnappedPositions: Sendable {
         public let place: SnappedPlace?
     }
 
-    /// Each taxi's entry, found by its slot: a place is read in place from
-    /// the array (a dictionary's values are copied out whole, retaining
-    /// each place's candidates once more).
+    /// Each taxi's coordinate and place, found by its slot, in two arrays:
+    /// a place is read straight from its array, where reading it from a
+    /// whole entry (or a dictionary's value) copies the entry first,
+    /// retaining its place's candidates once more, thousands of times a query.
     private struct Table {
         var slots: [TaxiID: Int] = [:]
-        var entries: [Entry] = []
+        var coordinates: [Coordinate] = []
+        var places: [SnappedPlace?] = []
 
         func entry(of taxi: TaxiID) -> Entry? {
-            slots[taxi].map { entries[$0] }
+            slots[taxi].map { Entry(coordinate: coordinates[$0], place: places[$0]) }
         }
 
         mutating func set(_ entry: Entry, of taxi: TaxiID) {
             if let slot = slots[taxi] {
-                entries[slot] = entry
+                coordinates[slot] = entry.coordinate
+                places[slot] = entry.place
             } else {
-                slots[taxi] = entries.count
-                entries.append(entry)
+                slots[taxi] = places.count
+                coordinates.append(entry.coordinate)
+                places.append(entry.place)
             }
         }
     }
@@ -59,7 +63,7 @@ public final class SnappedPositions: Sendable {
     /// taxi never snapped (the fleet has not heard from it) or off the roads.
     public func places(of taxis: [TaxiID]) -> [SnappedPlace?] {
         table.withLock { table in
-            taxis.map { taxi in table.slots[taxi].flatMap { table.entries[$0].place } }
+            taxis.map { taxi in table.slots[taxi].flatMap { table.places[$0] } }
         }
     }
 

@@ -52,15 +52,16 @@ extension Router {
     public func table(fromSnapped sources: [SnappedPlace?], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
         let metric = metric(departing: depart)
         let to = try targetEndpoint(target, metric)
-        let cells = sources.count * Self.sourcesPerNodeForSweepingEveryNode >= topology.nodeCount
-            ? cellsFromEveryNode(sources, to: to, metric: metric)
-            : cellsFromSelection(sources, to: to, metric: metric)
         let targetRoads = TargetRoads(to.candidates, tails: snapper.edgeTail, graph: graph)
-        return zip(sources, cells).map { place, cell in
-            guard let place else { return nil }
-            guard targetRoads.containsRoad(ofAnyOf: place.candidates) else { return estimate(cell, direct: nil) }
-            return estimate(cell, direct: directDrive(from: place.candidates, to: to.candidates, metric: metric))
+        let estimate = { (place: SnappedPlace, cell: TableCell) -> TravelEstimate? in
+            guard targetRoads.containsRoad(ofAnyOf: place.candidates) else { return self.estimate(cell, direct: nil) }
+            return self.estimate(cell, direct: self.directDrive(from: place.candidates, to: to.candidates, metric: metric))
         }
+        guard sources.count * Self.sourcesPerNodeForSweepingEveryNode < topology.nodeCount else {
+            return estimatesFromEveryNode(sources, to: to, metric: metric, estimate: estimate)
+        }
+        let cells = cellsFromSelection(sources, to: to, metric: metric)
+        return zip(sources, cells).map { place, cell in place.flatMap { estimate($0, cell) } }
     }
 
     /// A table sweeps every node once its sources number at least one per
@@ -70,15 +71,16 @@ extension Router {
     /// nodes of the Midtown map select 88 % of them).
     static let sourcesPerNodeForSweepingEveryNode = 8
 
-    /// The graph-search cell of each source: the best of its seeds, read
-    /// from the times from every node to `target`.
-    private func cellsFromEveryNode(_ sources: [SnappedPlace?], to target: SnappedEndpoint, metric: CCHMetric) -> [TableCell] {
+    /// Each source's `estimate` from its graph-search cell, the best of its
+    /// seeds read from the times from every node to `target`.
+    private func estimatesFromEveryNode(_ sources: [SnappedPlace?], to target: SnappedEndpoint, metric: CCHMetric,
+                                        estimate: (SnappedPlace, TableCell) -> TravelEstimate?) -> [TravelEstimate?] {
         withQuery { query in
             query.withTimesFromEveryNode(to: target.seeds, metric: metric) { durations, lengths in
                 topology.rank.withUnsafeBufferPointer { rank in
                     sources.map { place in
+                        guard let place else { return nil }
                         var cell = TableCell.unreachable
-                        guard let place else { return cell }
                         for candidate in place.candidates {
                             forEachSourceSeed(candidate, metric) { seed, _, _ in
                                 let at = Int(rank[Int(seed.node)])
@@ -88,7 +90,7 @@ extension Router {
                                 }
                             }
                         }
-                        return cell
+                        return estimate(place, cell)
                     }
                 }
             }
