@@ -4,10 +4,12 @@ import Fleet
 import Foundation
 import GeoKit
 import Routing
+import Synchronization
 import Testing
 
 /// Taxis are snapped to the roads when their fix arrives, by the snapper's
-/// step (which the service runs a few times a second), not at query time.
+/// step (which the service runs a few times a second, and each query once
+/// for the taxis that moved since), not at query time.
 @Suite struct PositionSnapperTests {
     static let router = try! RouterPickupETAsTests.router()
     static let start = Date(timeIntervalSince1970: 1_795_438_800)
@@ -76,5 +78,69 @@ import Testing
         #expect(found[1] == expected[1].map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) })
         #expect(snapped.entry(of: "B")?.coordinate == RouterPickupETAsTests.unionSquare, "the query published what it snapped")
         #expect(snapper.step() == 0, "B's position is snapped already")
+    }
+
+    /// A query that comes while a background step holds the moves it took,
+    /// not yet published, waits for that step: it answers from the taxi's
+    /// new position, not from its old place (nor from none).
+    @Test func aQueryWaitsForTheStepThatTookTheMoves() async throws {
+        let fleet = HeldMoves()
+        let snapper = PositionSnapper(router: Self.router, fleet: fleet, snapped: SnappedPositions())
+        let etas = RouterPickupETAs(snapper: snapper)
+        fleet.move("A", to: RouterPickupETAsTests.timesSquare)
+        snapper.step()
+        fleet.move("A", to: RouterPickupETAsTests.unionSquare)
+        fleet.holdNextTake()
+        let background = Thread { snapper.step() }
+        background.start()
+        fleet.waitUntilTaken()
+        let query = Task.detached { etas.eta(from: "A", to: RouterPickupETAsTests.grandCentral, depart: Self.start) }
+        try await Task.sleep(for: .milliseconds(200))
+        fleet.release()
+        let expected = try Self.router.table(from: [RouterPickupETAsTests.unionSquare], to: RouterPickupETAsTests.grandCentral,
+                                             depart: Self.start)[0]
+        #expect(await query.value == expected.map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) })
+    }
+}
+
+/// Moves a test makes, whose next hand-over can be held between taking the
+/// moves and returning them, as a background step is between taking and publishing.
+final class HeldMoves: MovingTaxis {
+    private struct State {
+        var moved: [(taxi: TaxiID, coordinate: Coordinate)] = []
+        var holdNext = false
+        var holding = false
+        var released = false
+    }
+    private let state = Mutex(State())
+
+    func move(_ taxi: TaxiID, to coordinate: Coordinate) {
+        state.withLock { $0.moved.append((taxi, coordinate)) }
+    }
+
+    /// The next ``takeMoved()`` takes the moves, then waits for ``release()``.
+    func holdNextTake() {
+        state.withLock { $0.holdNext = true }
+    }
+
+    func takeMoved() -> [(taxi: TaxiID, coordinate: Coordinate)] {
+        let (moved, held) = state.withLock { state in
+            defer { state.moved.removeAll() }
+            let held = state.holdNext
+            state.holdNext = false
+            state.holding = state.holding || held
+            return (state.moved, held)
+        }
+        while held && !state.withLock({ $0.released }) { usleep(1_000) }
+        return moved
+    }
+
+    /// Returns once the held take has taken the moves.
+    func waitUntilTaken() {
+        while !state.withLock({ $0.holding }) { usleep(1_000) }
+    }
+
+    func release() {
+        state.withLock { $0.released = true }
     }
 }
