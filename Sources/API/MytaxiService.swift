@@ -120,8 +120,7 @@ public final class MytaxiService: Sendable {
         }
         let dispatchMetrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
         self.dispatchMetrics = dispatchMetrics
-        let snapped = SnappedPositions()
-        positionSnapper = PositionSnapper(router: router, fleet: fleet, snapped: snapped)
+        positionSnapper = PositionSnapper(router: router, fleet: fleet, snapped: SnappedPositions())
         let etas = RouterPickupETAs(snapper: positionSnapper)
         let dispatcher: Dispatcher
         do {

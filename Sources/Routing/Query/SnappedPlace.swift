@@ -19,16 +19,11 @@ extension Router {
         SnappedPlace(coordinate: coordinate, candidates: try candidates(coordinate))
     }
 
-    /// `coordinate` snapped to the roads, or nil when it is too far from
-    /// every road, without measuring how far (as an error would).
-    public func snapIfNear(_ coordinate: Coordinate) -> SnappedPlace? {
-        snapIfNear([coordinate])[0]
-    }
-
-    /// ``snapIfNear(_:)`` of each of `coordinates`, index for index: how
-    /// the fleet's moves and a table's sources are snapped, in one batch
-    /// call of the snapper, which allocates only for places near more than
-    /// one road.
+    /// Each of `coordinates` snapped to the roads, index for index, nil for
+    /// one too far from every road, without measuring how far (as an error
+    /// would): how the fleet's moves and a table's sources are snapped, in
+    /// one batch call of the snapper, which allocates only for places near
+    /// more than one road.
     public func snapIfNear(_ coordinates: [Coordinate]) -> [SnappedPlace?] {
         let found = snapper.candidatesIfNear(coordinates, maxDistanceMetres: maxSnapDistanceMetres,
                                              radiusMetres: snapRadiusMetres, limit: Self.maxSnapCandidates)
