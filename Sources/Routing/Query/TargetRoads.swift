@@ -24,7 +24,7 @@ struct TargetRoads {
     }
 
     /// Whether any of `candidates` lies on one of the roads.
-    func containsRoad(ofAnyOf candidates: SnapCandidates) -> Bool {
+    func containsRoad<Candidates: Sequence>(ofAnyOf candidates: Candidates) -> Bool where Candidates.Element: RoadPosition {
         candidates.contains { edges.contains($0.edge) }
     }
 }
