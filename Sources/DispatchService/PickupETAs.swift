@@ -57,11 +57,11 @@ public final class RouterPickupETAs: PickupETAs {
 
     public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
         snapper.step()
-        let places = snapper.snapped.places(of: taxis)
-        guard places.contains(where: { $0 != nil }),
-              let estimates = try? snapper.router.table(fromSnapped: places, to: pickup, depart: depart) else {
-            return Array(repeating: nil, count: taxis.count)
+        let estimates = snapper.snapped.withPlaces(of: taxis) { places, indices -> [TravelEstimate?]? in
+            guard indices.contains(where: { $0.map(places.isOnRoads(at:)) ?? false }) else { return nil }
+            return try? snapper.router.table(fromSnapped: places, at: indices, to: pickup, depart: depart)
         }
+        guard let estimates else { return Array(repeating: nil, count: taxis.count) }
         return estimates.map { estimate in estimate.map { .milliseconds(Int64(($0.durationSeconds * 1000).rounded())) } }
     }
 }

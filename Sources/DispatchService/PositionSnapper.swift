@@ -37,8 +37,8 @@ public struct PositionSnapper: Sendable {
             guard !moved.isEmpty else { return 0 }
             let known = snapped.entries(of: moved.lazy.map(\.taxi))
             let fresh = zip(moved, known).filter { moved, known in known?.coordinate != moved.coordinate }.map(\.0)
-            let entries = SnappedPositions.snap(fresh.map(\.coordinate), with: router)
-            snapped.publish(zip(fresh, entries).map { (taxi: $0.taxi, entry: $1) })
+            let places = router.snapIfNear(fresh.map(\.coordinate))
+            snapped.publish(zip(fresh, places).map { (taxi: $0.taxi, coordinate: $0.coordinate, place: $1) })
             return fresh.count
         }
     }

@@ -28,6 +28,7 @@ import Testing
         #expect(snapped.entry(of: "T1") == nil, "ingest does not snap")
         clock.advance(by: .milliseconds(200))
         for _ in 0..<100_000 where snapped.entry(of: "T1") == nil { await Task.yield() }
-        #expect(snapped.entry(of: "T1")?.place?.coordinate == corner)
+        #expect(snapped.entry(of: "T1")?.coordinate == corner)
+        #expect(snapped.entry(of: "T1")?.isOnRoads == true)
     }
 }

@@ -30,10 +30,11 @@ import Testing
         #expect(snapper.step() == 1)
         let entry = try #require(snapped.entry(of: "A"))
         #expect(entry.coordinate == RouterPickupETAsTests.timesSquare)
-        #expect(entry.place?.coordinate == RouterPickupETAsTests.timesSquare)
+        #expect(entry.isOnRoads)
         fleet.update(Self.fix("A", at: RouterPickupETAsTests.unionSquare, second: 5), heardAt: Self.start.addingTimeInterval(5))
         #expect(snapper.step() == 1)
-        #expect(snapped.entry(of: "A")?.place?.coordinate == RouterPickupETAsTests.unionSquare)
+        let moved = try #require(snapped.entry(of: "A"))
+        #expect(moved.coordinate == RouterPickupETAsTests.unionSquare && moved.isOnRoads)
     }
 
     @Test func aTaxiThatDidNotMoveIsNotSnappedAgain() {
@@ -57,7 +58,7 @@ import Testing
         #expect(snapper.step() == 1)
         let entry = try #require(snapped.entry(of: "A"))
         #expect(entry.coordinate == Self.offTheRoads)
-        #expect(entry.place == nil)
+        #expect(!entry.isOnRoads)
     }
 
     /// The ETAs read the places the step snapped, and a query's own step

@@ -67,6 +67,33 @@ import Testing
         }
     }
 
+    /// A fleet's places kept flat (``SnappedPlaces``), a third of them
+    /// replaced as their taxis move (on the roads or off them), asked about
+    /// in another order, some twice, some not at all, some with no place
+    /// kept: each estimate equals the per-source computation from the place
+    /// now at its index, with a few sources for the graph and with many.
+    @Test(arguments: [300, 800])
+    func tableFromKeptPlacesEqualsPerSourceTables(sourceCount: Int) throws {
+        let router = Self.router
+        var current = Self.places(sourceCount, seed: 37).map { try? router.snap($0) }
+        var kept = SnappedPlaces(current)
+        for (offset, coordinate) in Self.places(sourceCount / 3, seed: 41).enumerated() {
+            let place = try? router.snap(coordinate)
+            kept.replace(at: offset * 3, with: place)
+            current[offset * 3] = place
+        }
+        var random = SplitMix64(state: 43)
+        let indices: [Int?] = (0..<sourceCount).map { position in
+            position % 50 == 0 ? nil : Int(random.next() % UInt64(sourceCount))
+        }
+        let asked = indices.map { $0.flatMap { current[$0] } }
+        #expect(asked.contains { $0 == nil } && asked.contains { $0 != nil })
+        for target in Self.places(4, seed: 47) where (try? router.snap(target)) != nil {
+            #expect(try router.table(fromSnapped: kept, at: indices, to: target, depart: Self.tuesdayRush)
+                    == (try Self.perSourceReference(asked, to: target)))
+        }
+    }
+
     /// Sources on the target's own roads (the target itself and points a
     /// few metres along), where driving straight along the road can beat
     /// the search, get what the per-source computation gives, which checks

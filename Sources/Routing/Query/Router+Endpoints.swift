@@ -38,7 +38,7 @@ extension Router {
     /// Hands each of the ``sourceSeeds(_:_:)`` of `snap` to `body`, in the
     /// same order, with its edge and share, without collecting them in an
     /// array: a table from thousands of places asks for tens of thousands.
-    func forEachSourceSeed(_ snap: Snapper.Snap, _ metric: CCHMetric,
+    func forEachSourceSeed(_ snap: some RoadPosition, _ metric: CCHMetric,
                            _ body: (_ seed: SearchSeed, _ edge: Int, _ share: Double) -> Void) {
         let edge = snap.edge
         if let seed = seed(node: graph.edgeHead[edge], edge: edge, share: 1 - snap.fraction, metric) {
@@ -84,7 +84,8 @@ extension Router {
     /// The fastest way of driving straight along one road from one of the
     /// `source` candidates to one of the `target` candidates (first pair
     /// among equals), or `nil` when no pair shares a road the right way round.
-    func directDrive(from source: SnapCandidates, to target: SnapCandidates, metric: CCHMetric) -> DirectDrive? {
+    func directDrive<Source: Collection>(from source: Source, to target: SnapCandidates, metric: CCHMetric) -> DirectDrive?
+        where Source.Element: RoadPosition {
         var best: DirectDrive?
         let tails = snapper.edgeTail, heads = graph.edgeHead
         for (sourceIndex, from) in source.enumerated() {
@@ -103,7 +104,7 @@ extension Router {
 
     /// The edge, share of it and time of driving straight along one road when both snaps lie on it
     /// (same edge or its twin) and the target lies ahead in a drivable direction.
-    func directEdge(from source: Snapper.Snap, to target: Snapper.Snap,
+    func directEdge(from source: some RoadPosition, to target: Snapper.Snap,
                     metric: CCHMetric) -> (edge: Int, share: Double, durationMs: UInt32)? {
         let tails = snapper.edgeTail, heads = graph.edgeHead
         let sameEdge = target.edge == source.edge

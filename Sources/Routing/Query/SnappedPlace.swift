@@ -35,6 +35,15 @@ extension Router {
     /// Travel estimates from many snapped places to one (say, every free
     /// taxi to a pickup), leaving at `depart`: as ``table(from:to:depart:)``
     /// without snapping the sources again. A nil source gives a nil estimate.
+    /// - Throws: ``SnapError`` when the target is too far from a road.
+    public func table(fromSnapped sources: [SnappedPlace?], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
+        try table(fromSnapped: SnappedPlaces(sources), at: sources.indices.map(Optional.some), to: target, depart: depart)
+    }
+
+    /// Travel estimates from the places at `indices` of `places` to one
+    /// place, index for index, leaving at `depart`, read where they lie:
+    /// how a fleet's kept places are asked about (a nil index, or a place
+    /// off the roads, gives a nil estimate).
     ///
     /// When the sources are many for the graph (a fleet in its district),
     /// the times from every node to the target are swept once and each
@@ -44,19 +53,22 @@ extension Router {
     /// straight to it (``TargetRoads``): the query stays close to one
     /// search plus one sweep however many taxis are asked about.
     /// - Throws: ``SnapError`` when the target is too far from a road.
-    public func table(fromSnapped sources: [SnappedPlace?], to target: Coordinate, depart: Date) throws -> [TravelEstimate?] {
+    public func table(fromSnapped places: SnappedPlaces, at indices: [Int?], to target: Coordinate,
+                      depart: Date) throws -> [TravelEstimate?] {
         let metric = metric(departing: depart)
         let to = try targetEndpoint(target, metric)
         let targetRoads = TargetRoads(to.candidates, tails: snapper.edgeTail, graph: graph)
-        let estimate = { (place: SnappedPlace, cell: TableCell) -> TravelEstimate? in
-            guard targetRoads.containsRoad(ofAnyOf: place.candidates) else { return self.estimate(cell, direct: nil) }
-            return self.estimate(cell, direct: self.directDrive(from: place.candidates, to: to.candidates, metric: metric))
+        let estimate = { (candidates: UnsafeBufferPointer<SnappedPlaces.Candidate>, cell: TableCell) -> TravelEstimate? in
+            guard targetRoads.containsRoad(ofAnyOf: candidates) else { return self.estimate(cell, direct: nil) }
+            return self.estimate(cell, direct: self.directDrive(from: candidates, to: to.candidates, metric: metric))
         }
-        guard sources.count * Self.sourcesPerNodeForSweepingEveryNode < topology.nodeCount else {
-            return estimatesFromEveryNode(sources, to: to, metric: metric, estimate: estimate)
+        return places.withCandidates(at: indices) { sources in
+            guard sources.count * Self.sourcesPerNodeForSweepingEveryNode < topology.nodeCount else {
+                return estimatesFromEveryNode(sources, to: to, metric: metric, estimate: estimate)
+            }
+            let cells = cellsFromSelection(sources, to: to, metric: metric)
+            return zip(sources, cells).map { candidates, cell in candidates.isEmpty ? nil : estimate(candidates, cell) }
         }
-        let cells = cellsFromSelection(sources, to: to, metric: metric)
-        return zip(sources, cells).map { place, cell in place.flatMap { estimate($0, cell) } }
     }
 
     /// A table sweeps every node once its sources number at least one per
@@ -68,15 +80,17 @@ extension Router {
 
     /// Each source's `estimate` from its graph-search cell, the best of its
     /// seeds read from the times from every node to `target`.
-    private func estimatesFromEveryNode(_ sources: [SnappedPlace?], to target: SnappedEndpoint, metric: CCHMetric,
-                                        estimate: (SnappedPlace, TableCell) -> TravelEstimate?) -> [TravelEstimate?] {
+    private func estimatesFromEveryNode(_ sources: [UnsafeBufferPointer<SnappedPlaces.Candidate>], to target: SnappedEndpoint,
+                                        metric: CCHMetric,
+                                        estimate: (UnsafeBufferPointer<SnappedPlaces.Candidate>, TableCell) -> TravelEstimate?)
+        -> [TravelEstimate?] {
         withQuery { query in
             query.withTimesFromEveryNode(to: target.seeds, metric: metric) { durations, lengths in
                 topology.rank.withUnsafeBufferPointer { rank in
-                    sources.map { place in
-                        guard let place else { return nil }
+                    sources.map { candidates in
+                        guard !candidates.isEmpty else { return nil }
                         var cell = TableCell.unreachable
-                        for candidate in place.candidates {
+                        for candidate in candidates {
                             forEachSourceSeed(candidate, metric) { seed, _, _ in
                                 let at = Int(rank[Int(seed.node)])
                                 let total = UInt64(durations[at]) + UInt64(seed.offsetMs)
@@ -85,7 +99,7 @@ extension Router {
                                 }
                             }
                         }
-                        return estimate(place, cell)
+                        return estimate(candidates, cell)
                     }
                 }
             }
@@ -94,15 +108,14 @@ extension Router {
 
     /// The graph-search cell of each source, from one many-to-one table
     /// over the selection of its seeds' ancestors.
-    private func cellsFromSelection(_ sources: [SnappedPlace?], to target: SnappedEndpoint, metric: CCHMetric) -> [TableCell] {
+    private func cellsFromSelection(_ sources: [UnsafeBufferPointer<SnappedPlaces.Candidate>], to target: SnappedEndpoint,
+                                    metric: CCHMetric) -> [TableCell] {
         var seeds: [SearchSeed] = [], firstSeed: [UInt32] = [0]
         seeds.reserveCapacity(sources.count * 4)
         firstSeed.reserveCapacity(sources.count + 1)
-        for place in sources {
-            if let place {
-                for candidate in place.candidates {
-                    forEachSourceSeed(candidate, metric) { seed, _, _ in seeds.append(seed) }
-                }
+        for candidates in sources {
+            for candidate in candidates {
+                forEachSourceSeed(candidate, metric) { seed, _, _ in seeds.append(seed) }
             }
             firstSeed.append(UInt32(seeds.count))
         }
