@@ -57,6 +57,10 @@ public final class RouterPickupETAs: PickupETAs {
 
     public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
         snapper.step()
+        // The hour's metric is customized on its first use, which takes
+        // seconds on a whole city: do it before the places' lock, so the
+        // snapper's publishing never waits behind it, only behind the table.
+        _ = snapper.router.metric(departing: depart)
         let estimates = snapper.snapped.withPlaces(of: taxis) { places, indices -> [TravelEstimate?]? in
             guard indices.contains(where: { $0.map(places.isOnRoads(at:)) ?? false }) else { return nil }
             return try? snapper.router.table(fromSnapped: places, at: indices, to: pickup, depart: depart)
