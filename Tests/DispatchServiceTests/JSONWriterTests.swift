@@ -20,8 +20,8 @@ import Testing
 
     @Test func numbersAreWrittenAsJSONEncoderWritesThem() throws {
         var generator = SystemRandomNumberGenerator()
-        var values: [Double] = [0, -0.0, 0.1, -0.1, 1, -1, 0.05, 1e14 - 1, 1e14, 1e14 - 0.5, 123_456.7, 9_007_199_254_740_993,
-                                1e-7, 5e-324, .greatestFiniteMagnitude, -2.2250738585072014e-308, 359.99999999999994]
+        var values: [Double] = [0, -0.0, 0.1, -0.1, 1, -1, 0.05, 1e14 - 1, 1e14, 1e14 - 0.5, 123_456.7, 9_007_199_254_740_992,
+                                1e-7, .leastNonzeroMagnitude, .greatestFiniteMagnitude, -2.2250738585072014e-308, 359.99999999999994]
         for _ in 0..<20_000 {
             values.append(Double(Int64.random(in: -1_000_000_000...1_000_000_000, using: &generator)) / 10)
             values.append(Double(Int64.random(in: -100_000...100_000, using: &generator)))

@@ -38,7 +38,9 @@ extension Mytaxi.Zones {
                                    valueName: "URL"))
         var taxis: String?
 
-        @Option(help: ArgumentHelp("A bearer token for --taxis (dispatcher, planner or administrator).", valueName: "TOKEN"))
+        // Unconditional: a token may begin with "-" (base64url), and must not be read as a flag.
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("A bearer token for --taxis (dispatcher, planner or administrator).", valueName: "TOKEN"))
         var token: String?
 
         @OptionGroup var zoneFile: ZoneSetArguments

@@ -24,7 +24,9 @@ extension Mytaxi.Zones {
         @Option(help: ArgumentHelp("The service's API, e.g. http://127.0.0.1:8080.", valueName: "URL"))
         var to: String
 
-        @Option(help: ArgumentHelp("A planner's or administrator's bearer token.", valueName: "TOKEN"))
+        // Unconditional: a token may begin with "-" (base64url), and must not be read as a flag.
+        @Option(parsing: .unconditional,
+                help: ArgumentHelp("A planner's or administrator's bearer token.", valueName: "TOKEN"))
         var token: String
 
         @Option(help: ArgumentHelp("A note stored with the version.", valueName: "TEXT"))
