@@ -6,13 +6,24 @@ import GRDB
 /// are kept (they are the audit trail of every decision); the newest
 /// snapshot replaces the one before. The write-ahead log is checkpointed
 /// off the commit path, by a ``WALCheckpointer`` of its own.
+///
+/// Users' notifications are written with their entry into an unindexed
+/// table, `notification_recent`, and filed into `notification`, indexed by
+/// recipient, off the commit path every `filingInterval` by a
+/// ``NotificationFiler``: an index keyed by recipient takes each new row at
+/// a random place, and a burst of requests would otherwise dirty a page of
+/// it per notification inside the transaction every caller waits on. Reads
+/// look in both tables, in one transaction, so a notification is seen once
+/// whether filed or not.
 public final class SQLiteDispatchLog: DispatchLog {
     private let database: DatabasePool
     private let checkpointer: WALCheckpointer
+    private let filer: NotificationFiler
 
-    /// Opens (creating when needed) the log in `directory`, which must exist.
+    /// Opens (creating when needed) the log in `directory`, which must exist;
+    /// notifications are filed every `filingInterval`.
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
-    public init(directory: String) throws(StorageError) {
+    public init(directory: String, filingInterval: Duration = .milliseconds(250)) throws(StorageError) {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
@@ -36,11 +47,16 @@ public final class SQLiteDispatchLog: DispatchLog {
                     """)
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS notification_undelivered ON notification (recipient, delivered, sequence, idx)")
                 try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS notification_recent (
+                        sequence INTEGER NOT NULL, idx INTEGER NOT NULL, recipient TEXT NOT NULL, payload BLOB NOT NULL)
+                    """)
+                try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS dispatch_snapshot (
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
             }
             checkpointer = try WALCheckpointer(path: directory + "/dispatch.sqlite")
+            filer = NotificationFiler(database: database, interval: filingInterval)
         } catch {
             throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
         }
@@ -67,8 +83,8 @@ public final class SQLiteDispatchLog: DispatchLog {
                         try db.cachedStatement(sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
                     case .notification(let notification):
-                        // Prepared once per connection: every request stores one or two.
-                        try db.cachedStatement(sql: "INSERT INTO notification (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)")
+                        // Prepared once per connection: every request stores one or two, unindexed until filed.
+                        try db.cachedStatement(sql: "INSERT INTO notification_recent (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [notification.key.sequence, notification.key.index, notification.recipient, notification.payload])
                     }
                 }
@@ -78,6 +94,13 @@ public final class SQLiteDispatchLog: DispatchLog {
         } catch {
             throw .writeFailed(reason: "\(error)")
         }
+    }
+
+    /// Files the notifications written since the last filing into the
+    /// table indexed by recipient now, as the log does every `filingInterval`.
+    /// - Throws: ``StorageError/writeFailed(reason:)``.
+    public func fileNotifications() throws(StorageError) {
+        try filer.file()
     }
 
     public func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
@@ -109,9 +132,11 @@ public final class SQLiteDispatchLog: DispatchLog {
                     db,
                     sql: """
                         SELECT sequence, idx, payload FROM notification WHERE recipient = ? AND delivered = 0
+                        UNION ALL
+                        SELECT sequence, idx, payload FROM notification_recent WHERE recipient = ?
                         ORDER BY sequence, idx LIMIT ?
                         """,
-                    arguments: [recipient, limit]
+                    arguments: [recipient, recipient, limit]
                 ).map { StoredNotification(key: NotificationKey(sequence: $0["sequence"], index: $0["idx"]), recipient: recipient, payload: $0["payload"]) }
             }
         } catch {
@@ -123,6 +148,8 @@ public final class SQLiteDispatchLog: DispatchLog {
         guard !marks.isEmpty else { return }
         do {
             try await database.write { db in
+                // The marks may reach notifications not filed yet: file them first, then mark through the index.
+                try NotificationFiler.move(in: db)
                 for mark in marks {
                     try db.execute(
                         sql: """

@@ -174,10 +174,15 @@ public final class SQLiteStoreReader {
         } ?? []
     }
 
-    /// Every notification, oldest first, with whether it was handed over.
+    /// Every notification, oldest first, with whether it was handed over:
+    /// the ones filed by recipient and the recent ones not filed yet (a log
+    /// written before notifications were filed has only the former).
     public func notifications() throws -> [(notification: StoredNotification, delivered: Bool)] {
         try read(dispatch, "dispatch.sqlite") { db in
-            try Row.fetchAll(db, sql: "SELECT sequence, idx, recipient, payload, delivered FROM notification ORDER BY sequence, idx")
+            let columns = "sequence, idx, recipient, payload, delivered"
+            let recent = try db.tableExists("notification_recent")
+                ? " UNION ALL SELECT sequence, idx, recipient, payload, 0 FROM notification_recent" : ""
+            return try Row.fetchAll(db, sql: "SELECT \(columns) FROM notification\(recent) ORDER BY sequence, idx")
                 .map { row in
                     (StoredNotification(
                         key: NotificationKey(sequence: row["sequence"], index: row["idx"]), recipient: row["recipient"],

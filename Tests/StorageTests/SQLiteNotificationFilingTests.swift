@@ -1,0 +1,85 @@
+import Foundation
+import GRDB
+import Storage
+import Testing
+
+/// The SQLite dispatch log writes users' notifications unindexed, with
+/// their entry, and files them by recipient off the commit path: a reader
+/// sees each notification once and in order, filed or not, and a mark
+/// reaches the ones not filed yet.
+@Suite struct SQLiteNotificationFilingTests {
+    /// A log in a fresh directory that files only when told (an hour between
+    /// its own filings), and the directory.
+    static func makeLog(filingInterval: Duration = .seconds(3_600)) throws -> (SQLiteDispatchLog, String) {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-filing-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        return (try SQLiteDispatchLog(directory: directory, filingInterval: filingInterval), directory)
+    }
+
+    static func notification(_ sequence: Int64, _ index: Int, for recipient: String) -> StoredNotification {
+        StoredNotification(
+            key: NotificationKey(sequence: sequence, index: index), recipient: recipient, payload: Data("\(recipient) \(sequence).\(index)".utf8))
+    }
+
+    /// Writes entry `sequence` with a notification for the passenger and one for the driver.
+    static func write(_ sequence: Int64, to log: SQLiteDispatchLog) throws -> (passenger: StoredNotification, driver: StoredNotification) {
+        let passenger = notification(sequence, 0, for: "passenger:pat")
+        let driver = notification(sequence, 1, for: "taxi:T\(sequence % 3)")
+        try log.write([.entry(DispatchLogEntry(sequence: sequence, payload: Data("command \(sequence)".utf8))),
+                       .notification(passenger), .notification(driver)])
+        return (passenger, driver)
+    }
+
+    /// How many notifications wait in the unindexed table of the log in `directory`.
+    static func waiting(in directory: String) throws -> Int {
+        try DatabaseQueue(path: directory + "/dispatch.sqlite").read { db in
+            try Int.fetchOne(db, sql: "SELECT count(*) FROM notification_recent") ?? 0
+        }
+    }
+
+    @Test func aNotificationIsReadOnceAndInOrderWhetherFiledOrNot() async throws {
+        let (log, directory) = try Self.makeLog()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let first = try Self.write(1, to: log)
+        let second = try Self.write(2, to: log)
+        try log.fileNotifications()
+        #expect(try Self.waiting(in: directory) == 0)
+        let third = try Self.write(3, to: log)
+        let fourth = try Self.write(4, to: log)
+        #expect(try Self.waiting(in: directory) == 4)
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 10)
+            == [first.passenger, second.passenger, third.passenger, fourth.passenger])
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 3)
+            == [first.passenger, second.passenger, third.passenger], "the limit counts across both tables")
+        #expect(try await log.undeliveredNotifications(for: "taxi:T1", limit: 10) == [first.driver, fourth.driver])
+        let imported = try SQLiteStoreReader(directory: directory).notifications()
+        #expect(imported.map(\.notification.key) == (1...4).flatMap { [NotificationKey(sequence: $0, index: 0), NotificationKey(sequence: $0, index: 1)] })
+    }
+
+    @Test func aMarkReachesNotificationsNotFiledYetAndOutlivesTheProcess() async throws {
+        let (log, directory) = try Self.makeLog()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try Self.write(1, to: log)
+        try log.fileNotifications()
+        let second = try Self.write(2, to: log)
+        let third = try Self.write(3, to: log)
+        try await log.markNotificationsDelivered([(recipient: "passenger:pat", through: second.passenger.key)])
+        #expect(try await log.undeliveredNotifications(for: "passenger:pat", limit: 10) == [third.passenger])
+        #expect(try await log.undeliveredNotifications(for: "taxi:T2", limit: 10) == [second.driver], "another user's are untouched")
+        let reopened = try SQLiteDispatchLog(directory: directory)
+        #expect(try await reopened.undeliveredNotifications(for: "passenger:pat", limit: 10) == [third.passenger])
+    }
+
+    @Test func theLogFilesByItselfInSmallTransactions() async throws {
+        let (log, directory) = try Self.makeLog(filingInterval: .milliseconds(20))
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        for sequence in Int64(1)...200 { _ = try Self.write(sequence, to: log) }
+        let deadline = ContinuousClock.now + .seconds(10)
+        while try Self.waiting(in: directory) > 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(try Self.waiting(in: directory) == 0)
+        let passengers = try await log.undeliveredNotifications(for: "passenger:pat", limit: 500)
+        #expect(passengers.map(\.key.sequence) == Array(1...200))
+    }
+}
