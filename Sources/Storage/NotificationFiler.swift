@@ -1,4 +1,3 @@
-import Dispatch
 import GRDB
 
 /// Moves users' notifications from the dispatch log's unindexed
@@ -11,10 +10,10 @@ import GRDB
 /// Each move is one short transaction: at every moment a notification is
 /// in exactly one of the two tables, and the readers, which look in both in
 /// one read transaction, see it once.
-final class NotificationFiler: @unchecked Sendable {
-    // @unchecked: the timer is only touched by init and deinit.
+final class NotificationFiler: Sendable {
     private let database: DatabasePool
-    private let timer: any DispatchSourceTimer
+    /// Runs the upkeep for as long as this lives.
+    private let timer: BackgroundTimer
 
     /// Notifications filed per transaction: the log's writer waits for the
     /// filer's transaction, so each stays short.
@@ -23,18 +22,10 @@ final class NotificationFiler: @unchecked Sendable {
     /// Starts filing the notifications of `database` every `interval`.
     init(database: DatabasePool, interval: Duration) {
         self.database = database
-        let every = DispatchTimeInterval.nanoseconds(Int(interval / .nanoseconds(1)))
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "mytaxi-notification-filer", qos: .background))
-        timer.setEventHandler { [database] in
+        timer = BackgroundTimer(label: "mytaxi-notification-filer", interval: interval) {
             // A failed move leaves the notifications where they are, readable: the next one files them.
             try? Self.fileWaiting(in: database)
         }
-        timer.schedule(deadline: .now() + every, repeating: every, leeway: every)
-        timer.activate()
-    }
-
-    deinit {
-        timer.cancel()
     }
 
     /// Files every notification waiting now.

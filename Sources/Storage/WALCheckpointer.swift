@@ -1,4 +1,3 @@
-import Dispatch
 import GRDB
 
 /// Checkpoints a WAL database (copies what the write-ahead log holds back
@@ -11,27 +10,20 @@ import GRDB
 ///
 /// Checkpoints are passive: they copy what no reader still needs and never
 /// wait for a lock, so they never hold a commit up.
-final class WALCheckpointer: @unchecked Sendable {
-    // @unchecked: the timer is only touched by init and deinit.
-    private let timer: any DispatchSourceTimer
+final class WALCheckpointer: Sendable {
+    /// Runs the upkeep for as long as this lives.
+    private let timer: BackgroundTimer
 
     /// Starts checkpointing the database at `path` every `interval`.
     /// - Throws: when the database cannot be opened.
-    init(path: String, interval: DispatchTimeInterval = .milliseconds(250)) throws {
+    init(path: String, interval: Duration = .milliseconds(250)) throws {
         var configuration = Configuration()
         configuration.busyMode = .immediateError
         configuration.label = "mytaxi-checkpoint"
         let connection = try DatabaseQueue(path: path, configuration: configuration)
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "mytaxi-checkpoint", qos: .background))
-        timer.setEventHandler {
+        timer = BackgroundTimer(label: "mytaxi-checkpoint", interval: interval) {
             // A failed checkpoint leaves the pages in the log: the next one copies them.
             _ = try? connection.inDatabase { try $0.checkpoint(.passive) }
         }
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: interval)
-        timer.activate()
-    }
-
-    deinit {
-        timer.cancel()
     }
 }
