@@ -112,6 +112,14 @@ let benchmarks: @Sendable () -> Void = {
                 blackHole(router.snapIfNear(points))
             }
         }
+        // A fleet's fixes as they arrive: on the roads, give or take the GPS error, which is the input the
+        // service snaps (random points over the bounding box above are the harder case: water and parks).
+        let fixes = city.fixesOnRoads(2_000, seed: 13)
+        Benchmark("Snap 2000 taxi fixes near roads, candidate roads within 15 m as the router does (\(label))") { benchmark in
+            for _ in benchmark.scaledIterations {
+                blackHole(router.snapIfNear(fixes))
+            }
+        }
         let taxis = city.coordinates(500, seed: 5)
         let depart = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
         _ = router.metric(departing: depart)
@@ -191,6 +199,26 @@ struct BenchCity: Sendable {
         return (0..<count).map { _ in
             Coordinate(longitude: .random(in: box.minX...box.maxX, using: &random),
                        latitude: .random(in: box.minY...box.maxY, using: &random))
+        }
+    }
+
+    /// Positions a fleet would report: points at random along random roads,
+    /// each moved by a GPS error drawn from a normal distribution of
+    /// `gpsErrorMetres` standard deviation on each axis (Box-Muller).
+    func fixesOnRoads(_ count: Int, seed: UInt64, gpsErrorMetres: Double = 8) -> [Coordinate] {
+        var random = SplitMix64(state: seed)
+        let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
+        return (0..<count).map { _ in
+            let edge = Int(random.next() % UInt64(graph.edgeCount))
+            let tail = graph.coordinates[Int(graph.edgeTail[edge])], head = graph.coordinates[Int(graph.edgeHead[edge])]
+            let along = Double.random(in: 0...1, using: &random)
+            let radius = (-2 * log(Double.random(in: Double.leastNormalMagnitude...1, using: &random))).squareRoot()
+            let angle = Double.random(in: 0..<(2 * .pi), using: &random)
+            let latitude = tail.latitude + (head.latitude - tail.latitude) * along
+            return Coordinate(
+                longitude: tail.longitude + (head.longitude - tail.longitude) * along
+                    + gpsErrorMetres * radius * cos(angle) / (metresPerDegree * cos(latitude * .pi / 180)),
+                latitude: latitude + gpsErrorMetres * radius * sin(angle) / metresPerDegree)
         }
     }
 

@@ -94,9 +94,8 @@ public struct Snapper: Sendable {
     /// ``candidates(_:maxDistanceMetres:radiusMetres:limit:)`` as the router keeps them.
     func snapCandidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                         limit: Int) throws -> SnapCandidates {
-        var nearby: [SegmentGrid.Hit] = []
-        guard let found = candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
-                                           limit: limit, nearby: &nearby)
+        guard let found = snapCandidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres,
+                                               radiusMetres: radiusMetres, limit: limit)
         else { throw tooFar(coordinate, limitMetres: maxDistanceMetres) }
         return found
     }
@@ -107,53 +106,71 @@ public struct Snapper: Sendable {
     /// whose taxis leave the map now and then.
     public func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                                  limit: Int = 8) -> [Snap]? {
-        var nearby: [SegmentGrid.Hit] = []
-        return candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
-                                limit: limit, nearby: &nearby).map(Array.init)
+        snapCandidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                             limit: limit).map(Array.init)
     }
 
     /// ``candidatesIfNear(_:maxDistanceMetres:radiusMetres:limit:)`` of each
     /// of `coordinates`, index for index: the way to snap many points (a
-    /// fleet's moves, a table's sources). It allocates only the answers of
-    /// points with more than one candidate (``SnapCandidates``), gathering
-    /// the roads near each point in one list kept for the whole batch, which
-    /// belongs to the call: several threads may snap at once.
+    /// fleet's moves, a table's sources). It allocates no more than one list
+    /// of the roads near a point, kept for the whole batch, and one array
+    /// for the candidates beyond the nearest of every point, whose
+    /// ``SnapCandidates`` are slices of it. Both belong to the call:
+    /// several threads may snap at once.
     public func candidatesIfNear(_ coordinates: [Coordinate], maxDistanceMetres: Double, radiusMetres: Double,
                                  limit: Int = 8) -> [SnapCandidates?] {
         var nearby: [SegmentGrid.Hit] = []
-        return coordinates.map { coordinate in
-            candidatesIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
-                             limit: limit, nearby: &nearby)
+        var others: [Snap] = []
+        let found = coordinates.map { coordinate -> (nearest: Snap, othersEnd: Int)? in
+            guard let nearest = nearestIfNear(coordinate, maxDistanceMetres: maxDistanceMetres,
+                                              radiusMetres: radiusMetres, limit: limit, nearby: &nearby, others: &others)
+            else { return nil }
+            return (nearest, others.count)
+        }
+        var othersStart = 0
+        return found.map { found in
+            guard let found else { return nil }
+            defer { othersStart = found.othersEnd }
+            return SnapCandidates(nearest: found.nearest, others: others[othersStart..<found.othersEnd])
         }
     }
 
-    /// The candidates of `coordinate`, gathering the roads near it in
-    /// `nearby`, which is emptied first and keeps its storage, so that a
-    /// caller snapping many points allocates it once.
-    private func candidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
-                                  limit: Int, nearby: inout [SegmentGrid.Hit]) -> SnapCandidates? {
+    /// The candidates of one `coordinate`, nil when the nearest road is beyond `maxDistanceMetres`.
+    private func snapCandidatesIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                                      limit: Int) -> SnapCandidates? {
+        var nearby: [SegmentGrid.Hit] = [], others: [Snap] = []
+        guard let nearest = nearestIfNear(coordinate, maxDistanceMetres: maxDistanceMetres, radiusMetres: radiusMetres,
+                                          limit: limit, nearby: &nearby, others: &others)
+        else { return nil }
+        return SnapCandidates(nearest: nearest, others: others[...])
+    }
+
+    /// The nearest snap of `coordinate`, nil beyond `maxDistanceMetres`,
+    /// appending its other candidates, nearest first, to `others`; the roads
+    /// near it are gathered in `nearby`, emptied first.
+    private func nearestIfNear(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
+                               limit: Int, nearby: inout [SegmentGrid.Hit], others: inout [Snap]) -> Snap? {
         let px = coordinate.longitude * xScale, py = coordinate.latitude * yScale
         let radius = radiusMetres > 0 && limit > 1 ? radiusMetres : 0
         nearby.removeAll(keepingCapacity: true)
         guard let best = grid.nearest(px, py, within: maxDistanceMetres, collectingWithin: radius, into: &nearby)
         else { return nil }
-        let nearest = makeSnap(best)
-        guard nearby.count > 1 else { return SnapCandidates(nearest: nearest, others: []) }
+        guard nearby.count > 1 else { return makeSnap(best) }
         nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
         let nearestNode = node(edge: best.edge, fraction: best.fraction)
-        var others: [Snap] = []
-        for candidate in nearby where others.count + 1 < limit {
+        let first = others.count
+        for candidate in nearby where others.count - first + 1 < limit {
             if let node = node(edge: candidate.edge, fraction: candidate.fraction) {
-                if node == nearestNode || others.contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) {
+                if node == nearestNode
+                    || others[first...].contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) {
                     continue
                 }
             } else if candidate.edge == best.edge {
                 continue
             }
-            if others.isEmpty { others.reserveCapacity(min(limit, nearby.count) - 1) }
             others.append(makeSnap(candidate))
         }
-        return SnapCandidates(nearest: nearest, others: others)
+        return makeSnap(best)
     }
 
     /// The error for `coordinate` lying beyond `limitMetres` of every road,
