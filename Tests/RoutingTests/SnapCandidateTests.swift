@@ -58,6 +58,32 @@ import Testing
         #expect(candidates[0].point.haversineDistance(to: Self.at(east: 0, north: 0)) < 0.1)
     }
 
+    /// Two nodes at one place (as the graph builder splits a junction for a
+    /// turn restriction) are two starts: roads ending there give one
+    /// candidate per node, not one per place.
+    @Test func distinctNodesAtOnePlaceGiveACandidateEach() throws {
+        let nodes = [Self.at(east: 0, north: 0), Self.at(east: 0, north: 0), Self.at(east: 100, north: 0),
+                     Self.at(east: 0, north: 100)]
+        func edge(_ tail: UInt32, _ head: UInt32) -> SyntheticCity.Edge {
+            .init(tail: tail, head: head, durationMs: 10_000, lengthMetres: 100, roadClass: .residential)
+        }
+        let graph = SyntheticCity.graph(coordinates: nodes, edges: [edge(0, 2), edge(2, 0), edge(1, 3), edge(3, 1)])
+        let snapper = Snapper(graph: graph)
+        let point = Self.at(east: -4, north: -4)
+        let candidates = try snapper.candidates(point, maxDistanceMetres: 250, radiusMetres: 15)
+        let tails = snapper.edgeTail, heads = graph.edgeHead
+        let startNodes = candidates.map { $0.fraction == 0 ? tails[$0.edge] : heads[$0.edge] }
+        #expect(Set(startNodes) == [0, 1])
+        #expect(candidates.allSatisfy { $0.point.haversineDistance(to: Self.at(east: 0, north: 0)) < 0.1 })
+        // In a batch, each point gets its own candidates, as when snapped alone; one off the map gets none.
+        let farAway = Self.at(east: 2_000, north: 2_000)
+        let batch = snapper.candidatesIfNear([point, Self.pickup, farAway, point], maxDistanceMetres: 250,
+                                             radiusMetres: 15)
+        let pickupCandidates = try snapper.candidates(Self.pickup, maxDistanceMetres: 250, radiusMetres: 15)
+        #expect(pickupCandidates.count == 2)
+        #expect(batch.map { $0.map(Array.init) } == [candidates, pickupCandidates, nil, candidates])
+    }
+
     /// Without a radius the pickup snaps to the one-way street and goes round
     /// the block; with one it starts on the street it is 8 m from and drives
     /// straight up, and the route reports that street's snap distance.

@@ -157,20 +157,19 @@ public struct Snapper: Sendable {
         else { return nil }
         guard nearby.count > 1 else { return makeSnap(best) }
         nearby.sort { ($0.distance, $0.edge) < ($1.distance, $1.edge) }
-        let nearestNode = node(edge: best.edge, fraction: best.fraction)
-        let first = others.count
-        for candidate in nearby where others.count - first + 1 < limit {
-            if let node = node(edge: candidate.edge, fraction: candidate.fraction) {
-                if node == nearestNode
-                    || others[first...].contains(where: { self.node(edge: $0.edge, fraction: $0.fraction) == node }) {
+        let nearest = makeSnap(best), first = others.count
+        for hit in nearby where others.count - first + 1 < limit {
+            let candidate = makeSnap(hit)
+            if candidate.fraction == 0 || candidate.fraction == 1 {
+                if onSameNode(candidate, nearest) || others[first...].contains(where: { onSameNode($0, candidate) }) {
                     continue
                 }
-            } else if candidate.edge == best.edge {
+            } else if candidate.edge == nearest.edge {
                 continue
             }
-            others.append(makeSnap(candidate))
+            others.append(candidate)
         }
-        return makeSnap(best)
+        return nearest
     }
 
     /// The error for `coordinate` lying beyond `limitMetres` of every road,
@@ -181,18 +180,34 @@ public struct Snapper: Sendable {
         return .tooFarFromRoad(distanceMetres: distance, limitMetres: limitMetres)
     }
 
-    /// The node a snap puts a route's end on when it falls on an end of its
-    /// edge (every road meeting there gives the same start), else nil.
+    /// Whether two snaps start a route at the same node: both fall on an end
+    /// of their edge (every road meeting there gives the same start) and it
+    /// is the same node. Two snaps inside roads never start at the same
+    /// place unless they name the same edge: the grid lists one segment per
+    /// pair of nodes (an edge and its twin, or parallel edges, are one
+    /// road), so only snaps on nodes need telling apart.
     ///
-    /// Two snaps inside roads never start at the same place unless they name
-    /// the same edge: the grid lists one segment per pair of nodes (an edge
-    /// and its twin, or parallel edges, are one road), so only snaps on
-    /// nodes need telling apart, and only they read the edge's nodes.
+    /// The edges' nodes are read only for snaps at the same place (within
+    /// half a metre: one node placed from two cells' single-precision copies
+    /// differs by millimetres at most): they lie scattered over megabytes,
+    /// and reading them cost a cache miss for each candidate on a node.
+    private func onSameNode(_ first: Snap, _ second: Snap) -> Bool {
+        guard abs(first.point.longitude - second.point.longitude) * xScale < Self.samePlaceMetres,
+              abs(first.point.latitude - second.point.latitude) * yScale < Self.samePlaceMetres,
+              let firstNode = node(edge: first.edge, fraction: first.fraction)
+        else { return false }
+        return firstNode == node(edge: second.edge, fraction: second.fraction)
+    }
+
+    /// The node at the end of `edge` that `fraction` falls on, nil inside the edge.
     private func node(edge: Int, fraction: Double) -> UInt32? {
         if fraction == 0 { return edgeTail[edge] }
         if fraction == 1 { return edgeHead[edge] }
         return nil
     }
+
+    /// How near two snaps on nodes must lie for ``onSameNode(_:_:)`` to read which nodes they are on.
+    private static let samePlaceMetres = 0.5
 
     /// The snap a grid hit describes, its point back in degrees.
     private func makeSnap(_ hit: SegmentGrid.Hit) -> Snap {
