@@ -113,7 +113,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         // A fleet's fixes as they arrive: on the roads, give or take the GPS error, which is the input the
-        // service snaps (random points over the bounding box above are the harder case: water and parks).
+        // service snaps; with candidates the harder case, as more of them lie near several roads.
         let fixes = city.fixesOnRoads(2_000, seed: 13)
         Benchmark("Snap 2000 taxi fixes near roads, candidate roads within 15 m as the router does (\(label))") { benchmark in
             for _ in benchmark.scaledIterations {

@@ -4,7 +4,9 @@
 /// slice of an array. Most points lie near one road only (the middle of a
 /// block), and then snapping them allocates nothing; the others of a whole
 /// batch of points share one array: a fleet's thousands of positions are
-/// snapped without thousands of allocations.
+/// snapped without thousands of allocations. One point's candidates kept
+/// keep the whole batch's array: what holds places for long copies what
+/// it needs of them (``SnappedPlaces``, the fleet's snapped positions).
 public struct SnapCandidates: RandomAccessCollection, Sendable, Equatable {
     /// The nearest snap.
     public let nearest: Snapper.Snap
