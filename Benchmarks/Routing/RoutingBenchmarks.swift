@@ -207,19 +207,17 @@ struct BenchCity: Sendable {
     /// `gpsErrorMetres` standard deviation on each axis (Box-Muller).
     func fixesOnRoads(_ count: Int, seed: UInt64, gpsErrorMetres: Double = 8) -> [Coordinate] {
         var random = SplitMix64(state: seed)
-        let metresPerDegree = Coordinate.earthRadiusMetres * .pi / 180
         let tails = graph.edgeTail
         return (0..<count).map { _ in
             let edge = Int(random.next() % UInt64(graph.edgeCount))
             let tail = graph.coordinates[Int(tails[edge])], head = graph.coordinates[Int(graph.edgeHead[edge])]
             let along = Double.random(in: 0...1, using: &random)
-            let radius = (-2 * log(Double.random(in: Double.leastNormalMagnitude...1, using: &random))).squareRoot()
+            let radius = gpsErrorMetres
+                * (-2 * log(Double.random(in: Double.leastNormalMagnitude...1, using: &random))).squareRoot()
             let angle = Double.random(in: 0..<(2 * .pi), using: &random)
-            let latitude = tail.latitude + (head.latitude - tail.latitude) * along
-            return Coordinate(
-                longitude: tail.longitude + (head.longitude - tail.longitude) * along
-                    + gpsErrorMetres * radius * cos(angle) / (metresPerDegree * cos(latitude * .pi / 180)),
-                latitude: latitude + gpsErrorMetres * radius * sin(angle) / metresPerDegree)
+            return Coordinate(longitude: tail.longitude + (head.longitude - tail.longitude) * along,
+                              latitude: tail.latitude + (head.latitude - tail.latitude) * along)
+                .offset(eastMetres: radius * cos(angle), northMetres: radius * sin(angle))
         }
     }
 

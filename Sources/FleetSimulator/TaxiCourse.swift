@@ -100,9 +100,6 @@ struct TaxiCourse {
         guard sigma > 0 else { return coordinate }
         let radius = sigma * (-2 * log(max(terminal.nextUnit(), 1e-12))).squareRoot()
         let angle = 2 * Double.pi * terminal.nextUnit()
-        let metresPerDegree = Coordinate.earthRadiusMetres * Double.pi / 180
-        return Coordinate(
-            longitude: coordinate.longitude + radius * cos(angle) / (metresPerDegree * cos(coordinate.latitude * Double.pi / 180)),
-            latitude: coordinate.latitude + radius * sin(angle) / metresPerDegree)
+        return coordinate.offset(eastMetres: radius * cos(angle), northMetres: radius * sin(angle))
     }
 }

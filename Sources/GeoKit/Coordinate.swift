@@ -45,4 +45,13 @@ extension Coordinate {
             + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
         return 2 * Coordinate.earthRadiusMetres * asin(min(1, a.squareRoot()))
     }
+
+    /// The position `eastMetres` east and `northMetres` north of this one,
+    /// on the local plane (equirectangular at this latitude): for moves of
+    /// metres to a few kilometres, such as a GPS error.
+    public func offset(eastMetres: Double, northMetres: Double) -> Coordinate {
+        let metresPerDegree = Coordinate.earthRadiusMetres * Double.pi / 180
+        return Coordinate(longitude: longitude + eastMetres / (metresPerDegree * cos(latitude * Double.pi / 180)),
+                          latitude: latitude + northMetres / metresPerDegree)
+    }
 }

@@ -54,6 +54,15 @@ import Testing
         #expect(abs(haversine - points[1].latitude) / haversine < 0.005)
     }
 
+    /// An offset of metres east and north lands that far away, in that direction.
+    @Test func anOffsetMovesByTheMetresGiven() {
+        let start = Coordinate(longitude: -73.98, latitude: 40.75)
+        let east = start.offset(eastMetres: 30, northMetres: 0), north = start.offset(eastMetres: 0, northMetres: -40)
+        #expect(abs(start.haversineDistance(to: east) - 30) < 0.01 && east.longitude > start.longitude)
+        #expect(abs(start.haversineDistance(to: north) - 40) < 0.01 && north.latitude < start.latitude)
+        #expect(abs(start.haversineDistance(to: start.offset(eastMetres: 30, northMetres: -40)) - 50) < 0.01)
+    }
+
     @Test func geometriesWorkFromManyThreads() async throws {
         let prepared = try PreparedGeometry(try Geometry.polygon(exterior: square))
         let hits = await withTaskGroup(of: Int.self) { group in
