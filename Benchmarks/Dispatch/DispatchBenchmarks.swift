@@ -34,6 +34,19 @@ let benchmarks: @Sendable () -> Void = {
     } teardown: {
         BenchmarkCity.removeScratch()
     }
+    // The same burst's floor, in the same run: 1,000 calls each hopping
+    // onto an actor and waiting for a writer thread that writes nothing.
+    Benchmark("Floor of the 1,000-request burst: 1,000 simultaneous calls through an actor and a group commit that writes nothing",
+              configuration: .init(metrics: [.wallClock, .throughput, latency])) { (benchmark: Benchmark, floor: BurstFloor) in
+        for _ in benchmark.scaledIterations {
+            benchmark.startMeasurement()
+            let latencies = try await burstOfOneThousand { _ in await floor.execute() }
+            benchmark.stopMeasurement()
+            for microseconds in latencies { benchmark.measurement(latency, microseconds) }
+        }
+    } setup: {
+        BurstFloor()
+    }
     // A request arriving alone, as most do: from the call to its first
     // offer, durable (one commit, one fsync), then cancelled unmeasured.
     Benchmark("One request to 10,000 taxis in 263 zones, durable before its first offer",
@@ -126,21 +139,13 @@ final class BenchmarkCity: @unchecked Sendable {
         round += 1
         let dispatcher = dispatcher
         let round = round
-        return try await withThrowingTaskGroup(of: Int.self) { group in
-            for passenger in 0..<1_000 {
-                group.addTask {
-                    let start = ContinuousClock.now
-                    let events = try await dispatcher.execute(.request(
-                        PassengerID("P\(passenger)"), pickup: Coordinate(longitude: -73.98, latitude: 40.75),
-                        zone: Self.zones[(passenger + round) % Self.zones.count], destination: nil))
-                    guard events.contains(where: { if case .offerMade = $0 { true } else { false } }) else {
-                        throw BenchmarkFailure.noOffer(events)
-                    }
-                    let elapsed = ContinuousClock.now - start
-                    return Int(elapsed / .microseconds(1))
-                }
+        return try await burstOfOneThousand { passenger in
+            let events = try await dispatcher.execute(.request(
+                PassengerID("P\(passenger)"), pickup: Coordinate(longitude: -73.98, latitude: 40.75),
+                zone: Self.zones[(passenger + round) % Self.zones.count], destination: nil))
+            guard events.contains(where: { if case .offerMade = $0 { true } else { false } }) else {
+                throw BenchmarkFailure.noOffer(events)
             }
-            return try await group.reduce(into: []) { $0.append($1) }
         }
     }
 
