@@ -13,7 +13,7 @@ struct EpochWrite: Sendable {
         case entry(sequence: Int64, LoggedCommand)
         case snapshot(DispatchLogSnapshot)
         case history(RideHistoryRecord)
-        case notices(PendingNotices)
+        case notices(CommandNotices)
     }
 
     let epoch: Int
@@ -67,8 +67,8 @@ final class DispatchLogGate: Sendable {
                     encoded.append(.snapshot(snapshot))
                 case .history(let record):
                     encoded.append(.history(record))
-                case .notices(let pending):
-                    for personal in pending.notices.personal {
+                case .notices(let notices):
+                    for personal in notices.personal {
                         encoded.append(.notification(
                             StoredNotification(key: personal.key, recipient: personal.recipient, payload: try personal.notice.json())))
                     }

@@ -30,7 +30,7 @@ public enum DispatchNotices {
     /// The recipient a passenger's notifications are stored for; nil for a
     /// phone caller (`phone:...`), who has no account to fetch them with.
     public static func recipient(passenger: PassengerID) -> String? {
-        passenger.text.contains(":") ? nil : "passenger:" + passenger.text
+        passenger.text.utf8.contains(UInt8(ascii: ":")) ? nil : "passenger:" + passenger.text
     }
 
     /// The recipient a driver's notifications are stored for.
@@ -208,11 +208,27 @@ public enum DispatchNotices {
             }
             recipients.append(recipient(taxi: taxi))
         }
+        assert(recipients.isEmpty || event.mayConcernAUser, "\(notice.kind) is stored for users but listed as the board's only")
         return (notice, recipients)
     }
 }
 
 extension DispatchEvent {
+    /// Whether the event's notice may be stored for a driver or a passenger
+    /// (the table of ``DispatchNotices``); the others go to the board only,
+    /// and the log's writer does not work out their notices.
+    var mayConcernAUser: Bool {
+        switch self {
+        case .taxiJoinedQueue, .offerMade, .offerAccepted, .offerTimedOut, .offerWithdrawn, .passengerQueued, .requestCancelled,
+            .taxiArrived, .rideCompleted, .clientMissing, .etaChanged, .reservationCancelled, .reservationAwaitingTaxi,
+            .reservationAllocated:
+            true
+        case .driverStateChanged, .taxiChangedZone, .taxiLeftQueue, .requestOpened, .requestRefused, .offerRefused,
+            .requestConfirmed, .passengerAboard, .reservationMade:
+            false
+        }
+    }
+
     /// The ride request the event is about, if any.
     fileprivate var request: RideRequestID? {
         switch self {

@@ -324,7 +324,7 @@ public actor Dispatcher {
     }
 
     /// Runs `command` on the engine and returns the log writes that make it durable.
-    private func run(_ command: DispatchCommand) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: PendingNotices?) {
+    private func run(_ command: DispatchCommand) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?) {
         guard !reloading else {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
         }
@@ -357,7 +357,7 @@ public actor Dispatcher {
             writes.append(EpochWrite(epoch: epoch, content: .history(record)))
         }
         guard !events.isEmpty else { return (writes, events, nil) }
-        let notices = PendingNotices(
+        let notices = CommandNotices(
             sequence: lastSequence, events: events,
             context: DispatchNotices.Context(events: events, snapshot: engine.snapshot, closed: closed, engineTime: now, wall: wall))
         writes.append(EpochWrite(epoch: epoch, content: .notices(notices)))
@@ -402,14 +402,14 @@ public actor Dispatcher {
     }
 
     private func submit(
-        _ writes: [EpochWrite], events: [DispatchEvent], notices: PendingNotices?,
+        _ writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?,
         then: @escaping @Sendable (Result<Void, any Error>) -> Void
     ) {
         let (sink, metrics, now) = (noticeSink, metrics, lastEngineTime)
         let requests = metrics == nil ? [:] : DispatchMetrics.requests(namedIn: events, of: engine.snapshot)
         committer.submit(writes) { result in
             if case .success = result {
-                if let notices { sink.yield(notices.notices) }
+                if let notices { sink.yield(notices) }
                 metrics?.count(events, requests: requests, at: now)
             }
             then(result)
