@@ -68,12 +68,18 @@ public final class SQLiteDispatchLog: DispatchLog {
             let encoder = JSONEncoder()
             try database.write { db in
                 var last = try Int64.fetchOne(db, sql: "SELECT max(sequence) FROM dispatch_log") ?? 0
-                let insert = try db.cachedStatement(sql: "INSERT INTO dispatch_log (sequence, payload) VALUES (?, ?)")
+                // Every command writes its entry and one or two notifications (unindexed until filed),
+                // through SQLite's C interface: the commit is on the way of every command's answer.
+                let insertEntry = try PreparedInsert("INSERT INTO dispatch_log (sequence, payload) VALUES (?, ?)", in: db)
+                let insertNotification = try PreparedInsert(
+                    "INSERT INTO notification_recent (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)", in: db)
                 for write in writes {
                     switch write {
                     case .entry(let entry):
                         try InMemoryDispatchLog.checkOrder(entry.sequence, after: last)
-                        try insert.execute(arguments: [entry.sequence, entry.payload])
+                        insertEntry.bind(entry.sequence, at: 1)
+                        insertEntry.bind(entry.payload, at: 2)
+                        try insertEntry.insert("dispatch log entry \(entry.sequence)")
                         last = entry.sequence
                     case .snapshot(let snapshot):
                         try db.execute(
@@ -83,9 +89,11 @@ public final class SQLiteDispatchLog: DispatchLog {
                         try db.cachedStatement(sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)")
                             .execute(arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
                     case .notification(let notification):
-                        // Prepared once per connection: every request stores one or two, unindexed until filed.
-                        try db.cachedStatement(sql: "INSERT INTO notification_recent (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)")
-                            .execute(arguments: [notification.key.sequence, notification.key.index, notification.recipient, notification.payload])
+                        insertNotification.bind(notification.key.sequence, at: 1)
+                        insertNotification.bind(Int64(notification.key.index), at: 2)
+                        insertNotification.bind(notification.recipient, at: 3)
+                        insertNotification.bind(notification.payload, at: 4)
+                        try insertNotification.insert("notification \(notification.key) for \(notification.recipient)")
                     }
                 }
             }
