@@ -56,6 +56,19 @@ import Testing
         #expect(imported.map(\.notification.key) == (1...4).flatMap { [NotificationKey(sequence: $0, index: 0), NotificationKey(sequence: $0, index: 1)] })
     }
 
+    @Test func filingWithNothingWaitingDoesNotWaitForTheWriteLock() throws {
+        let (log, directory) = try Self.makeLog()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        _ = try Self.write(1, to: log)
+        try log.fileNotifications()
+        try DatabaseQueue(path: directory + "/dispatch.sqlite").inTransaction(.immediate) { _ in
+            let start = ContinuousClock.now
+            try log.fileNotifications()
+            #expect(ContinuousClock.now - start < .seconds(2), "the log's writers wait up to 10 s for the lock")
+            return .rollback
+        }
+    }
+
     @Test func aMarkReachesNotificationsNotFiledYetAndOutlivesTheProcess() async throws {
         let (log, directory) = try Self.makeLog()
         defer { try? FileManager.default.removeItem(atPath: directory) }
