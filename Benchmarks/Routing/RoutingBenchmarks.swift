@@ -207,7 +207,7 @@ struct BenchCity: Sendable {
     /// `gpsErrorMetres` standard deviation on each axis (Box-Muller).
     func fixesOnRoads(_ count: Int, seed: UInt64, gpsErrorMetres: Double = 8) -> [Coordinate] {
         var random = SplitMix64(state: seed)
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         return (0..<count).map { _ in
             let edge = Int(random.next() % UInt64(graph.edgeCount))
             let tail = graph.coordinates[Int(tails[edge])], head = graph.coordinates[Int(graph.edgeHead[edge])]

@@ -47,8 +47,10 @@ public struct RoadGraph: Sendable, Equatable {
     public var nodeCount: Int { coordinates.count }
     public var edgeCount: Int { edgeHead.count }
 
-    /// The node each edge leaves from (the inverse of ``firstEdge``).
-    public var edgeTail: [UInt32] {
+    /// The node each edge leaves from (the inverse of ``firstEdge``), built
+    /// on each call (megabytes on a city): call it once and keep the array,
+    /// as ``Snapper/edgeTail`` does.
+    public func edgeTails() -> [UInt32] {
         var tails = [UInt32](repeating: 0, count: edgeCount)
         for node in 0..<nodeCount {
             for edge in edges(from: node) { tails[edge] = UInt32(node) }

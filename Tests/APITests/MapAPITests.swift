@@ -90,7 +90,7 @@ import Zones
         let harness = try await APIHarness()
         let token = try await harness.token(.dispatcher)
         let graph = harness.server.roadRouter.graph
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         var main = Set<[Coordinate]>()
         for edge in 0..<graph.edgeCount {
             let ends = [graph.coordinates[Int(tails[edge])], graph.coordinates[Int(graph.edgeHead[edge])]]

@@ -25,7 +25,7 @@ import Testing
             yScale = metresPerDegree
             x = graph.coordinates.map { $0.longitude * metresPerDegree * cos(meanLatitude * .pi / 180) }
             y = graph.coordinates.map { $0.latitude * metresPerDegree }
-            tails = graph.edgeTail
+            tails = graph.edgeTails()
         }
 
         /// (fraction, distance) of `coordinate`'s projection onto every edge.

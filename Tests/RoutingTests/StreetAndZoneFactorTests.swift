@@ -30,7 +30,7 @@ import Testing
 
     @Test func edgesKnowTheirLaneClassAndZone() throws {
         let setup = try Self.map()
-        let tails = setup.graph.edgeTail
+        let tails = setup.graph.edgeTails()
         for edge in 0..<setup.graph.edgeCount {
             let onStreet = setup.graph.coordinates[Int(tails[edge])].latitude == setup.map.positions["a"]!.latitude
                 && setup.graph.coordinates[Int(setup.graph.edgeHead[edge])].latitude == setup.map.positions["a"]!.latitude
@@ -111,7 +111,7 @@ import Testing
         map.way("cbd", ["highway": "primary"])
         map.tagNode("b", ["highway": "traffic_signals"])
         let graph = try map.build().graph
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         func approach(_ from: Character, _ to: Character) -> SignalApproach? {
             (0..<graph.edgeCount).first {
                 map.letter(at: graph.coordinates[Int(tails[$0])]) == from && map.letter(at: graph.coordinates[Int(graph.edgeHead[$0])]) == to

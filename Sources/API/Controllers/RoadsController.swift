@@ -37,7 +37,7 @@ struct RoadsController: Sendable {
     /// One feature whose MultiLineString has a two-point line per main-road
     /// edge; a two-way road's edges are drawn once.
     static func featureCollection(of graph: RoadGraph) -> Data {
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         var drawn = Set<[UInt32]>()
         var lines: [JSONValue] = []
         for edge in 0..<graph.edgeCount where mainClasses.contains(graph.edgeRoadClass[edge]) {

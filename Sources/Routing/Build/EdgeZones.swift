@@ -34,7 +34,7 @@ public struct EdgeZones: Sendable, Equatable {
     public init(graph: RoadGraph, zoneIDs: [String], zoneAt: (Coordinate) -> Int?) {
         var kept: [Int: UInt16] = [:]
         var keptIDs: [String] = []
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         let edgeZone = (0..<graph.edgeCount).map { edge -> UInt16 in
             let tail = graph.coordinates[Int(tails[edge])], head = graph.coordinates[Int(graph.edgeHead[edge])]
             let midpoint = Coordinate(longitude: (tail.longitude + head.longitude) / 2,

@@ -55,10 +55,11 @@ public struct Snapper: Sendable {
         let xScale = metresPerDegree * cos(meanLatitude * .pi / 180), yScale = metresPerDegree
         self.xScale = xScale
         self.yScale = yScale
-        edgeTail = graph.edgeTail
+        let edgeTail = graph.edgeTails()
+        self.edgeTail = edgeTail
         edgeHead = graph.edgeHead
         grid = SegmentGrid(x: graph.coordinates.map { $0.longitude * xScale }, y: graph.coordinates.map { $0.latitude * yScale },
-                           firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: graph.edgeTail)
+                           firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: edgeTail)
     }
 
     /// The nearest point on any edge to `coordinate`.

@@ -32,7 +32,7 @@ import Testing
         let graph = result.graph
         let classes = Set(graph.edgeRoadClass)
         #expect(classes == [.primary, .secondary, .tertiary, .residential])
-        let tails = graph.edgeTail
+        let tails = graph.edgeTails()
         let oneWay = (0..<graph.edgeCount).filter { edge in
             !graph.edges(from: Int(graph.edgeHead[edge])).contains { graph.edgeHead[$0] == tails[edge] }
         }
