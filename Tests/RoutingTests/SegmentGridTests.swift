@@ -101,6 +101,35 @@ import Testing
         #expect(checked > 350)
     }
 
+    /// Fixes as the service snaps them, on roads give or take up to 20 m, with
+    /// the router's radius: most are answered from their own cell, which
+    /// lists every road within the grid's margin of it; some lie beyond the
+    /// margin from every road and are searched for outward. Both give what
+    /// scanning every edge gives.
+    @Test func fixesNearRoadsGetTheNearestRoadAndEveryRoadWithinTheRoutersRadius() throws {
+        let snapper = Snapper(graph: Self.graph)
+        let brute = BruteForce(Self.graph)
+        var random = SplitMix64(state: 4)
+        var beyondTheMargin = 0
+        for _ in 0..<600 {
+            let edge = Int(random.next() % UInt64(Self.graph.edgeCount))
+            let a = Self.graph.coordinates[Int(brute.tails[edge])], b = Self.graph.coordinates[Int(Self.graph.edgeHead[edge])]
+            let along = Double.random(in: 0...1, using: &random)
+            let onRoad = Coordinate(longitude: a.longitude + (b.longitude - a.longitude) * along,
+                                    latitude: a.latitude + (b.latitude - a.latitude) * along)
+            let fix = onRoad.offset(eastMetres: .random(in: -20...20, using: &random), northMetres: .random(in: -20...20, using: &random))
+            let candidates = try #require(snapper.candidatesIfNear(fix, maxDistanceMetres: 250, radiusMetres: 15, limit: 1_000))
+            let all = brute.projections(fix)
+            let nearest = all.min { ($0.distance, $0.edge) < ($1.distance, $1.edge) }!
+            if nearest.distance > Snapper.gridMarginMetres { beyondTheMargin += 1 }
+            #expect(abs(candidates[0].distanceMetres - nearest.distance) < Self.tolerance)
+            var expected = Set(all.filter { $0.distance < 15 }.map { brute.place($0.edge, $0.fraction) })
+            expected.insert(brute.place(nearest.edge, nearest.fraction))
+            #expect(Set(candidates.map { brute.place($0.edge, $0.fraction) }) == expected)
+        }
+        #expect(beyondTheMargin > 10, "some fixes lie beyond the margin from every road")
+    }
+
     /// Snapping many points in one call gives each the candidates of
     /// snapping it alone, index for index, nil off the map: the list of
     /// nearby roads the batch reuses carries nothing from one point to the next.

@@ -5,8 +5,9 @@
 /// Each segment is one road between two nodes: an edge and its reverse twin
 /// (and parallel edges between the same two nodes) lie on the same line and
 /// are stored once, as the lowest-numbered of them. A segment is listed in
-/// every cell it passes near (its bounding box's cells that the segment comes
-/// within half a cell diagonal of the centre of), with its end points
+/// every cell it comes within a margin of (its bounding box, grown by the
+/// margin, holds the cells; a cell whose centre lies within half a cell
+/// diagonal plus the margin of the segment lists it), with its end points
 /// copied into the cell's list, so that a query reads each cell's segments
 /// from one contiguous run of memory rather than chasing node numbers: on a
 /// city of a million nodes the index is far larger than the caches, and the
@@ -14,25 +15,36 @@
 /// the copies are single precision, relative to the cell's corner: 20 bytes
 /// a segment instead of 40, and a distance still exact to a small fraction
 /// of a millimetre over the few kilometres the longest road segment spans.
-/// The segments (some 32 MB on a city of a million nodes) lie on huge
-/// pages where the system offers them (``HugePageArray``): on small pages
-/// nearly every cell read also missed the address translation cache, and
-/// snapping 2,000 points there took 1.1-1.2 times as long. The cells'
-/// starts (4 bytes a cell, about 1 MB there) stay in the caches, which is
-/// why fixed-size cell records (the count and the first six segments in
-/// place, the rest in an overflow list), finding a cell's segments without
-/// reading its start first, were measured slower: 40 % of the cells
-/// overflowed, and the records took 30 % more memory.
+/// The segments (some 76 MB on a city of a million nodes, each listed in
+/// about three cells) lie on huge pages where the system offers them
+/// (``HugePageArray``): on small pages nearly every cell read also missed
+/// the address translation cache, and snapping 2,000 points there took
+/// 1.1-1.2 times as long. The cells' starts (4 bytes a cell, about 2 MB
+/// there) stay in the caches, which is why fixed-size cell records (the
+/// count and the first six segments in place, the rest in an overflow
+/// list), finding a cell's segments without reading its start first, were
+/// measured slower: 40 % of the cells overflowed, and the records took 30 %
+/// more memory.
 ///
-/// The cell size follows the density of the roads (about four segments per
-/// cell over the bounding box, from 10 to 250 m), so dense centres and
-/// sparse suburbs both cost a few cells per query: on a city of a million
-/// nodes, two to three cells and some fifteen segments to snap a point with
-/// its roads within 15 m (half the cells of one segment per cell, for half
-/// the cache misses). The nearest-segment
-/// search scans squares of cells outward from the point's cell, skipping
-/// cells farther than the best found, and stops as soon as the square
-/// scanned holds every point closer than that.
+/// The margin is what makes most queries read one cell: every road within
+/// the margin of a point is in the list of the point's own cell, so a road
+/// found there within the margin is the nearest, and the roads within a
+/// radius up to the margin are all there. The service's points are fixes
+/// on roads, give or take the GPS error, and the router's radius is 15 m:
+/// with a margin of 15 m (``Snapper``'s), snapping 2,000 such fixes on a
+/// city of a million nodes took 0.70 times as long as reading two to three
+/// cells each without a margin. A point farther from every road than the
+/// margin (over water, in a park) goes on to the search outward, over
+/// longer lists than without a margin: 1.1 times as long for random points
+/// over the city's bounding box.
+///
+/// The cell size follows the density of the roads (1.4 times the side of
+/// the square holding one segment on average, from 10 to 250 m: about 50 m
+/// and seven segments listed a cell on that city), so dense centres and
+/// sparse suburbs both cost a few segments' arithmetic per query. The
+/// nearest-segment search beyond the point's cell scans squares of cells
+/// outward, skipping cells farther than the best found, and stops as soon
+/// as the square scanned holds every point closer than that.
 struct SegmentGrid: Sendable {
     /// A segment on the plane: its ends and its edge.
     struct Segment: Sendable {
@@ -84,41 +96,47 @@ struct SegmentGrid: Sendable {
     }
 
     let cellSize: Double
+    /// How far beyond a cell its list reaches: every segment that comes
+    /// within this many metres of some point of the cell is listed in it.
+    let margin: Double
     let minX: Double, minY: Double
     let columns: Int, rows: Int
     private let cellStart: HugePageArray<UInt32>
     private let segments: HugePageArray<ListedSegment>
 
-    /// Indexes the segments of the edges `tail[e] → head[e]` whose nodes lie at (`x`, `y`) metres on the plane.
-    init(x: [Double], y: [Double], firstEdge: [UInt32], edgeHead: [UInt32], edgeTail: [UInt32]) {
+    /// Indexes the segments of the edges `tail[e] → head[e]` whose nodes lie
+    /// at (`x`, `y`) metres on the plane, each cell listing the segments that
+    /// come within `margin` metres of it.
+    init(x: [Double], y: [Double], firstEdge: [UInt32], edgeHead: [UInt32], edgeTail: [UInt32], margin: Double) {
+        self.margin = margin
         let edges = Self.distinctSegments(firstEdge: firstEdge, edgeHead: edgeHead, edgeTail: edgeTail)
         minX = x.min() ?? 0
         minY = y.min() ?? 0
         let width = (x.max() ?? 0) - minX, height = (y.max() ?? 0) - minY
         let area = max(width, 1) * max(height, 1)
-        cellSize = min(max(2 * (area / Double(max(edges.count, 1))).squareRoot(), 10), 250)
+        cellSize = min(max(1.4 * (area / Double(max(edges.count, 1))).squareRoot(), 10), 250)
         columns = Int(width / cellSize) + 1
         rows = Int(height / cellSize) + 1
 
-        // Two passes over the cells each segment passes near: count, then fill.
+        // Two passes over the cells each segment comes within the margin of: count, then fill.
         let cellCount = columns * rows
         var start = [UInt32](repeating: 0, count: cellCount + 1)
         var fill: [ListedSegment] = []
         var cursor: [UInt32] = []
-        let reach = cellSize * 0.5 * 2.0.squareRoot()
+        let reach = cellSize * 0.5 * 2.0.squareRoot() + margin
         for pass in 0..<2 {
             for edge in edges {
                 let a = Int(edgeTail[Int(edge)]), b = Int(edgeHead[Int(edge)])
                 let segment = Segment(x0: x[a], y0: y[a], x1: x[b], y1: y[b], edge: edge)
-                let (column0, row0) = Self.cell(min(x[a], x[b]), min(y[a], y[b]), minX, minY, cellSize)
-                let (column1, row1) = Self.cell(max(x[a], x[b]), max(y[a], y[b]), minX, minY, cellSize)
+                var (column0, row0) = Self.cell(min(x[a], x[b]) - margin, min(y[a], y[b]) - margin, minX, minY, cellSize)
+                var (column1, row1) = Self.cell(max(x[a], x[b]) + margin, max(y[a], y[b]) + margin, minX, minY, cellSize)
+                (column0, row0) = (max(column0, 0), max(row0, 0))
+                (column1, row1) = (min(column1, columns - 1), min(row1, rows - 1))
                 for row in row0...row1 {
                     for column in column0...column1 {
-                        if row0 != row1, column0 != column1 {
-                            let centreX = minX + (Double(column) + 0.5) * cellSize
-                            let centreY = minY + (Double(row) + 0.5) * cellSize
-                            guard Self.project(centreX, centreY, onto: segment).distance <= reach else { continue }
-                        }
+                        let centreX = minX + (Double(column) + 0.5) * cellSize
+                        let centreY = minY + (Double(row) + 0.5) * cellSize
+                        guard Self.project(centreX, centreY, onto: segment).distance <= reach else { continue }
                         let index = row * columns + column
                         if pass == 0 {
                             start[index + 1] += 1
@@ -157,10 +175,20 @@ struct SegmentGrid: Sendable {
         let (column, row) = cell(px, py)
         var best = Hit(Segment(x0: 0, y0: 0, x1: 0, y1: 0, edge: .max), fraction: 0, distance: .infinity,
                        originX: 0, originY: 0)
+        // The point's own cell lists every segment within `margin` of it: a
+        // road found that near is the nearest, and the roads within a radius
+        // no larger are all there. Otherwise the search goes on outward.
+        let ownCellScanned = radius <= margin && column >= 0 && column < columns && row >= 0 && row < rows
+        if ownCellScanned {
+            let (cornerX, cornerY) = corner(column, row)
+            scan(row * columns + column, cornerX, cornerY, px, py, &best, collectingWithin: radius, into: &nearby)
+            if best.distance <= margin { return best.distance <= limit ? best : nil }
+        }
         // Squares that do not reach the grid hold nothing: start at the first that does.
         var ring = max(0, -column, column - (columns - 1), -row, row - (rows - 1))
         while true {
             forEachCell(around: column, row, ring: ring) { cellColumn, cellRow in
+                if ownCellScanned, ring == 0 { return }
                 let (cornerX, cornerY) = corner(cellColumn, cellRow)
                 guard Self.distance(px, py, toCellAt: cornerX, cornerY, size: cellSize) <= max(best.distance, radius)
                 else { return }

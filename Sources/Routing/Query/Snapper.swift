@@ -59,8 +59,14 @@ public struct Snapper: Sendable {
         self.edgeTail = edgeTail
         edgeHead = graph.edgeHead
         grid = SegmentGrid(x: graph.coordinates.map { $0.longitude * xScale }, y: graph.coordinates.map { $0.latitude * yScale },
-                           firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: edgeTail)
+                           firstEdge: graph.firstEdge, edgeHead: graph.edgeHead, edgeTail: edgeTail,
+                           margin: Self.gridMarginMetres)
     }
+
+    /// How far beyond each cell of the grid its list of roads reaches: the
+    /// router's candidate radius (15 m) and most fixes' distance from their
+    /// road, so that snapping one reads a single cell.
+    static let gridMarginMetres = 15.0
 
     /// The nearest point on any edge to `coordinate`.
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
