@@ -19,7 +19,7 @@ extension DispatchEngine {
             case .offered(let request): throw .offerPending(taxi, request)
             case .busy(let request): throw .onRide(taxi, request)
             case .unavailable, .available:
-                engine.state.taxis[taxi]?.place = nil
+                engine.state.taxis.modify(taxi) { $0.place = nil }
                 engine.setState(taxi, to: .offDuty)
                 engine.reconcileQueue(of: taxi, now: now)
             }
@@ -53,7 +53,7 @@ extension DispatchEngine {
             case .offered(let request): throw .offerPending(taxi, request)
             case .busy(let request): throw .onRide(taxi, request)
             case .available:
-                engine.state.taxis[taxi]?.place = nil
+                engine.state.taxis.modify(taxi) { $0.place = nil }
                 engine.setState(taxi, to: .unavailable)
                 engine.reconcileQueue(of: taxi, now: now)
             }
@@ -72,10 +72,12 @@ extension DispatchEngine {
             guard case .offered(let id) = engine.state.state(of: taxi), engine.state.requests[id] != nil else {
                 throw .noPendingOffer(taxi)
             }
-            engine.state.requests[id]?.phase = .assigned(taxi: taxi, eta: eta)
-            engine.state.requests[id]?.etaToldAt = eta == nil ? nil : now
+            engine.state.requests.modify(id) {
+                $0.phase = .assigned(taxi: taxi, eta: eta)
+                $0.etaToldAt = eta == nil ? nil : now
+            }
             engine.emitted.append(.offerAccepted(id, taxi: taxi, eta: eta))
-            engine.state.taxis[taxi]?.place = nil
+            engine.state.taxis.modify(taxi) { $0.place = nil }
             engine.setState(taxi, to: .busy(id))
         }
     }

@@ -30,7 +30,7 @@ extension DispatchEngine {
                 engine.taxiSeen(taxi, in: zone, now: now)
             case .wentStale(let taxi, _):
                 guard engine.state.taxis[taxi] != nil, engine.state.taxis[taxi]?.staleSince == nil else { return }
-                engine.state.taxis[taxi]?.staleSince = now
+                engine.state.taxis.modify(taxi) { $0.staleSince = now }
                 engine.reconcileQueue(of: taxi, now: now)
             case .cameBack(let taxi, let zone, _):
                 engine.cameBack(taxi, in: zone, now: now)
@@ -41,19 +41,19 @@ extension DispatchEngine {
     private mutating func taxiSeen(_ taxi: TaxiID, in zone: ZoneID?, now: Duration) {
         guard let record = state.taxis[taxi] else { return moveNow(taxi, to: zone, now: now) }
         guard record.zone != zone else {
-            state.taxis[taxi]?.pendingZone = nil
+            state.taxis.modify(taxi) { $0.pendingZone = nil }
             return
         }
         guard rules.zoneDwell > .zero else { return moveNow(taxi, to: zone, now: now) }
         if record.pendingZone == nil || record.pendingZone?.zone != zone {
-            state.taxis[taxi]?.pendingZone = PendingZoneChange(zone: zone, since: now)
+            state.taxis.modify(taxi) { $0.pendingZone = PendingZoneChange(zone: zone, since: now) }
         }
     }
 
     private mutating func cameBack(_ taxi: TaxiID, in zone: ZoneID?, now: Duration) {
         if let since = state.taxis[taxi]?.staleSince, now - since > rules.staleGrace, state.taxis[taxi]?.place != nil {
             let back = placeAtTheBack(now: now)
-            state.taxis[taxi]?.place = back
+            state.taxis.modify(taxi) { $0.place = back }
         }
         state.taxis[taxi, default: TaxiRecord()].staleSince = nil
         moveNow(taxi, to: zone, now: now)
@@ -65,7 +65,7 @@ extension DispatchEngine {
         let from = state.taxis[taxi]?.zone
         state.taxis[taxi, default: TaxiRecord()].pendingZone = nil
         if from != zone {
-            state.taxis[taxi]?.zone = zone
+            state.taxis.modify(taxi) { $0.zone = zone }
             emitted.append(.taxiChangedZone(taxi, from: from, to: zone))
         }
         reconcileQueue(of: taxi, now: now)

@@ -45,8 +45,10 @@ extension DispatchEngine {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
             guard let request = engine.state.requests[id] else { throw .unknownRequest(id) }
             guard !request.confirmed else { return }
-            engine.state.requests[id]?.confirmed = true
-            if case .waiting = request.phase { engine.state.requests[id]?.phase = .waiting(confirmBy: nil) }
+            engine.state.requests.modify(id) {
+                $0.confirmed = true
+                if case .waiting = $0.phase { $0.phase = .waiting(confirmBy: nil) }
+            }
             engine.emitted.append(.requestConfirmed(id))
         }
     }

@@ -79,7 +79,7 @@ extension DispatchEngine {
             if let head = state.taxiQueues[reservation.zone]?.entries.first?.taxi {
                 give(reservation.id, to: head, now: now)
             } else {
-                state.reservations[reservation.id]?.phase = .awaitingTaxi
+                state.reservations.modify(reservation.id) { $0.phase = .awaitingTaxi }
                 emitted.append(.reservationAwaitingTaxi(reservation.id, zone: reservation.zone))
             }
         }
@@ -103,9 +103,9 @@ extension DispatchEngine {
         state.requests[ride] = RideRequest(
             id: ride, passenger: reservation.passenger, pickup: reservation.origin, zone: reservation.zone,
             destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), openedAt: now, reservation: id)
-        state.reservations[id]?.phase = .allocated(taxi: taxi, ride: ride)
+        state.reservations.modify(id) { $0.phase = .allocated(taxi: taxi, ride: ride) }
         emitted.append(.reservationAllocated(id, taxi: taxi, ride: ride))
-        state.taxis[taxi]?.place = nil
+        state.taxis.modify(taxi) { $0.place = nil }
         setState(taxi, to: .busy(ride))
         reconcileQueue(of: taxi, now: now)
     }

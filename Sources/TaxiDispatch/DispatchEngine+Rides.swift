@@ -10,7 +10,7 @@ extension DispatchEngine {
             guard let id = engine.ride(of: taxi), case .assigned = engine.state.requests[id]?.phase else {
                 throw .rideStepOutOfOrder(taxi, .arrived)
             }
-            engine.state.requests[id]?.phase = .arrived(taxi: taxi, since: now)
+            engine.state.requests.modify(id) { $0.phase = .arrived(taxi: taxi, since: now) }
             engine.emitted.append(.taxiArrived(id, taxi: taxi))
         }
     }
@@ -22,7 +22,7 @@ extension DispatchEngine {
             guard let id = engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .passengerAboard) }
             switch engine.state.requests[id]?.phase {
             case .assigned, .arrived:
-                engine.state.requests[id]?.phase = .aboard(taxi: taxi)
+                engine.state.requests.modify(id) { $0.phase = .aboard(taxi: taxi) }
                 engine.emitted.append(.passengerAboard(id, taxi: taxi))
             default:
                 throw .rideStepOutOfOrder(taxi, .passengerAboard)
@@ -74,8 +74,10 @@ extension DispatchEngine {
             let moved = told.map { (($0 > eta) ? $0 - eta : eta - $0) > engine.rules.etaChangeThreshold } ?? true
             let stale = request.etaToldAt.map { now - $0 >= engine.rules.etaRefreshInterval } ?? true
             guard moved || stale else { return }
-            engine.state.requests[id]?.phase = .assigned(taxi: taxi, eta: eta)
-            engine.state.requests[id]?.etaToldAt = now
+            engine.state.requests.modify(id) {
+                $0.phase = .assigned(taxi: taxi, eta: eta)
+                $0.etaToldAt = now
+            }
             engine.emitted.append(.etaChanged(id, taxi: taxi, eta: eta))
         }
     }

@@ -44,11 +44,11 @@ extension DispatchEngine {
             return nil
         }
         guard case .waiting = request.phase else {
-            state.requests[id]?.zone = zone
+            state.requests.modify(id) { $0.zone = zone }
             return zone
         }
         removeFromPassengerQueue(id)
-        state.requests[id]?.zone = zone
+        state.requests.modify(id) { $0.zone = zone }
         var queue = state.passengerQueue(in: zone)
         queue.insert(id, at: queue.firstIndex { $0 > id } ?? queue.endIndex)
         state.passengerQueues[zone] = queue
@@ -65,7 +65,7 @@ extension DispatchEngine {
             emitted.append(.reservationCancelled(id, reason: .outsideZones))
             return nil
         }
-        state.reservations[id]?.zone = zone
+        state.reservations.modify(id) { $0.zone = zone }
         return zone
     }
 }

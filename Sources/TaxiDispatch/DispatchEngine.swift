@@ -71,14 +71,14 @@ public struct DispatchEngine: Sendable {
         let target = record.isQueueable ? record.zone : nil
         guard record.queuedIn != target else { return }
         if let current = record.queuedIn {
-            state.taxiQueues[current]?.remove(taxi)
+            state.taxiQueues.modify(current) { $0.remove(taxi) }
             if state.taxiQueues[current]?.isEmpty == true { state.taxiQueues[current] = nil }
-            state.taxis[taxi]?.queuedIn = nil
+            state.taxis.modify(taxi) { $0.queuedIn = nil }
             emitted.append(.taxiLeftQueue(taxi, zone: current))
         }
         if let target, let place = record.place {
             let position = state.taxiQueues[target, default: ZoneQueue()].insert(taxi, at: place)
-            state.taxis[taxi]?.queuedIn = target
+            state.taxis.modify(taxi) { $0.queuedIn = target }
             noteArrival(in: target, now: now)
             emitted.append(.taxiJoinedQueue(taxi, zone: target, position: position))
             dispatch(in: target, now: now)
@@ -109,8 +109,10 @@ public struct DispatchEngine: Sendable {
     private mutating func offer(_ id: RideRequestID, to taxi: TaxiID, now: Duration) {
         removeFromPassengerQueue(id)
         let offer = Offer(taxi: taxi, madeAt: now, expiresAt: now + rules.offerTimeout)
-        state.requests[id]?.phase = .offered(offer)
-        state.requests[id]?.triedTaxis.append(taxi)
+        state.requests.modify(id) {
+            $0.phase = .offered(offer)
+            $0.triedTaxis.append(taxi)
+        }
         emitted.append(.offerMade(id, taxi: taxi, expiresAt: offer.expiresAt))
         setState(taxi, to: .offered(id))
         reconcileQueue(of: taxi, now: now)
@@ -126,7 +128,7 @@ public struct DispatchEngine: Sendable {
         queue.insert(id, at: queue.firstIndex { $0 > id } ?? queue.endIndex)
         state.passengerQueues[request.zone] = queue
         let confirmBy = request.confirmed ? nil : now + rules.confirmationTimeout
-        state.requests[id]?.phase = .waiting(confirmBy: confirmBy)
+        state.requests.modify(id) { $0.phase = .waiting(confirmBy: confirmBy) }
         dispatch(in: request.zone, now: now)
         guard case .waiting = state.requests[id]?.phase,
               let index = state.passengerQueue(in: request.zone).firstIndex(of: id) else { return }
@@ -136,7 +138,7 @@ public struct DispatchEngine: Sendable {
     /// Takes request `id` out of its zone's passenger queue.
     mutating func removeFromPassengerQueue(_ id: RideRequestID) {
         guard let zone = state.requests[id]?.zone else { return }
-        state.passengerQueues[zone]?.removeAll { $0 == id }
+        state.passengerQueues.modify(zone) { queue in queue.removeAll { $0 == id } }
         if state.passengerQueues[zone]?.isEmpty == true { state.passengerQueues[zone] = nil }
     }
 
@@ -156,7 +158,7 @@ public struct DispatchEngine: Sendable {
     /// refusal, a timeout or the end of a ride).
     mutating func makeAvailableAtTheBack(_ taxi: TaxiID, now: Duration) {
         let back = placeAtTheBack(now: now)
-        state.taxis[taxi]?.place = back
+        state.taxis.modify(taxi) { $0.place = back }
         setState(taxi, to: .available)
         reconcileQueue(of: taxi, now: now)
     }
