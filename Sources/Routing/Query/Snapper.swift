@@ -64,9 +64,9 @@ public struct Snapper: Sendable {
     }
 
     /// How far beyond each cell of the grid its list of roads reaches: the
-    /// router's candidate radius (15 m) and most fixes' distance from their
-    /// road, so that snapping one reads a single cell.
-    static let gridMarginMetres = 15.0
+    /// router's candidate radius, which is also most fixes' distance from
+    /// their road at most, so that snapping one reads a single cell.
+    static let gridMarginMetres = Router.defaultSnapRadiusMetres
 
     /// The nearest point on any edge to `coordinate`.
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
