@@ -13,4 +13,13 @@ extension Dictionary {
         guard let index = index(forKey: key) else { return }
         change(&values[index])
     }
+
+    /// As ``modify(_:_:)``, then removes the value when `isGone` says it is
+    /// (a queue left empty), all at the one place found for `key`.
+    @inline(__always)
+    mutating func modify(_ key: Key, removingWhen isGone: (Value) -> Bool, _ change: (inout Value) -> Void) {
+        guard let index = index(forKey: key) else { return }
+        change(&values[index])
+        if isGone(values[index]) { remove(at: index) }
+    }
 }

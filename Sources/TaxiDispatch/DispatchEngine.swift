@@ -71,8 +71,7 @@ public struct DispatchEngine: Sendable {
         let target = record.isQueueable ? record.zone : nil
         guard record.queuedIn != target else { return }
         if let current = record.queuedIn {
-            state.taxiQueues.modify(current) { $0.remove(taxi) }
-            if state.taxiQueues[current]?.isEmpty == true { state.taxiQueues[current] = nil }
+            state.taxiQueues.modify(current, removingWhen: \.isEmpty) { $0.remove(taxi) }
             state.taxis.modify(taxi) { $0.queuedIn = nil }
             emitted.append(.taxiLeftQueue(taxi, zone: current))
         }
@@ -138,8 +137,7 @@ public struct DispatchEngine: Sendable {
     /// Takes request `id` out of its zone's passenger queue.
     mutating func removeFromPassengerQueue(_ id: RideRequestID) {
         guard let zone = state.requests[id]?.zone else { return }
-        state.passengerQueues.modify(zone) { queue in queue.removeAll { $0 == id } }
-        if state.passengerQueues[zone]?.isEmpty == true { state.passengerQueues[zone] = nil }
+        state.passengerQueues.modify(zone, removingWhen: \.isEmpty) { queue in queue.removeAll { $0 == id } }
     }
 
     /// Forgets request `id` (cancelled, or its ride ended): its passenger
