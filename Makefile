@@ -56,12 +56,17 @@ demo-tour: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" --tour
 
-## Tests that wait for async work in real time (push sockets, a login's timing, a simulated city, the compaction service):
-## run apart, after the parallel run, whose tests that block threads (child
-## processes, synchronous HTTP) can starve a 2-core machine's cooperative pool;
-## and the test that stops the shared PostgreSQL cluster mid-stream, which
-## must not do so under the other suites' connections.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|ArchiveCompactionServiceTests|SimulateCommandTests|PostgresDurabilityTests
+## Tests that wait for async work in real time (push sockets, a login's timing,
+## the compaction service): run apart, after the parallel run, whose tests that
+## block threads (child processes, synchronous HTTP) can starve a 2-core
+## machine's cooperative pool.
+TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|ArchiveCompactionServiceTests
+
+## Tests that block a thread for a minute on child processes (a simulated city;
+## the test that stops the shared PostgreSQL cluster mid-stream, which must not
+## do so under the other suites' connections): run last, and apart from the
+## timing tests, whose work they would hold off the cooperative pool.
+PROCESS_TESTS = SimulateCommandTests|PostgresDurabilityTests
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary. The
@@ -72,9 +77,13 @@ test: deps deps-postgres
 	$(SWIFT) build --build-tests
 	./Tools/with-postgres.sh $(MAKE) --no-print-directory test-suites
 
+## A crash in a test process prints only the crashed thread's first frames,
+## so that the tail of the log (all a CI summary may keep) names where it was.
+test-suites: export SWIFT_BACKTRACE = enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=14,top=0
 test-suites:
-	$(SWIFT) test --skip-build --parallel --skip "$(TIMING_TESTS)"
+	$(SWIFT) test --skip-build --parallel --skip "$(TIMING_TESTS)|$(PROCESS_TESTS)"
 	$(SWIFT) test --skip-build --filter "$(TIMING_TESTS)"
+	$(SWIFT) test --skip-build --filter "$(PROCESS_TESTS)"
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;
