@@ -29,7 +29,7 @@ extension DispatchEngine {
             case .changedZone(let taxi, _, let zone, _):
                 engine.taxiSeen(taxi, in: zone, now: now)
             case .wentStale(let taxi, _):
-                guard engine.state.taxis[taxi] != nil, engine.state.taxis[taxi]?.staleSince == nil else { return }
+                guard let record = engine.state.taxis[taxi], record.staleSince == nil else { return }
                 engine.state.taxis.modify(taxi) { $0.staleSince = now }
                 engine.reconcileQueue(of: taxi, now: now)
             case .cameBack(let taxi, let zone, _):

@@ -64,8 +64,8 @@ public struct Snapper: Sendable {
     }
 
     /// How far beyond each cell of the grid its list of roads reaches: the
-    /// router's candidate radius, which is also most fixes' distance from
-    /// their road at most, so that snapping one reads a single cell.
+    /// router's candidate radius, within which most fixes lie of their road,
+    /// so that snapping one reads a single cell.
     static let gridMarginMetres = Router.defaultSnapRadiusMetres
 
     /// The nearest point on any edge to `coordinate`.
