@@ -124,7 +124,7 @@ public struct APIServer: Sendable {
         accountsController.addRoutes(to: v1.group("accounts"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
-        let fleetDocuments = RecentFleetDocuments(clock: clock)
+        let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments).addRoutes(to: v1.group("fleet"))
         ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments)
             .addRoutes(to: v1.group("zones"))

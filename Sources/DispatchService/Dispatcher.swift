@@ -4,6 +4,7 @@ import Foundation
 import GeoKit
 import ServiceClock
 import Storage
+import Synchronization
 import TaxiDispatch
 import Zones
 
@@ -43,6 +44,7 @@ public actor Dispatcher {
     let log: any DispatchLog
     private let gate: DispatchLogGate
     private let committer: GroupCommitter<EpochWrite>
+    private let decisions = Atomic<Int>(0)
     private let clock: any ServiceClock
     private let snapshotInterval: Int?
     private let noticeSink: AsyncStream<CommandNotices>.Continuation
@@ -113,6 +115,12 @@ public actor Dispatcher {
 
     /// The number of the last entry written or being written to the log.
     public var logSequence: Int64 { lastSequence }
+
+    /// How many commands decided something (a taxi's state, a queue, a
+    /// ride), counted as they run; readable without waiting for the
+    /// dispatcher, so that a view of the dispatch state kept from before
+    /// a change of this number (a fleet document) is known to be out of date.
+    public nonisolated var decisionCount: Int { decisions.load(ordering: .acquiring) }
 
     /// Carries out `command` now and returns what the engine decided, once
     /// the command is durable. An observation that decides nothing (a timer
@@ -339,6 +347,7 @@ public actor Dispatcher {
         } catch {
             throw .rejected(error)
         }
+        if !events.isEmpty { decisions.add(1, ordering: .releasing) }
         if command.isObservation, events.isEmpty { return ([], [], nil) }
         // A fleet event that changed nothing (a restart's restored fleet
         // telling positions the engine knows) is not worth an entry.
@@ -427,6 +436,7 @@ public actor Dispatcher {
             do {
                 let restored = try await Self.restore(from: log, rules: rules)
                 engine = restored.engine
+                decisions.add(1, ordering: .releasing)
                 lastSequence = restored.lastSequence
                 lastEngineTime = max(lastEngineTime, restored.engineTime)
                 entriesSinceSnapshot = 0

@@ -62,6 +62,7 @@ public final class FleetIndex: Sendable {
     public let events: AsyncStream<FleetEvent>
     private let eventSink: AsyncStream<FleetEvent>.Continuation
     private let dropped = Atomic<Int>(0)
+    private let rezonings = Atomic<Int>(0)
     /// Unread events kept for a slow consumer.
     public static let eventBufferSize = 100_000
 
@@ -76,6 +77,11 @@ public final class FleetIndex: Sendable {
 
     /// Events dropped because the consumer fell behind.
     public var droppedEvents: Int { dropped.load(ordering: .relaxed) }
+
+    /// How many times the whole fleet was zoned again under another zone
+    /// set: a view of the fleet kept from before a change of this number
+    /// shows zones no longer in force.
+    public var rezoneCount: Int { rezonings.load(ordering: .acquiring) }
 
     private func publish(_ event: FleetEvent) {
         if case .dropped = eventSink.yield(event) { dropped.add(1, ordering: .relaxed) }
@@ -175,6 +181,7 @@ public final class FleetIndex: Sendable {
                     publish(.changedZone(taxi, from: old, to: new, at: now))
                 }
             }
+            rezonings.add(1, ordering: .releasing)
             return changed
         }
     }

@@ -42,6 +42,8 @@ final class APIHarness: Sendable {
     let zoneSets = InMemoryZoneSetStore()
     /// The zones in force, which an activated zone set replaces.
     let zones: ActiveZones
+    /// What puts another zone set in force, as an activation does.
+    let zoneSwitch: ZoneSwitch
 
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
@@ -56,10 +58,10 @@ final class APIHarness: Sendable {
         self.zones = zones
         accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
         let hub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test"))
+        zoneSwitch = ZoneSwitch(
+            active: zones, fleet: fleet, dispatcher: dispatcher, board: hub, clock: clock, logger: Logger(label: "test"))
         server = APIServer(
-            fleet: fleet, archive: archive, zones: zones, zoneSwitch: ZoneSwitch(
-                active: zones, fleet: fleet, dispatcher: dispatcher, board: hub, clock: clock,
-                logger: Logger(label: "test")),
+            fleet: fleet, archive: archive, zones: zones, zoneSwitch: zoneSwitch,
             metricsRegistry: registry,
             healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },

@@ -13,7 +13,7 @@ struct FleetController: Sendable {
     let fleet: FleetIndex
     let dispatcher: Dispatcher
     let clock: any ServiceClock
-    /// The fleet's document as written within the last second.
+    /// The fleet's document as written within the last second, while nothing the push sockets tell changed.
     let fleetDocuments: RecentFleetDocuments
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -21,7 +21,7 @@ struct FleetController: Sendable {
     }
 
     /// `GET /v1/fleet`: one entry per taxi that ever reported, by taxi id
-    /// (as of at most a second ago: ``RecentFleetDocuments``).
+    /// (positions as of at most a second ago: ``RecentFleetDocuments``).
     @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
         return JSONResponse.ok(json: try await fleetDocuments.document(.fleet) {

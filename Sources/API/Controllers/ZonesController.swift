@@ -19,7 +19,7 @@ struct ZonesController: Sendable {
     let zones: ActiveZones
     let dispatcher: Dispatcher
     let clock: any ServiceClock
-    /// The zones' taxi lists as written within the last second.
+    /// The zones' taxi lists as written within the last second, while nothing the push sockets tell changed.
     let fleetDocuments: RecentFleetDocuments
     /// The zones in force as a GeoJSON FeatureCollection, written once per zone set.
     private let written = WrittenZones()
@@ -105,7 +105,7 @@ struct ZonesController: Sendable {
     }
 
     /// `GET /v1/zones/{zoneId}/taxis`: the taxis the live index puts in the
-    /// zone (as of at most a second ago: ``RecentFleetDocuments``).
+    /// zone (positions as of at most a second ago: ``RecentFleetDocuments``).
     @Sendable func taxis(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let zone = try knownZone(context)
