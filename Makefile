@@ -56,17 +56,16 @@ demo-tour: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)" --tour
 
-## Tests that wait for async work in real time (push sockets, a login's timing,
-## the compaction service): run apart, after the parallel run, whose tests that
-## block threads (child processes, synchronous HTTP) can starve a 2-core
-## machine's cooperative pool.
-TIMING_TESTS = EndToEndRideTests|NotificationsAPITests|SessionTests|ArchiveCompactionServiceTests
-
-## Tests that block a thread for a minute on child processes (a simulated city;
-## the test that stops the shared PostgreSQL cluster mid-stream, which must not
-## do so under the other suites' connections): run last, and apart from the
-## timing tests, whose work they would hold off the cooperative pool.
-PROCESS_TESTS = SimulateCommandTests|PostgresDurabilityTests
+## Which pass a suite runs in is said by the Swift Testing tags on it
+## (Tests/TestSupport/Tags.swift), read from the sources by
+## Tools/tagged-suites.py: first every untagged suite in parallel; then the
+## suites that wait in real time for asynchronous work (`realTimeWaits`:
+## push sockets, a login's timing, the compaction service), apart, because
+## tests that block threads in the parallel run can starve a 2-core
+## machine's cooperative pool; last the suites that block a thread for a
+## minute on child processes or stop the shared PostgreSQL cluster
+## (`longRunningProcesses`), alone. Every suite has a time limit, so that a
+## hang names its test.
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary. The
@@ -81,9 +80,10 @@ test: deps deps-postgres
 ## so that the tail of the log (all a CI summary may keep) names where it was.
 test-suites: export SWIFT_BACKTRACE = enable=yes,interactive=no,threads=crashed,registers=none,images=none,limit=14,top=0
 test-suites:
-	$(SWIFT) test --skip-build --parallel --skip "$(TIMING_TESTS)|$(PROCESS_TESTS)"
-	$(SWIFT) test --skip-build --filter "$(TIMING_TESTS)"
-	$(SWIFT) test --skip-build --filter "$(PROCESS_TESTS)"
+	real_time="$$(./Tools/tagged-suites.py realTimeWaits)" && processes="$$(./Tools/tagged-suites.py longRunningProcesses)" && \
+	  $(SWIFT) test --skip-build --parallel --skip "$$real_time|$$processes" && \
+	  $(SWIFT) test --skip-build --filter "$$real_time" && \
+	  $(SWIFT) test --skip-build --filter "$$processes"
 	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;

@@ -64,7 +64,7 @@ let package = Package(
             name: "GeoKit", dependencies: ["CGEOS", "CPROJ"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "GeoKitTests", dependencies: ["GeoKit"],
+            name: "GeoKitTests", dependencies: ["TestSupport", "GeoKit"],
             swiftSettings: swiftSettings),
 
         // Zones: load, validate, repair, border rule, neighbours, fast lookup.
@@ -72,7 +72,7 @@ let package = Package(
             name: "Zones", dependencies: ["GeoKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ZonesTests", dependencies: ["Zones", "GeoKit"],
+            name: "ZonesTests", dependencies: ["TestSupport", "Zones", "GeoKit"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
@@ -82,13 +82,13 @@ let package = Package(
             name: "ZoneTools", dependencies: ["Zones", "GeoKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ZoneToolsTests", dependencies: ["ZoneTools", "Zones", "GeoKit"],
+            name: "ZoneToolsTests", dependencies: ["TestSupport", "ZoneTools", "Zones", "GeoKit"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
         // ServiceClock: the one source of wall and monotonic time, and a manual clock for tests.
         .target(name: "ServiceClock", swiftSettings: swiftSettings),
-        .testTarget(name: "ServiceClockTests", dependencies: ["ServiceClock"], swiftSettings: swiftSettings),
+        .testTarget(name: "ServiceClockTests", dependencies: ["TestSupport", "ServiceClock"], swiftSettings: swiftSettings),
 
         // FixRecords: what ingest hands to storage and storage keeps (taxi ids,
         // wire protocols, accepted fixes, the durable sink), below both, so that
@@ -100,7 +100,7 @@ let package = Package(
             name: "Fleet", dependencies: ["FixRecords", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "FleetTests", dependencies: ["Fleet", "FixRecords", "Zones", "GeoKit"],
+            name: "FleetTests", dependencies: ["TestSupport", "Fleet", "FixRecords", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
 
         // Ingest: wire-protocol decoders (one per file), from bytes to DeviceFix.
@@ -117,6 +117,7 @@ let package = Package(
         .testTarget(
             name: "IngestTests",
             dependencies: [
+                "TestSupport",
                 "Ingest", "GeoKit", "Fleet", "FixRecords",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -144,7 +145,7 @@ let package = Package(
             name: "Routing", dependencies: ["GeoKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "RoutingTests", dependencies: ["Routing", "GeoKit", "Zones"],
+            name: "RoutingTests", dependencies: ["TestSupport", "Routing", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
         // TaxiDispatch: the dispatch engine's pure core (driver states, zone queues,
@@ -156,6 +157,7 @@ let package = Package(
         .testTarget(
             name: "TaxiDispatchTests",
             dependencies: [
+                "TestSupport",
                 "TaxiDispatch", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -173,6 +175,7 @@ let package = Package(
         .testTarget(
             name: "DispatchServiceTests",
             dependencies: [
+                "TestSupport",
                 "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
             ],
@@ -207,6 +210,7 @@ let package = Package(
         .testTarget(
             name: "StorageTests",
             dependencies: [
+                "TestSupport",
                 "Storage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
@@ -232,6 +236,7 @@ let package = Package(
         .testTarget(
             name: "AccountsTests",
             dependencies: [
+                "TestSupport",
                 "Accounts", "Storage", "FixRecords", "ServiceClock",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
@@ -261,6 +266,7 @@ let package = Package(
         .testTarget(
             name: "APITests",
             dependencies: [
+                "TestSupport",
                 "API", "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
                 "Accounts", "DispatchService", "TaxiDispatch", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -275,6 +281,10 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // TestSupport: what every test target shares (waiting for a condition
+        // with a deadline, the tags that sort suites into `make test`'s passes).
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "mytaxi",
@@ -288,6 +298,7 @@ let package = Package(
         .testTarget(
             name: "mytaxiTests",
             dependencies: [
+                "TestSupport",
                 "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],

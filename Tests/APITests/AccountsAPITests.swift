@@ -14,7 +14,7 @@ import Testing
 /// Accounts over the API (SPEC A1, A2): registration and its rules, e-mail
 /// confirmation through the outbox, tokens that expire and are revoked,
 /// administrators' accounts, and a rate limit on guessing.
-@Suite struct AccountsAPITests {
+@Suite(.timeLimit(.minutes(5))) struct AccountsAPITests {
     @Test func aPassengerRegistersConfirmsAndLogsIn() async throws {
         let harness = try await APIHarness()
         let admin = try await harness.token(.administrator)

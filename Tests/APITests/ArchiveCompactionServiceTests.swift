@@ -6,6 +6,7 @@ import Prometheus
 import ServiceClock
 import ServiceLifecycle
 import Storage
+import TestSupport
 import Testing
 import Zones
 @testable import API
@@ -14,7 +15,7 @@ import Zones
 /// service group, on the system clock) against a real SQLite archive: it
 /// compacts the closed old segments, again on a later pass, publishes the
 /// segment count, and stops at once on a graceful shutdown.
-@Suite struct ArchiveCompactionServiceTests {
+@Suite(.timeLimit(.minutes(5)), .tags(.realTimeWaits)) struct ArchiveCompactionServiceTests {
     /// Three hours ago: old enough for a one-hour compaction horizon.
     let start = Date().addingTimeInterval(-3 * 3600)
     let registry = PrometheusCollectorRegistry()
@@ -52,30 +53,15 @@ import Zones
         return (group, Task { try await group.run() })
     }
 
-    /// How long a check waits for the service: long, because `make test`
-    /// runs this suite beside others that hold the machine's two cores.
-    static let patience = Duration.seconds(60)
-
-    /// Waits, ``patience`` at most, until `archive` holds no more than
-    /// `most` segments; returns how many it holds.
+    /// Waits until `archive` holds no more than `most` segments; returns how many it holds.
     func segments(of archive: SQLiteFixArchive, fallingTo most: Int) async throws -> Int {
-        let deadline = ContinuousClock.now + Self.patience
-        var count = try await archive.segmentCount()
-        while count > most, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-            count = try await archive.segmentCount()
-        }
-        return count
+        try await waitUntil("at most \(most) segments") { try await archive.segmentCount() } satisfies: { $0 <= most }
     }
 
-    /// Whether `/metrics` says the store holds `count` segments, within ``patience``.
-    func publishes(segments count: Int) async throws -> Bool {
+    /// Waits until `/metrics` says the store holds `count` segments.
+    func waitForPublished(segments count: Int) async throws {
         let line = "mytaxi_archive_segments \(Double(count))\n"
-        let deadline = ContinuousClock.now + Self.patience
-        while !registry.emitToString().contains(line), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        return registry.emitToString().contains(line)
+        try await waitUntil("\(line) in /metrics") { registry.emitToString() } satisfies: { $0.contains(line) }
     }
 
     @Test func itCompactsTheClosedOldSegmentsOnEveryPass() async throws {
@@ -91,7 +77,7 @@ import Zones
             let compacted = try await segments(of: archive, fallingTo: 3)
             #expect(compacted <= 3, "a later pass compacts the segments closed since")
             #expect(try await archive.count() == 80, "every fix is still there, once")
-            #expect(try await publishes(segments: compacted))
+            try await waitForPublished(segments: compacted)
 
             await group.triggerGracefulShutdown()
             try await running.value
@@ -104,12 +90,13 @@ import Zones
         try await withArchive { archive in
             try append(minutes: 0..<1, to: archive)
             let (group, running) = run(on: archive, interval: .seconds(3600))
-            #expect(try await publishes(segments: 1), "the pass found only the open segment")
+            // The first pass found only the open segment.
+            try await waitForPublished(segments: 1)
 
             let asked = ContinuousClock.now
             await group.triggerGracefulShutdown()
             try await running.value
-            #expect(ContinuousClock.now - asked < Self.patience, "the stop does not wait out the hour")
+            #expect(ContinuousClock.now - asked < defaultPatience, "the stop does not wait out the hour")
         }
     }
 }

@@ -15,7 +15,7 @@ import Testing
 /// The ride flow over the API (SPEC D1, D3, D4, D6, D8): a driver goes on
 /// duty and available, a passenger asks, the driver accepts and reports
 /// the ride to its end; and every way a request can be turned down.
-@Suite struct RideAPITests {
+@Suite(.timeLimit(.minutes(5))) struct RideAPITests {
     static let pickup = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}}"#
 
     @Test func aRideGoesFromRequestToCompletionOverTheAPI() async throws {

@@ -10,7 +10,7 @@ import Testing
 /// Taxis are snapped to the roads when their fix arrives, by the snapper's
 /// step (which the service runs a few times a second, and each query once
 /// for the taxis that moved since), not at query time.
-@Suite struct PositionSnapperTests {
+@Suite(.timeLimit(.minutes(5))) struct PositionSnapperTests {
     static let router = try! RouterPickupETAsTests.router()
     static let start = Date(timeIntervalSince1970: 1_795_438_800)
     /// In the Hudson, far from every road.
@@ -94,7 +94,7 @@ import Testing
         fleet.holdNextTake()
         let background = Thread { snapper.step() }
         background.start()
-        fleet.waitUntilTaken()
+        #expect(fleet.waitUntilTaken(), "the background step took the moves")
         let query = Task.detached { etas.eta(from: "A", to: RouterPickupETAsTests.grandCentral, depart: Self.start) }
         try await Task.sleep(for: .milliseconds(200))
         fleet.release()
@@ -110,10 +110,10 @@ final class HeldMoves: MovingTaxis {
     private struct State {
         var moved: [(taxi: TaxiID, coordinate: Coordinate)] = []
         var holdNext = false
-        var holding = false
-        var released = false
     }
     private let state = Mutex(State())
+    private let taken = DispatchSemaphore(value: 0)
+    private let released = DispatchSemaphore(value: 0)
 
     func move(_ taxi: TaxiID, to coordinate: Coordinate) {
         state.withLock { $0.moved.append((taxi, coordinate)) }
@@ -129,19 +129,21 @@ final class HeldMoves: MovingTaxis {
             defer { state.moved.removeAll() }
             let held = state.holdNext
             state.holdNext = false
-            state.holding = state.holding || held
             return (state.moved, held)
         }
-        while held && !state.withLock({ $0.released }) { usleep(1_000) }
+        if held {
+            taken.signal()
+            released.wait()
+        }
         return moved
     }
 
-    /// Returns once the held take has taken the moves.
-    func waitUntilTaken() {
-        while !state.withLock({ $0.holding }) { usleep(1_000) }
+    /// Returns once the held take has taken the moves; false when it did not within a minute.
+    func waitUntilTaken() -> Bool {
+        taken.wait(timeout: .now() + 60) == .success
     }
 
     func release() {
-        state.withLock { $0.released = true }
+        released.signal()
     }
 }

@@ -1,12 +1,13 @@
 import Foundation
 import NIOCore
+import TestSupport
 import Testing
 @testable import Ingest
 
 /// What one client can hold of the ingest listeners: a place among
 /// `maxConnections`, and a socket only while it identifies itself in time
 /// and then keeps reporting.
-@Suite struct ConnectionLimitTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectionLimitTests {
     /// Deadlines short enough for a test.
     static func limits(maxConnections: Int = 20_000, login: Int64 = 400, idle: Int64 = 800) -> IngestConnectionLimits {
         var limits = IngestConnectionLimits()
@@ -33,10 +34,11 @@ import Testing
 
         // A place freed is a place for the next.
         admitted[2].closeNow()
-        try await Task.sleep(for: .milliseconds(200))
-        let fifth = try TestSocket.tcp(port: port)
-        try fifth.send(ListenerHarness.line(seq: 20))
-        #expect(fifth.receive(until: "\n", timeout: 5) == "ACK,20\n")
+        try await waitUntil("a fifth terminal admitted once the server saw the close") {
+            let fifth = try TestSocket.tcp(port: port)
+            try fifth.send(ListenerHarness.line(seq: 20))
+            return fifth.receive(until: "\n", timeout: 5)
+        } satisfies: { $0 == "ACK,20\n" }
         try await server.stop()
     }
 

@@ -3,6 +3,7 @@ import Fleet
 import Foundation
 import GRDB
 import Synchronization
+import TestSupport
 import Testing
 @testable import Storage
 
@@ -10,7 +11,7 @@ import Testing
 /// store, as an I/O error or a full disk would) loses nothing and is never
 /// swallowed: it is reported, the archive says why while moves fail, and
 /// the next good move catches up.
-@Suite struct JournalMoverFailureTests {
+@Suite(.timeLimit(.minutes(5))) struct JournalMoverFailureTests {
     @Test func aFailingMoveIsReportedAndNothingIsLost() async throws {
         let directory = TemporaryDirectory()
         let failures = Mutex<[Int]>([])
@@ -23,7 +24,7 @@ import Testing
         }
 
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
-        try await poll { failures.withLock { $0.count } >= 3 }
+        try await waitUntil("three failed moves") { failures.withLock { $0.count } >= 3 }
         #expect(failures.withLock { Array($0.prefix(3)) } == [1, 2, 3], "failures in a row are counted")
         #expect(archive.moveFailure?.contains("simulated I/O error") == true, "\(archive.moveFailure ?? "no failure")")
         // Still journaled, so still readable.
@@ -31,19 +32,7 @@ import Testing
         #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 2)
 
         try await outside.write { db in try db.execute(sql: "DROP TRIGGER refuse") }
-        try await poll { archive.moveFailure == nil }
+        try await waitUntil("the mover to recover") { archive.moveFailure == nil }
         #expect(try await archive.count() == 2)
-    }
-
-    /// Waits up to 10 s for `condition`.
-    private func poll(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
-        while !condition() {
-            guard ContinuousClock.now < deadline else {
-                Issue.record("timed out")
-                return
-            }
-            try await Task.sleep(for: .milliseconds(20))
-        }
     }
 }

@@ -3,13 +3,14 @@ import Foundation
 import GeoKit
 import Storage
 import Synchronization
+import TestSupport
 import Testing
 @testable import PostgresStorage
 
 /// The PostgreSQL archive's journal: a commit lands in the unindexed
 /// `fix_journal`, the mover takes it into the indexed `fixes`, and readers
 /// see every fix exactly once wherever it is.
-@Suite struct PostgresFixJournalTests {
+@Suite(.timeLimit(.minutes(5))) struct PostgresFixJournalTests {
     static let base = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// How many rows `table` holds (a name from the tests, never input).
@@ -103,11 +104,7 @@ import Testing
         defer { database.cleanUp() }
         let archive = PostgresFixArchive(pool: database.pool, moveInterval: .milliseconds(20))
         try archive.append((0..<100).map { makeFix(taxi: "T\($0 % 7)", second: $0) })
-        let deadline = ContinuousClock.now + .seconds(30)
-        while try rows(in: "fix_journal", of: database.pool) > 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try rows(in: "fix_journal", of: database.pool) == 0)
+        try await waitUntil("the journal emptied") { try rows(in: "fix_journal", of: database.pool) } satisfies: { $0 == 0 }
         #expect(try rows(in: "fixes", of: database.pool) == 100)
         #expect(try rows(in: "latest_fixes", of: database.pool) == 7)
         #expect(archive.moveFailure == nil)

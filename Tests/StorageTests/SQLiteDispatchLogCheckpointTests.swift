@@ -1,10 +1,11 @@
 import Foundation
 import Storage
+import TestSupport
 import Testing
 
 /// The SQLite dispatch log's write-ahead log reaches the database file by
 /// a checkpointer of its own, in the background, not by the commits.
-@Suite struct SQLiteDispatchLogCheckpointTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteDispatchLogCheckpointTests {
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }
@@ -19,11 +20,7 @@ import Testing
         let file = directory + "/dispatch.sqlite"
         let before = Self.size(file)
         try log.write((1...200).map { .entry(DispatchLogEntry(sequence: $0, payload: Data(repeating: 65, count: 1_000))) })
-        let deadline = ContinuousClock.now + .seconds(10)
-        while Self.size(file) < before + 150_000, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        #expect(Self.size(file) >= before + 150_000)
+        try await waitUntil("the entries checkpointed into the database file") { Self.size(file) } satisfies: { $0 >= before + 150_000 }
         #expect(try await log.entries(after: 0).count == 200)
     }
 }

@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Storage
+import TestSupport
 import Testing
 
 /// The SQLite dispatch log writes users' notifications unindexed, with
 /// their entry, and files them by recipient off the commit path: a reader
 /// sees each notification once and in order, filed or not, and a mark
 /// reaches the ones not filed yet.
-@Suite struct SQLiteNotificationFilingTests {
+@Suite(.timeLimit(.minutes(5))) struct SQLiteNotificationFilingTests {
     /// A log in a fresh directory that files only when told (an hour between
     /// its own filings), and the directory.
     static func makeLog(filingInterval: Duration = .seconds(3_600)) throws -> (SQLiteDispatchLog, String) {
@@ -87,11 +88,7 @@ import Testing
         let (log, directory) = try Self.makeLog(filingInterval: .milliseconds(20))
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for sequence in Int64(1)...200 { _ = try Self.write(sequence, to: log) }
-        let deadline = ContinuousClock.now + .seconds(10)
-        while try Self.waiting(in: directory) > 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(20))
-        }
-        #expect(try Self.waiting(in: directory) == 0)
+        try await waitUntil("every notification filed") { try Self.waiting(in: directory) } satisfies: { $0 == 0 }
         let passengers = try await log.undeliveredNotifications(for: "passenger:pat", limit: 500)
         #expect(passengers.map(\.key.sequence) == Array(1...200))
     }

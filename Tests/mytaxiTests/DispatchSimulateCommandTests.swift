@@ -3,7 +3,7 @@ import Testing
 
 /// `mytaxi dispatch simulate`: the real engine against a simulated fleet,
 /// deterministic for a seed (SPEC D9).
-@Suite struct DispatchSimulateCommandTests {
+@Suite(.timeLimit(.minutes(5))) struct DispatchSimulateCommandTests {
     /// A small grid of two-way streets, 3 × 3 blocks of about 110 m, and one zone over all of it.
     static func city() throws -> (graph: String, zones: String) {
         let folder = try GraphCommandTests.temporaryFolder()

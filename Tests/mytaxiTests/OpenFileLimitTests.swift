@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `mytaxi serve` under a low open-file limit, as a service manager may
@@ -7,7 +8,7 @@ import Testing
 /// the room it leaves, more devices than fit are warned of, and accepts
 /// failing at the limit are counted and logged while the connections the
 /// service has keep being served.
-@Suite(.serialized) struct OpenFileLimitTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct OpenFileLimitTests {
     let directory: URL
     static let devices = 400
 
@@ -42,7 +43,7 @@ import Testing
     /// More terminals than descriptors: the service cannot accept them all,
     /// but says so in /metrics and the log, and the first terminal's fixes
     /// are still acknowledged while the others wait.
-    @Test func acceptsFailingAtTheLimitAreCountedWhileOpenConnectionsAreServed() throws {
+    @Test func acceptsFailingAtTheLimitAreCountedWhileOpenConnectionsAreServed() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let service = try serve(openFiles: (soft: 512, hard: 512))
         defer { service.stop() }
@@ -53,20 +54,19 @@ import Testing
 
         // Twice as many connections as descriptors: the kernel queues those the service cannot accept.
         let flood = try (0..<1024).map { _ in try ServeCommandTests.TCPClient(port: port) }
-        Thread.sleep(forTimeInterval: 1)
+        try await waitUntil("the service at its open-file limit") { try service.log() } satisfies: {
+            $0.contains("failed accept(s) on the ingest listeners")
+        }
         first.send(Array(Self.line(device: 0, seq: 2).utf8))
         #expect(String(decoding: first.receive(atLeast: 6).bytes, as: UTF8.self) == "ACK,2\n", "the open connection is served")
         for client in flood { client.hangUp() }
 
-        var failures = 0
-        for _ in 0..<20 where failures == 0 {
-            Thread.sleep(forTimeInterval: 0.5)
+        try await waitUntil("EMFILE counted with its reason in /metrics") {
             let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
-            failures = metrics.split(separator: "\n")
+            return metrics.split(separator: "\n")
                 .filter { $0.hasPrefix(#"mytaxi_accept_failures_total{protocol="line",reason="too_many_open_files"}"#) }
-                .compactMap { $0.split(separator: " ").last.flatMap { Int($0) } }.reduce(0, +)
-        }
-        #expect(failures > 0, "EMFILE counted with its reason in /metrics")
+                .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)
+        } satisfies: { $0 > 0 }
         let log = try String(contentsOf: service.errorLog, encoding: .utf8)
         #expect(log.contains("failed accept(s) on the ingest listeners"), "\(log)")
         #expect(log.contains("too_many_open_files"), "\(log)")

@@ -1,10 +1,11 @@
 import Foundation
 import GeoKit
+import TestSupport
 import Testing
 
 /// `mytaxi serve` end to end over loopback: every listener takes a fix and
 /// ACKs it, the API shows it, bad input is refused without hurting others.
-@Suite(.serialized) final class ServeCommandTests: Sendable {
+@Suite(.serialized, .timeLimit(.minutes(5))) final class ServeCommandTests: Sendable {
     let directory: URL
 
     init() throws {
@@ -92,7 +93,7 @@ import Testing
         return status == 200 ? try JSONParser.parse(body)["time"]?.scalarText : nil
     }
 
-    @Test func everyListenerAcknowledgesAndTheAPIShowsTheFix() throws {
+    @Test func everyListenerAcknowledgesAndTheAPIShowsTheFix() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let service = try ServiceProcess(
             arguments: arguments, directory: directory,
@@ -115,8 +116,7 @@ import Testing
 
         let nmea = try TCPClient(port: service.ports["nmea/tcp"]!)
         nmea.send(Array("NMEA-1\r\n".utf8) + Array(Self.rmc(seconds: now).utf8))
-        Thread.sleep(forTimeInterval: 0.5)
-        #expect(try liveTime(service, taxi: "TX2") == expected)
+        try await waitUntil("TX2's NMEA fix in the live index") { try liveTime(service, taxi: "TX2") } satisfies: { $0 == expected }
 
         let (osmandStatus, _) = try service.get(
             "/?id=902064&lat=40.7128&lon=-74.0060&timestamp=\(now)", port: service.ports["osmand/http"]!)
@@ -161,7 +161,7 @@ import Testing
         #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="oversized"} 1"#))
     }
 
-    @Test func sighupReloadsTheDevicesFile() throws {
+    @Test func sighupReloadsTheDevicesFile() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
@@ -173,7 +173,7 @@ import Testing
         try "device_id,taxi_id\nLINE-1,TX1\nNEW-9,TX9\n"
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
         kill(service.process.processIdentifier, SIGHUP)
-        Thread.sleep(forTimeInterval: 0.5)
+        try await waitUntil("the devices file reloaded") { try service.log() } satisfies: { $0.contains("reloaded 2 devices") }
         client.send(Array("MT1,NEW-9,2,\(now + 1),40.75,-73.98,10,0,A\n".utf8))
         #expect(client.receive(atLeast: 6).bytes == Array("ACK,2\n".utf8))
         #expect(try service.get("/v1/taxis/TX9").status == 200)
@@ -249,7 +249,7 @@ import Testing
         #expect(result.standardError.contains("idle-timeout"), "\(result.standardError)")
     }
 
-    @Test func aConfigFileSuppliesWhatFlagsDoNot() throws {
+    @Test func aConfigFileSuppliesWhatFlagsDoNot() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = """
             {"zones": "\(CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path)",
@@ -266,18 +266,16 @@ import Testing
         for name in ["mytaxi_dispatch_queued_taxis", "mytaxi_dispatch_open_requests", "mytaxi_dispatch_pending_offers"] {
             #expect(metrics.contains(name), "the dispatcher's \(name) is in /metrics")
         }
-        #expect(try Self.archiveBytes(service) > 0, "the archive's size on disk is in /metrics")
+        #expect(try await Self.archiveBytes(service) > 0, "the archive's size on disk is in /metrics")
     }
 
-    /// `mytaxi_archive_bytes` from `/metrics` once the service measured it (within 10 s), else 0.
-    static func archiveBytes(_ service: ServiceProcess) throws -> Double {
-        for _ in 0..<100 {
+    /// `mytaxi_archive_bytes` from `/metrics` once the service measured it.
+    static func archiveBytes(_ service: ServiceProcess) async throws -> Double {
+        try await waitUntil("the archive's size in /metrics") {
             let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
             let line = metrics.split(separator: "\n").first { $0.hasPrefix("mytaxi_archive_bytes ") }
-            if let value = line.flatMap({ Double($0.split(separator: " ").last ?? "") }), value > 0 { return value }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return 0
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        } satisfies: { $0 > 0 }
     }
 
     @Test func helpDocumentsEveryFlagAndDefault() throws {

@@ -47,7 +47,7 @@ final class ServiceProcess: @unchecked Sendable {
         process.standardOutput = output
         process.standardError = try FileHandle(forWritingTo: errorLog)
         try process.run()
-        let deadline = Date().addingTimeInterval(30)
+        let deadline = Date().addingTimeInterval(60)
         var pending = ""
         while !expectedListeners.isSubset(of: Set(ports.keys)) {
             guard Date() < deadline, process.isRunning else {
@@ -63,6 +63,11 @@ final class ServiceProcess: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// What the service has logged so far (its standard error).
+    func log() throws -> String {
+        try String(contentsOf: errorLog, encoding: .utf8)
     }
 
     /// SIGKILL: no chance to flush anything.

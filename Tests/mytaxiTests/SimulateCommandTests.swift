@@ -1,11 +1,12 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Issue 18: `mytaxi simulate` against the real `mytaxi serve`: its
 /// terminals' fixes reach the service over the line protocol, Teltonika and
 /// GT06, its drivers and passengers serve rides over the API (the
 /// passengers registering themselves), and the service's own counters agree.
-@Suite(.serialized) struct SimulateCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.longRunningProcesses)) struct SimulateCommandTests {
     @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

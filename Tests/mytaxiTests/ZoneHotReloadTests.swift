@@ -2,13 +2,14 @@ import FixRecords
 import Foundation
 import FoundationNetworking
 import TaxiDispatch
+import TestSupport
 import Testing
 import Zones
 
 /// SPEC Z4 with the real binaries: zone sets swapped back and forth in a
 /// running `mytaxi serve` while `mytaxi-loadgen` streams fixes; a changed
 /// zones file put in force by SIGHUP; a restart on another zone file.
-@Suite(.serialized) struct ZoneHotReloadTests {
+@Suite(.serialized, .timeLimit(.minutes(5))) struct ZoneHotReloadTests {
     static let manhattan = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson")
     static let bbox = "--bbox=-74.00,40.74,-73.97,40.77"
     static let drivers = 5
@@ -28,7 +29,7 @@ import Zones
     /// taxi's zone is the one the new set gives its position, and the
     /// dispatcher's queues hold only zones of the new set, each queued
     /// taxi once, where its own record says.
-    @Test func swapsUnderAStreamOfFixesLoseNothingAndLeaveEveryTaxiInTheNewSet() throws {
+    @Test func swapsUnderAStreamOfFixesLoseNothingAndLeaveEveryTaxiInTheNewSet() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try DurabilityTests.run(DurabilityTests.loadgen, ["--devices", "100", "--write-devices", "devices.csv"], in: directory)
@@ -68,7 +69,9 @@ import Zones
         let report = Pipe()
         load.standardOutput = report
         try load.run()
-        Thread.sleep(forTimeInterval: 2)
+        try await waitUntil("every streaming taxi in the fleet") {
+            try (JSONSerialization.jsonObject(with: service.call("GET", "/v1/fleet", token: admin).body) as? [Any])?.count ?? 0
+        } satisfies: { $0 == 100 }
         for taxi in taxis {
             let driver = try DispatchRestartTests.login(service, taxi)
             try DispatchRestartTests.expect(
@@ -95,7 +98,7 @@ import Zones
     /// refused with the running set kept, and a restart on a zones file
     /// other than the one the archive's fixes were zoned with places the
     /// restored taxis under the file's set.
-    @Test func sighupPutsAChangedZonesFileInForceAndARestartRezonesRestoredTaxis() throws {
+    @Test func sighupPutsAChangedZonesFileInForceAndARestartRezonesRestoredTaxis() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try "device_id,taxi_id\nLINE-1,TX1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
@@ -122,8 +125,7 @@ import Zones
         try FileManager.default.removeItem(at: zones)
         try FileManager.default.copyItem(at: grid, to: zones)
         Foundation.kill(service.process.processIdentifier, SIGHUP)
-        let deadline = Date().addingTimeInterval(10)
-        while try timesSquare() == "230", Date() < deadline { Thread.sleep(forTimeInterval: 0.1) }
+        try await waitUntil("the grid in force after SIGHUP") { try service.log() } satisfies: { $0.contains("reloaded on SIGHUP") }
         let gridZone = try timesSquare()
         #expect(gridZone?.hasPrefix("r") == true, "Times Square in a grid cell after SIGHUP, not \(gridZone ?? "outside")")
         #expect(try zoneOfTX1(service) == gridZone)
@@ -131,12 +133,11 @@ import Zones
         try #"{"type": "FeatureCollection", "features": [{"type": "Feature", "properties": {}, "geometry": null}]}"#
             .write(to: zones, atomically: true, encoding: .utf8)
         Foundation.kill(service.process.processIdentifier, SIGHUP)
-        Thread.sleep(forTimeInterval: 1)
+        try await waitUntil("the broken zones file refused") { try service.log() } satisfies: {
+            $0.contains("kept the zones in force: \(zones.path)")
+        }
         #expect(try timesSquare() == gridZone, "a broken file leaves the set in force")
         service.stop()
-        let log = try String(contentsOf: service.errorLog, encoding: .utf8)
-        #expect(log.contains("reloaded on SIGHUP"))
-        #expect(log.contains("kept the zones in force: \(zones.path)"))
 
         try FileManager.default.removeItem(at: zones)
         try FileManager.default.copyItem(at: grid, to: zones)
