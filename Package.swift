@@ -178,6 +178,7 @@ let package = Package(
                 "TestSupport",
                 "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings),
 
