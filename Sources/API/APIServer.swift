@@ -103,6 +103,7 @@ public struct APIServer: Sendable {
     /// The routes behind their middleware, ready for an `Application` (or a test client).
     public func router() -> Hummingbird.Router<APIRequestContext> {
         let router = Hummingbird.Router(context: APIRequestContext.self)
+        router.add(middleware: HTTPMetricsMiddleware(factory: PrometheusMetricsFactory(registry: metricsRegistry)))
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)
