@@ -262,7 +262,9 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            resources: [.copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js")],
+            resources: [
+                .copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js"), .copy("Resources/map.css"),
+            ],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "APITests",

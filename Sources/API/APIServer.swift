@@ -104,6 +104,7 @@ public struct APIServer: Sendable {
     public func router() -> Hummingbird.Router<APIRequestContext> {
         let router = Hummingbird.Router(context: APIRequestContext.self)
         router.add(middleware: HTTPMetricsMiddleware(factory: PrometheusMetricsFactory(registry: metricsRegistry)))
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)

@@ -25,6 +25,11 @@ struct FeatureReader {
             members["id"] ?? properties["id"]
         }
         if let text = rawId?.scalarText, !text.isEmpty {
+            if let problem = Self.textProblem(text, what: "id", longest: Self.longestId) {
+                subject = "#\(index)"
+                problems.append(ZoneProblem(subject: subject, message: problem))
+                return
+            }
             id = ZoneID(text)
             subject = text
         } else {
@@ -34,6 +39,9 @@ struct FeatureReader {
         }
         let name: String
         if let text = properties[options.nameProperty]?.scalarText, !text.isEmpty {
+            if let problem = Self.textProblem(text, what: "name", longest: Self.longestName) {
+                problems.append(ZoneProblem(subject: subject, message: problem))
+            }
             name = text
         } else {
             nameMissing = true
@@ -51,6 +59,25 @@ struct FeatureReader {
         if let id, problems.isEmpty {
             zone = Zone(id: id, name: name, geometry: geometry, properties: properties)
         }
+    }
+
+    /// The longest zone id accepted, in characters: ids go into URLs and every dispatcher's screen.
+    static let longestId = 64
+    /// The longest zone name accepted, in characters.
+    static let longestName = 200
+
+    /// Why `text`, a zone's `what`, cannot be shown as it is: too long, or
+    /// holding control characters (a line break, a NUL, an escape) that
+    /// would garble a dispatcher's list or a log line; nil when it is fine.
+    static func textProblem(_ text: String, what: String, longest: Int) -> String? {
+        if text.count > longest {
+            return "\(what) too long: \(text.count) characters, at most \(longest)"
+        }
+        if let control = text.unicodeScalars.first(where: { $0.properties.generalCategory == .control }) {
+            let code = "U+" + String(control.value, radix: 16, uppercase: true).leftPadded(to: 4)
+            return "\(what) holds the control character \(code); zone \(what)s are plain text on one line"
+        }
+        return nil
     }
 
     /// Checks and repairs every ring, then builds and validates the GEOS geometry.
@@ -102,5 +129,12 @@ struct FeatureReader {
                                         severity: .warning))
         }
         return geometry
+    }
+}
+
+extension String {
+    /// The text with zeros before it up to `width` characters.
+    fileprivate func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

@@ -7,9 +7,29 @@ import Storage
 import Testing
 @testable import API
 
-/// What every request leaves in `/metrics`, whichever controller answered
-/// and however it ended.
+/// What every answer of the API carries and what every request leaves in
+/// `/metrics`, whichever controller answered and however it ended.
 @Suite(.timeLimit(.minutes(2))) struct HTTPMiddlewareTests {
+    /// Pages, scripts, JSON and problems alike: no content sniffing, and only the service's own scripts.
+    @Test func everyAnswerForbidsSniffingAndForeignOrInlineScripts() async throws {
+        let folder = try MapAPITests.leafletFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let harness = try await APIHarness(leafletDirectory: folder.path)
+        let token = try await harness.token(.dispatcher)
+        try await harness.test { client in
+            for (uri, bearer) in [
+                ("/map", nil), ("/map/map.js", nil), ("/map/leaflet/leaflet.js", nil), ("/healthz", nil), ("/v1/fleet", token),
+                ("/v1/fleet", nil), ("/v1/nowhere", token),
+            ] {
+                let answer = try await client.call(.get, uri, token: bearer)
+                #expect(answer.headers[.xContentTypeOptions] == "nosniff", "\(uri) \(answer.status)")
+                let policy = answer.headers[.contentSecurityPolicy] ?? ""
+                #expect(policy.contains("default-src 'self'"), "\(uri) \(answer.status): \(policy)")
+                #expect(policy.contains("script-src 'self';"), "\(uri): no inline or foreign script in \(policy)")
+            }
+        }
+    }
+
     /// Requests are counted and timed per declared route, method and status.
     @Test func requestsAreCountedAndTimedPerRoute() async throws {
         let harness = try await APIHarness()

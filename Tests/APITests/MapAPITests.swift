@@ -30,6 +30,7 @@ import Zones
         try await harness.test { client in
             for (uri, type, content) in [
                 ("/map", "text/html", "/map/leaflet/leaflet.js"), ("/map/map.js", "text/javascript", "/v1/push"),
+                ("/map/map.css", "text/css", ".legend"),
                 ("/map/leaflet/leaflet.js", "text/javascript", "window.L"), ("/map/leaflet/leaflet.css", "text/css", ".leaflet-container"),
             ] {
                 try await client.execute(uri: uri, method: .get) { response in

@@ -121,6 +121,30 @@ import Zones
         #expect(loaded.warnings.isEmpty)
     }
 
+    /// A name or id a dispatcher's screen cannot show as one line of text
+    /// is refused, naming the feature; markup is text like any other (the
+    /// map writes names as text, never as HTML).
+    @Test(arguments: [
+        (#""id": "a", "properties": {"name": "Line\nbreak"}"#, "a", "name holds the control character U+000A"),
+        (#""id": "a", "properties": {"name": "Bell\u0007"}"#, "a", "name holds the control character U+0007"),
+        (#""id": "a", "properties": {"name": "\#(String(repeating: "é", count: 201))"}"#, "a", "name too long: 201 characters, at most 200"),
+        (#""id": "a\u0000b", "properties": {"name": "A"}"#, "#0", "id holds the control character U+0000"),
+        (#""id": "\#(String(repeating: "z", count: 65))", "properties": {}"#, "#0", "id too long: 65 characters, at most 64"),
+    ])
+    func aNameOrIdThatIsNotOneLineOfTextIsRefused(members: String, subject: String, message: String) throws {
+        let square = #""geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,1],[0,0]]]}"#
+        let problems = try #require(try problemsLoading(text: #"{"type": "FeatureCollection", "features": [{"type": "Feature", \#(members), \#(square)}]}"#))
+        #expect(problems.map(\.subject) == [subject])
+        #expect(problems.first?.message.hasPrefix(message) == true, "\(problems)")
+    }
+
+    @Test func markupInANameIsKeptAsText() throws {
+        let name = #"<img src=x onerror="alert(1)">"#
+        let text = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": "a", "properties": {"name": "<img src=x onerror=\"alert(1)\">"}, "geometry": {"type": "Polygon", "coordinates": [[[0,0],[1,0],[1,1],[0,1],[0,0]]]}}]}"#
+        let loaded = try ZoneFileLoader.load(document: try JSONParser.parse(text), options: ZoneFileOptions())
+        #expect(loaded.zoneSet["a"]?.name == name)
+    }
+
     // MARK: Helpers
 
     /// Wraps a lone Feature or geometry in a collection and gives every feature an id.

@@ -2,7 +2,7 @@ import Foundation
 import Hummingbird
 
 /// `/map`: the dispatcher's live map, served by the service itself (no
-/// external tiles, fonts or scripts): the page and its script from the API's
+/// external tiles, fonts or scripts): the page, its script and style from the API's
 /// resources, Leaflet from Debian's `libjs-leaflet` folder. The page is
 /// public; what it shows comes from the API with the token of a login made
 /// on the page (dispatcher, planner or administrator).
@@ -24,6 +24,9 @@ struct MapController: Sendable {
         }
         router.get("/map/map.js") { _, _ -> Response in
             try Self.resource("map", extension: "js", type: "text/javascript; charset=utf-8")
+        }
+        router.get("/map/map.css") { _, _ -> Response in
+            try Self.resource("map", extension: "css", type: "text/css; charset=utf-8")
         }
         router.get("/map/leaflet/:file") { _, context -> Response in
             let file = try context.parameters.require("file")

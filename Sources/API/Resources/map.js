@@ -4,183 +4,196 @@
 // positions), draws the zones again when a new zone set is put in force
 // (the push socket's `zones_changed`), and shows a zone's queues and the
 // nearest zones with free taxis where the dispatcher clicks.
+//
+// Everything the page shows from the service (zone names and ids, taxi
+// ids, passengers) is written as text (textContent, text nodes), never as
+// HTML, and the whole script is one closure, so that the bearer token is
+// not a global that code injected into the page could read.
 "use strict";
+(() => {
+  const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
+  const map = L.map("map", { preferCanvas: false }).setView([40.758, -73.985], 13);
+  // Zones in a pane of their own beneath the roads and taxis, so that zones drawn again stay beneath them.
+  map.createPane("zones").style.zIndex = 350;
+  let token = null;
+  let zoneLayer = null;
+  const zoneLayers = new Map();
+  const taxiMarkers = new Map();
+  let fleet = [];
+  const expectedWaits = new Map();
+  let refreshQueued = false;
 
-const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
-const map = L.map("map", { preferCanvas: false }).setView([40.758, -73.985], 13);
-// Zones in a pane of their own beneath the roads and taxis, so that zones drawn again stay beneath them.
-map.createPane("zones").style.zIndex = 350;
-let token = null;
-let zoneLayer = null;
-const zoneLayers = new Map();
-const taxiMarkers = new Map();
-let fleet = [];
-const expectedWaits = new Map();
-let refreshQueued = false;
+  async function api(path, options = {}) {
+    const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
+    const answer = await fetch(path, Object.assign({}, options, { headers }));
+    if (!answer.ok) throw new Error(path + ": " + answer.status);
+    return answer.json();
+  }
 
-async function api(path, options = {}) {
-  const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
-  const answer = await fetch(path, Object.assign({}, options, { headers }));
-  if (!answer.ok) throw new Error(path + ": " + answer.status);
-  return answer.json();
-}
-
-document.getElementById("login").addEventListener("submit", async (event) => {
-  event.preventDefault();
-  const error = document.getElementById("login-error");
-  error.textContent = "";
-  const answer = await fetch("/v1/sessions", {
-    method: "POST", headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ username: document.getElementById("username").value, password: document.getElementById("password").value }),
+  document.getElementById("login").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const error = document.getElementById("login-error");
+    error.textContent = "";
+    const answer = await fetch("/v1/sessions", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ username: document.getElementById("username").value, password: document.getElementById("password").value }),
+    });
+    const body = await answer.json();
+    if (answer.status !== 201) { error.textContent = body.detail || "the login was refused"; return; }
+    if (!["dispatcher", "administrator", "planner"].includes(body.role)) { error.textContent = "the map is for dispatchers"; return; }
+    token = body.token;
+    document.getElementById("login").hidden = true;
+    document.getElementById("board").hidden = false;
+    await start();
   });
-  const body = await answer.json();
-  if (answer.status !== 201) { error.textContent = body.detail || "the login was refused"; return; }
-  if (!["dispatcher", "administrator", "planner"].includes(body.role)) { error.textContent = "the map is for dispatchers"; return; }
-  token = body.token;
-  document.getElementById("login").hidden = true;
-  document.getElementById("board").hidden = false;
-  await start();
-});
 
-async function start() {
-  await drawZones();
-  map.fitBounds(zoneLayer.getBounds());
-  const roads = await api("/v1/roads");
-  L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
-  document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
-  await refresh();
-  openPush();
-  setInterval(refresh, 3000);
-  setInterval(readWaits, 15000);
-}
+  async function start() {
+    await drawZones();
+    map.fitBounds(zoneLayer.getBounds());
+    const roads = await api("/v1/roads");
+    L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
+    document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
+    await refresh();
+    openPush();
+    setInterval(refresh, 3000);
+    setInterval(readWaits, 15000);
+  }
 
-// The zones in force (GET /v1/zones), in place of those drawn before.
-async function drawZones() {
-  const zones = await api("/v1/zones");
-  if (zoneLayer) zoneLayer.remove();
-  zoneLayers.clear();
-  expectedWaits.clear();
-  zoneLayer = L.geoJSON(zones, {
-    pane: "zones",
-    style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
-    onEachFeature: (feature, layer) => {
-      zoneLayers.set(String(feature.id), layer);
-      layer.bindTooltip(feature.properties.name);
-      layer.on("click", (event) => showZone(feature, event.latlng));
-    },
-  }).addTo(map);
-}
+  // The zones in force (GET /v1/zones), in place of those drawn before.
+  async function drawZones() {
+    const zones = await api("/v1/zones");
+    if (zoneLayer) zoneLayer.remove();
+    zoneLayers.clear();
+    expectedWaits.clear();
+    zoneLayer = L.geoJSON(zones, {
+      pane: "zones",
+      style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
+      onEachFeature: (feature, layer) => {
+        zoneLayers.set(String(feature.id), layer);
+        layer.bindTooltip(textElement(feature.properties.name));
+        layer.on("click", (event) => showZone(feature, event.latlng));
+      },
+    }).addTo(map);
+  }
 
-function colouringByWait() {
-  return document.querySelector("input[name=colour]:checked")?.value === "wait";
-}
+  function colouringByWait() {
+    return document.querySelector("input[name=colour]:checked")?.value === "wait";
+  }
 
-// The expected wait of every zone (GET /v1/waits at a point inside it), when the zones are coloured by it.
-async function readWaits() {
-  if (colouringByWait()) {
-    await Promise.all([...zoneLayers].map(async ([id, layer]) => {
-      const inside = layer.feature.properties.inside;
-      if (!inside) return;
-      try {
-        const wait = await api("/v1/waits?lon=" + inside.lon + "&lat=" + inside.lat);
-        expectedWaits.set(id, wait.expectedWaitS);
-      } catch (error) {
-        expectedWaits.delete(id);
+  // The expected wait of every zone (GET /v1/waits at a point inside it), when the zones are coloured by it.
+  async function readWaits() {
+    if (colouringByWait()) {
+      await Promise.all([...zoneLayers].map(async ([id, layer]) => {
+        const inside = layer.feature.properties.inside;
+        if (!inside) return;
+        try {
+          const wait = await api("/v1/waits?lon=" + inside.lon + "&lat=" + inside.lat);
+          expectedWaits.set(id, wait.expectedWaitS);
+        } catch (error) {
+          expectedWaits.delete(id);
+        }
+      }));
+    }
+    colourZones();
+  }
+
+  function openPush() {
+    const scheme = location.protocol === "https:" ? "wss://" : "ws://";
+    const socket = new WebSocket(scheme + location.host + "/v1/push?token=" + encodeURIComponent(token));
+    socket.onmessage = (message) => {
+      const notice = JSON.parse(message.data);
+      if (notice.kind === "state") {
+        if (notice.fleet) showFleet(notice.fleet);
+      } else if (notice.kind === "zones_changed") {
+        drawZones().then(readWaits);
+      } else if (!refreshQueued) {
+        refreshQueued = true;
+        setTimeout(() => { refreshQueued = false; refresh(); }, 500);
       }
+    };
+    socket.onclose = () => setTimeout(openPush, 3000);
+  }
+
+  async function refresh() {
+    try {
+      showFleet(await api("/v1/fleet"));
+    } catch (error) {
+      document.getElementById("status").textContent = "Cannot read the fleet: " + error.message;
+    }
+  }
+
+  function showFleet(taxis) {
+    fleet = taxis;
+    const seen = new Set();
+    for (const taxi of taxis) {
+      const id = taxi.position.taxiId;
+      seen.add(id);
+      const colour = stateColours[taxi.state] || "#757575";
+      const where = [taxi.position.lat, taxi.position.lon];
+      let marker = taxiMarkers.get(id);
+      if (!marker) {
+        marker = L.circleMarker(where, { radius: 5, weight: 1, color: "#222", fillOpacity: 0.9, className: "taxi" }).addTo(map);
+        marker.bindTooltip(textElement(id));
+        taxiMarkers.set(id, marker);
+      }
+      marker.setLatLng(where);
+      marker.setStyle({ fillColor: colour });
+      marker.getElement()?.setAttribute("data-state", taxi.state);
+      marker.getElement()?.setAttribute("data-taxi", id);
+    }
+    for (const [id, marker] of taxiMarkers) if (!seen.has(id)) { marker.remove(); taxiMarkers.delete(id); }
+    const free = taxis.filter((taxi) => taxi.state === "available").length;
+    document.getElementById("status").textContent =
+      taxis.length + " taxis, " + free + " free; updated " + new Date().toLocaleTimeString();
+    colourZones();
+  }
+
+  // Free taxis: none red, one or two yellow, more green. Expected wait: under
+  // 5 minutes green, under 10 yellow, longer red, unknown grey.
+  function colourZones() {
+    const byWait = colouringByWait();
+    const free = new Map();
+    for (const taxi of fleet) {
+      if (taxi.state === "available" && taxi.position.zoneId) free.set(taxi.position.zoneId, (free.get(taxi.position.zoneId) || 0) + 1);
+    }
+    for (const [id, layer] of zoneLayers) {
+      let colour;
+      if (byWait) {
+        const wait = expectedWaits.get(id);
+        colour = wait === undefined || wait === null ? "#bdbdbd" : wait < 300 ? "#a5d6a7" : wait < 600 ? "#fff59d" : "#ef9a9a";
+        layer.getElement()?.setAttribute("data-wait", wait === undefined || wait === null ? "" : String(Math.round(wait)));
+      } else {
+        const count = free.get(id) || 0;
+        colour = count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7";
+        layer.getElement()?.setAttribute("data-free", String(count));
+      }
+      layer.setStyle({ fillColor: colour });
+    }
+  }
+
+  async function showZone(feature, latlng) {
+    document.getElementById("zone-panel").hidden = false;
+    document.getElementById("zone-title").textContent = "Zone " + feature.id + ": " + feature.properties.name;
+    const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
+    fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
+    fill("zone-passengers", queue.passengers.map((passenger) => passenger.rideId + " " + passenger.passengerId + (passenger.confirmed ? "" : " (not confirmed)")), "nobody waiting");
+    const nearest = await api("/v1/zones/nearest-free?lon=" + latlng.lng + "&lat=" + latlng.lat + "&limit=5");
+    fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
+  }
+
+  // An element holding `text` as text: Leaflet writes a string tooltip as HTML.
+  function textElement(text) {
+    const element = document.createElement("span");
+    element.textContent = String(text ?? "");
+    return element;
+  }
+
+  function fill(id, lines, empty) {
+    const list = document.getElementById(id);
+    list.replaceChildren(...(lines.length ? lines : [empty]).map((line) => {
+      const item = document.createElement("li");
+      item.textContent = line;
+      return item;
     }));
   }
-  colourZones();
-}
-
-function openPush() {
-  const scheme = location.protocol === "https:" ? "wss://" : "ws://";
-  const socket = new WebSocket(scheme + location.host + "/v1/push?token=" + encodeURIComponent(token));
-  socket.onmessage = (message) => {
-    const notice = JSON.parse(message.data);
-    if (notice.kind === "state") {
-      if (notice.fleet) showFleet(notice.fleet);
-    } else if (notice.kind === "zones_changed") {
-      drawZones().then(readWaits);
-    } else if (!refreshQueued) {
-      refreshQueued = true;
-      setTimeout(() => { refreshQueued = false; refresh(); }, 500);
-    }
-  };
-  socket.onclose = () => setTimeout(openPush, 3000);
-}
-
-async function refresh() {
-  try {
-    showFleet(await api("/v1/fleet"));
-  } catch (error) {
-    document.getElementById("status").textContent = "Cannot read the fleet: " + error.message;
-  }
-}
-
-function showFleet(taxis) {
-  fleet = taxis;
-  const seen = new Set();
-  for (const taxi of taxis) {
-    const id = taxi.position.taxiId;
-    seen.add(id);
-    const colour = stateColours[taxi.state] || "#757575";
-    const where = [taxi.position.lat, taxi.position.lon];
-    let marker = taxiMarkers.get(id);
-    if (!marker) {
-      marker = L.circleMarker(where, { radius: 5, weight: 1, color: "#222", fillOpacity: 0.9, className: "taxi" }).addTo(map);
-      marker.bindTooltip(id);
-      taxiMarkers.set(id, marker);
-    }
-    marker.setLatLng(where);
-    marker.setStyle({ fillColor: colour });
-    marker.getElement()?.setAttribute("data-state", taxi.state);
-    marker.getElement()?.setAttribute("data-taxi", id);
-  }
-  for (const [id, marker] of taxiMarkers) if (!seen.has(id)) { marker.remove(); taxiMarkers.delete(id); }
-  const free = taxis.filter((taxi) => taxi.state === "available").length;
-  document.getElementById("status").textContent =
-    taxis.length + " taxis, " + free + " free; updated " + new Date().toLocaleTimeString();
-  colourZones();
-}
-
-// Free taxis: none red, one or two yellow, more green. Expected wait: under
-// 5 minutes green, under 10 yellow, longer red, unknown grey.
-function colourZones() {
-  const byWait = colouringByWait();
-  const free = new Map();
-  for (const taxi of fleet) {
-    if (taxi.state === "available" && taxi.position.zoneId) free.set(taxi.position.zoneId, (free.get(taxi.position.zoneId) || 0) + 1);
-  }
-  for (const [id, layer] of zoneLayers) {
-    let colour;
-    if (byWait) {
-      const wait = expectedWaits.get(id);
-      colour = wait === undefined || wait === null ? "#bdbdbd" : wait < 300 ? "#a5d6a7" : wait < 600 ? "#fff59d" : "#ef9a9a";
-      layer.getElement()?.setAttribute("data-wait", wait === undefined || wait === null ? "" : String(Math.round(wait)));
-    } else {
-      const count = free.get(id) || 0;
-      colour = count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7";
-      layer.getElement()?.setAttribute("data-free", String(count));
-    }
-    layer.setStyle({ fillColor: colour });
-  }
-}
-
-async function showZone(feature, latlng) {
-  document.getElementById("zone-panel").hidden = false;
-  document.getElementById("zone-title").textContent = "Zone " + feature.id + ": " + feature.properties.name;
-  const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
-  fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
-  fill("zone-passengers", queue.passengers.map((passenger) => passenger.rideId + " " + passenger.passengerId + (passenger.confirmed ? "" : " (not confirmed)")), "nobody waiting");
-  const nearest = await api("/v1/zones/nearest-free?lon=" + latlng.lng + "&lat=" + latlng.lat + "&limit=5");
-  fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
-}
-
-function fill(id, lines, empty) {
-  const list = document.getElementById(id);
-  list.replaceChildren(...(lines.length ? lines : [empty]).map((line) => {
-    const item = document.createElement("li");
-    item.textContent = line;
-    return item;
-  }));
-}
+})();
