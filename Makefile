@@ -4,10 +4,10 @@ DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librs
 	libosmium2-dev libprotozero-dev zlib1g-dev libbz2-dev libexpat1-dev libpq-dev curl \
 	libjs-leaflet
 ## The browser the map's test drives (not needed to run the demo).
-BROWSER_PACKAGES = chromium
+BROWSER_PACKAGES = chromium chromium-driver
 ## The throwaway PostgreSQL + PostGIS server of `make test` (Tools/with-postgres.sh).
 POSTGRES_PACKAGES = postgresql-15 postgresql-15-postgis-3 libpq-dev
-PYTHON_PACKAGES = shapely pytest schemathesis websocket-client
+PYTHON_PACKAGES = shapely pytest schemathesis selenium
 
 .PHONY: demo demo-tour test test-suites bench fuzz build release deps deps-system deps-browser deps-python deps-postgres install-debian clean
 
@@ -32,7 +32,7 @@ deps-postgres:
 	@$(MAKE) --no-print-directory install-debian PACKAGES="$(POSTGRES_PACKAGES)"
 
 deps-python:
-	@python3 -c 'import shapely, pytest, schemathesis, websocket' 2>/dev/null || \
+	@python3 -c 'import shapely, pytest, schemathesis, selenium' 2>/dev/null || \
 	  python3 -m pip install --quiet --disable-pip-version-check $(PYTHON_PACKAGES) || \
 	  python3 -m pip install --quiet --disable-pip-version-check --break-system-packages $(PYTHON_PACKAGES)
 
