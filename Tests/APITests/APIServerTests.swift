@@ -14,7 +14,7 @@ import Testing
 import Zones
 @testable import API
 
-@Suite(.timeLimit(.minutes(5))) struct APIServerTests {
+@Suite(.timeLimit(.minutes(20))) struct APIServerTests {
     static let now = APIHarness.now
 
     func fix(_ taxi: String, second: Double, lon: Double = -73.98, zone: ZoneID? = "161") -> AcceptedFix {

@@ -15,7 +15,7 @@ import Zones
 /// service group, on the system clock) against a real SQLite archive: it
 /// compacts the closed old segments, again on a later pass, publishes the
 /// segment count, and stops at once on a graceful shutdown.
-@Suite(.timeLimit(.minutes(5)), .tags(.realTimeWaits)) struct ArchiveCompactionServiceTests {
+@Suite(.timeLimit(.minutes(20)), .tags(.realTimeWaits)) struct ArchiveCompactionServiceTests {
     /// Three hours ago: old enough for a one-hour compaction horizon.
     let start = Date().addingTimeInterval(-3 * 3600)
     let registry = PrometheusCollectorRegistry()

@@ -9,7 +9,7 @@ import Zones
 
 /// The archive's history through the API, as a dispatcher or a planner
 /// asks for it: a taxi's track, its daily distances, a zone's fixes.
-@Suite(.timeLimit(.minutes(5))) struct FixHistoryAPITests {
+@Suite(.timeLimit(.minutes(20))) struct FixHistoryAPITests {
     /// 2026-09-21 14:13:20 UTC.
     static let now = APIHarness.now
 

@@ -9,7 +9,7 @@ import Testing
 
 /// What every answer of the API carries and what every request leaves in
 /// `/metrics`, whichever controller answered and however it ended.
-@Suite(.timeLimit(.minutes(2))) struct HTTPMiddlewareTests {
+@Suite(.timeLimit(.minutes(20))) struct HTTPMiddlewareTests {
     /// Pages, scripts, JSON and problems alike: no content sniffing, and only the service's own scripts.
     @Test func everyAnswerForbidsSniffingAndForeignOrInlineScripts() async throws {
         let folder = try MapAPITests.leafletFolder()

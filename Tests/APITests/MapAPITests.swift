@@ -13,7 +13,7 @@ import Zones
 /// the page and its script from the API's resources, Leaflet from the
 /// folder of Debian's `libjs-leaflet` (a page naming the package when it is
 /// missing), and the zones it draws from `GET /v1/zones`.
-@Suite(.timeLimit(.minutes(5))) struct MapAPITests {
+@Suite(.timeLimit(.minutes(20))) struct MapAPITests {
     /// A folder standing in for Debian's Leaflet, with the two files the page loads.
     static func leafletFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-leaflet-\(UUID().uuidString)")

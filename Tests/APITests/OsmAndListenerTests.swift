@@ -27,7 +27,7 @@ final class FailingOnceSink: FixSink {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct OsmAndListenerTests {
+@Suite(.timeLimit(.minutes(20))) struct OsmAndListenerTests {
     static let now = Date(timeIntervalSince1970: 1_795_420_800)
 
     func makeListener(failFirstCommit: Bool = false) throws -> (OsmAndListener, InMemoryFixArchive, PrometheusCollectorRegistry) {

@@ -11,7 +11,7 @@ import Testing
 /// The snapping service of `mytaxi serve` runs the snapper's step on the
 /// injected clock: a taxi's new position is snapped within one interval,
 /// with no query asking for it.
-@Suite(.timeLimit(.minutes(5))) struct PositionSnappingServiceTests {
+@Suite(.timeLimit(.minutes(20))) struct PositionSnappingServiceTests {
     @Test func aTaxiThatMovedIsSnappedWithinOneInterval() async throws {
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         let clock = ManualClock(now: start)

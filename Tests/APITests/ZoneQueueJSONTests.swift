@@ -4,7 +4,7 @@ import Testing
 
 /// The hand-written document of `GET /v1/zones/{zoneId}/queue` is the one
 /// `JSONEncoder` writes with sorted keys, texts that need escaping included.
-@Suite(.timeLimit(.minutes(5))) struct ZoneQueueJSONTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneQueueJSONTests {
     /// The queues of `zoneId` with these entries, as a client would read them.
     static func queue(zoneId: String, taxis: [[String: Any]], passengers: [[String: Any]]) throws -> ZoneQueueJSON {
         let document: [String: Any] = ["zoneId": zoneId, "taxis": taxis, "passengers": passengers]

@@ -14,7 +14,7 @@ import Zones
 /// Planners publish zone files through the API: validated by the zone
 /// engine's rules, every problem listed, nothing half-stored; versions
 /// listed, read back and activated.
-@Suite(.timeLimit(.minutes(5))) struct ZoneSetsAPITests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneSetsAPITests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
     static let demoZones = packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson")
 

@@ -2,7 +2,7 @@ import Accounts
 import Testing
 
 /// What usernames and e-mail addresses may look like.
-@Suite(.timeLimit(.minutes(5))) struct AccountValidationTests {
+@Suite(.timeLimit(.minutes(20))) struct AccountValidationTests {
     @Test(arguments: ["ada", "Ada.Lovelace", "T-0017", "7", "driver_12", String(repeating: "a", count: 64)])
     func aValidUsernameHasNoProblems(username: String) {
         #expect(AccountValidation.usernameProblems(username) == [])

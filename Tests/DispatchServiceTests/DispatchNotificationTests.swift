@@ -11,7 +11,7 @@ import Zones
 
 /// SPEC D7: what the dispatcher tells whom, stored with the command that
 /// decided it and handed over once.
-@Suite(.timeLimit(.minutes(5))) struct DispatchNotificationTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatchNotificationTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// Two free taxis in zone 230 and a ride request of passenger `p1`.

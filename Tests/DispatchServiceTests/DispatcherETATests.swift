@@ -26,7 +26,7 @@ struct FixedPositions: TaxiPositions {
 }
 
 /// The dispatcher's use of the router's ETAs (SPEC D3–D6).
-@Suite(.timeLimit(.minutes(5))) struct DispatcherETATests {
+@Suite(.timeLimit(.minutes(20))) struct DispatcherETATests {
     static let pickup = Coordinate(longitude: -73.9855, latitude: 40.7580)
 
     static func dispatcher(_ etas: [TaxiID: Int], clock: ManualClock) async throws -> Dispatcher {

@@ -44,7 +44,7 @@ final class FlakyDispatchLog: DispatchLog {
 
 /// The dispatcher: every command durable before it is told, the state
 /// rebuilt exactly from the log, timers resumed with the time they had left.
-@Suite(.timeLimit(.minutes(5))) struct DispatcherTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatcherTests {
     static let pickup = Coordinate(longitude: -73.9855, latitude: 40.7580)
 
     /// Two available taxis in zone 230 and a request offered to the first.

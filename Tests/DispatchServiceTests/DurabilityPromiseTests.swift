@@ -4,7 +4,7 @@ import Testing
 
 /// The promise a command's caller awaits off the dispatcher: it hears the
 /// commit's outcome whether the commit came before or after it began to wait.
-@Suite(.timeLimit(.minutes(5))) struct DurabilityPromiseTests {
+@Suite(.timeLimit(.minutes(20))) struct DurabilityPromiseTests {
     @Test func aPromiseSettledBeforeTheWaitReturnsAtOnce() async throws {
         let promise = DurabilityPromise()
         promise.settle(.success(()))

@@ -16,7 +16,7 @@ import Zones
 /// duration finer than a `Double` of seconds holds comes back rounded from
 /// either; the fixed cases of ``LoggedCommandJSONTests`` read back exactly.) Each case is one generated
 /// number that seeds every choice, printed on failure to replay it.
-@Suite(.timeLimit(.minutes(5))) struct JSONWriterPropertyTests {
+@Suite(.timeLimit(.minutes(20))) struct JSONWriterPropertyTests {
     @Test func generatedCommandsAreJSONEncodersDocuments() async {
         await propertyCheck(count: 2_000, input: Gen.uint64()) { seed in
             var random = SplitMix64(state: seed)

@@ -6,7 +6,7 @@ import Testing
 /// (whole numbers, tenths, degrees at 7 decimals) and off them, so that the
 /// dispatch log reads back what it wrote and the API's hand-written
 /// documents match its `Codable` ones.
-@Suite(.timeLimit(.minutes(5))) struct JSONWriterTests {
+@Suite(.timeLimit(.minutes(20))) struct JSONWriterTests {
     /// `value`'s JSON text as `JSONEncoder` writes it.
     static func encoded(_ value: Double) throws -> String {
         String(decoding: try JSONEncoder().encode(value), as: UTF8.self)

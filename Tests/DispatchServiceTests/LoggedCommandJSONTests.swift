@@ -12,7 +12,7 @@ import Zones
 /// The hand-written JSON of the dispatch log's entries: the same document
 /// as `JSONEncoder`'s, read back by the same decoder, so a log holds old
 /// and new entries alike.
-@Suite(.timeLimit(.minutes(5))) struct LoggedCommandJSONTests {
+@Suite(.timeLimit(.minutes(20))) struct LoggedCommandJSONTests {
     static let at = Date(timeIntervalSince1970: 1_790_000_000.123)
     static let pickup = Coordinate(longitude: -73.9855, latitude: 40.758)
     static let destination = Coordinate(longitude: -73.7781, latitude: 40.6413)

@@ -6,7 +6,7 @@ import Testing
 /// The hand-written JSON of a notice, which the log stores and the push
 /// sockets send: byte for byte `JSONEncoder`'s with sorted keys, and read
 /// back as the same notice.
-@Suite(.timeLimit(.minutes(5))) struct NoticeJSONTests {
+@Suite(.timeLimit(.minutes(20))) struct NoticeJSONTests {
     static let at = Date(timeIntervalSince1970: 1_790_000_000.5)
 
     /// A notice with every field set, texts that need escaping, and a

@@ -10,7 +10,7 @@ import Testing
 /// Taxis are snapped to the roads when their fix arrives, by the snapper's
 /// step (which the service runs a few times a second, and each query once
 /// for the taxis that moved since), not at query time.
-@Suite(.timeLimit(.minutes(5))) struct PositionSnapperTests {
+@Suite(.timeLimit(.minutes(20))) struct PositionSnapperTests {
     static let router = try! RouterPickupETAsTests.router()
     static let start = Date(timeIntervalSince1970: 1_795_438_800)
     /// In the Hudson, far from every road.

@@ -34,7 +34,7 @@ final class MovablePositions: TaxiPositions, MovingTaxis {
 }
 
 /// The router's ETAs on the fleet's positions, each position snapped once.
-@Suite(.timeLimit(.minutes(5))) struct RouterPickupETAsTests {
+@Suite(.timeLimit(.minutes(20))) struct RouterPickupETAsTests {
     static let grandCentral = Coordinate(longitude: -73.9772, latitude: 40.7527)
     static let timesSquare = Coordinate(longitude: -73.9855, latitude: 40.7580)
     static let unionSquare = Coordinate(longitude: -73.9900, latitude: 40.7370)

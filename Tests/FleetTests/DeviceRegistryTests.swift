@@ -2,7 +2,7 @@ import FixRecords
 import Fleet
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct DeviceRegistryTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceRegistryTests {
     @Test func readsDevicesWithHeaderCommentsAndBlankLines() throws {
         let registry = try DeviceRegistry(csv: """
             device_id,taxi_id

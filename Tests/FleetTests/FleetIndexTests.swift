@@ -5,7 +5,7 @@ import GeoKit
 import Testing
 import Zones
 
-@Suite(.timeLimit(.minutes(5))) struct FleetIndexTests {
+@Suite(.timeLimit(.minutes(20))) struct FleetIndexTests {
     let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     func position(_ taxi: TaxiID, at seconds: Double, zone: ZoneID?, longitude: Double = -73.98) -> TaxiPosition {
@@ -74,7 +74,7 @@ import Zones
 }
 
 /// The fleet's changes as events: what the dispatch engine will read.
-@Suite(.timeLimit(.minutes(5))) struct FleetEventTests {
+@Suite(.timeLimit(.minutes(20))) struct FleetEventTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
     func position(_ taxi: TaxiID, second: Double, zone: ZoneID?) -> TaxiPosition {

@@ -1,7 +1,7 @@
 import GeoKit
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct GeometryTests {
+@Suite(.timeLimit(.minutes(20))) struct GeometryTests {
     let square = [Coordinate(longitude: 0, latitude: 0), Coordinate(longitude: 1, latitude: 0),
                   Coordinate(longitude: 1, latitude: 1), Coordinate(longitude: 0, latitude: 1),
                   Coordinate(longitude: 0, latitude: 0)]

@@ -2,7 +2,7 @@ import Foundation
 import GeoKit
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct JSONParserTests {
+@Suite(.timeLimit(.minutes(20))) struct JSONParserTests {
     /// Numbers round exactly as every other reader rounds them.
     @Test(arguments: ["-73.99999999999997", "40.7128", "1e-7", "-0.0", "123456789012345678", "5E+2"])
     func readsNumbersExactly(_ text: String) throws {

@@ -10,7 +10,7 @@ import Testing
 /// A TCP listener whose `accept` fails (`EMFILE` at the open-file limit)
 /// counts each failure by its reason and passes the error on to the
 /// back-off, and the reasons name what an operator can act on.
-@Suite(.timeLimit(.minutes(5))) struct AcceptFailureTests {
+@Suite(.timeLimit(.minutes(20))) struct AcceptFailureTests {
     @Test(arguments: [
         (EMFILE, AcceptFailureReason.tooManyOpenFiles), (ENFILE, .systemFileTableFull), (ENOBUFS, .outOfMemory),
         (ENOMEM, .outOfMemory), (ECONNABORTED, .connectionAborted), (EINVAL, .other),

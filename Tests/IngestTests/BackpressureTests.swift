@@ -6,7 +6,7 @@ import Testing
 /// While the archive is behind, or a terminal does not read its ACKs, the
 /// listeners stop taking more (TCP stops reading, UDP drops datagrams)
 /// instead of queueing in memory without bound.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct BackpressureTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct BackpressureTests {
     /// Lines of `device` with sequence numbers from `first`, as one buffer.
     static func lines(device: String, from first: Int, count: Int) -> [UInt8] {
         Array((first..<first + count).map { ListenerHarness.line(device: device, seq: $0) }.joined().utf8)

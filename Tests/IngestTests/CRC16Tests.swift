@@ -1,7 +1,7 @@
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct CRC16Tests {
+@Suite(.timeLimit(.minutes(20))) struct CRC16Tests {
     /// The catalogued check values of "123456789", and odd and even lengths
     /// against a plain bit-by-bit computation.
     @Test func checkValuesAndEveryLengthAgreeWithTheBitwiseDefinition() {

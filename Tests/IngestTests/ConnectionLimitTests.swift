@@ -7,7 +7,7 @@ import Testing
 /// What one client can hold of the ingest listeners: a place among
 /// `maxConnections`, and a socket only while it identifies itself in time
 /// and then keeps reporting.
-@Suite(.timeLimit(.minutes(5))) struct ConnectionLimitTests {
+@Suite(.timeLimit(.minutes(20))) struct ConnectionLimitTests {
     /// Deadlines short enough for a test.
     static func limits(maxConnections: Int = 20_000, login: Int64 = 400, idle: Int64 = 800) -> IngestConnectionLimits {
         var limits = IngestConnectionLimits()

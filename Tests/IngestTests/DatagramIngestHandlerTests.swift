@@ -8,7 +8,7 @@ import Testing
 /// a reply datagram leaves only once the fixes are durable, a failed commit
 /// is never answered and its resend is stored, and only registered devices
 /// get an answer; step by step, without sockets or sleeps.
-@Suite(.timeLimit(.minutes(5))) struct DatagramIngestHandlerTests {
+@Suite(.timeLimit(.minutes(20))) struct DatagramIngestHandlerTests {
     struct Harness {
         let channel: EmbeddedChannel
         let sink = HeldSink()

@@ -5,7 +5,7 @@ import GeoKit
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct FixValidatorTests {
+@Suite(.timeLimit(.minutes(20))) struct FixValidatorTests {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
 
     func fix(device: String = "D1", second: Double = 0, lat: Double = 40.75, lon: Double = -73.98, valid: Bool = true) -> DeviceFix {

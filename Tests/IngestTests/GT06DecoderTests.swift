@@ -4,7 +4,7 @@ import GeoKit
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct GT06DecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct GT06DecoderTests {
     static let imei = "353419036066061"
     static let vectors = ProtocolVectors.vectors(protocol: "gt06")
 

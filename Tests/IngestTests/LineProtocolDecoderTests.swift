@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct LineProtocolDecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct LineProtocolDecoderTests {
     func outcome(_ text: String) -> Result<DecodedFrame?, FrameError> {
         var decoder = LineProtocolDecoder()
         return Array(text.utf8).withUnsafeBytes { raw in

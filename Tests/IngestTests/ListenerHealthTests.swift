@@ -5,7 +5,7 @@ import Testing
 /// What the ingest listeners tell `/healthz`: down until started and when a
 /// bound listener was lost; up when every TCP and UDP listener is off on
 /// purpose (a service fed only through OsmAnd).
-@Suite(.timeLimit(.minutes(5))) struct ListenerHealthTests {
+@Suite(.timeLimit(.minutes(20))) struct ListenerHealthTests {
     @Test func noListenerTurnedOnIsHealthyOnceStarted() async throws {
         let server = try ListenerHarness(sink: RecordingSink())
         #expect(!server.listeners.allListening, "not before the start is over")

@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct NMEADecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct NMEADecoderTests {
     /// Decodes `text` on one connection; the frames or the first error.
     func decode(_ text: String) -> Result<[DecodedFrame], FrameError> {
         var decoder = NMEADecoder()

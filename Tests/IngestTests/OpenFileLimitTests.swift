@@ -4,7 +4,7 @@ import Testing
 /// The open-file limit bounds the terminals connected at once: the room it
 /// leaves beside the service's own descriptors, and the warning when the
 /// devices file holds more devices than fit.
-@Suite(.timeLimit(.minutes(5))) struct OpenFileLimitTests {
+@Suite(.timeLimit(.minutes(20))) struct OpenFileLimitTests {
     @Test func theRoomForConnectionsKeepsTheServicesOwnDescriptors() {
         #expect(OpenFileLimit(soft: 1024, hard: 4096).connectionCapacity == 1024 - OpenFileLimit.reservedDescriptors)
         #expect(OpenFileLimit(soft: 100, hard: 100).connectionCapacity == 0)

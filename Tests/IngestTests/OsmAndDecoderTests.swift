@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct OsmAndDecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct OsmAndDecoderTests {
     static let now = Date(timeIntervalSince1970: 1_795_420_800)
     static let vectors = ProtocolVectors.vectors(protocol: "osmand")
         + ProtocolVectors.vectors(protocol: "nmea-gprmc").filter { $0.kind == "http-query" }

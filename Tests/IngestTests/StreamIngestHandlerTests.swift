@@ -6,7 +6,7 @@ import Testing
 
 /// The TCP handler on an `EmbeddedChannel`, with a sink the test completes:
 /// the ACK-after-commit rule checked step by step, without sockets or sleeps.
-@Suite(.timeLimit(.minutes(5))) struct StreamIngestHandlerTests {
+@Suite(.timeLimit(.minutes(20))) struct StreamIngestHandlerTests {
     struct Harness {
         let channel: EmbeddedChannel
         let sink = HeldSink()

@@ -4,7 +4,7 @@ import GeoKit
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct TeltonikaDecoderTests {
+@Suite(.timeLimit(.minutes(20))) struct TeltonikaDecoderTests {
     static let imei = "123456789012345"
     static let handshake = ProtocolVectors.bytes(hex: "000F313233343536373839303132333435")
     static let vectors = ProtocolVectors.vectors(protocol: "teltonika")

@@ -2,7 +2,7 @@ import FixRecords
 import Testing
 @testable import Ingest
 
-@Suite(.timeLimit(.minutes(5))) struct WireProtocolTests {
+@Suite(.timeLimit(.minutes(20))) struct WireProtocolTests {
     @Test func traccarPortsForDevicesAlreadyConfiguredForIt() {
         #expect(WireProtocol.gt06.defaultPort == 5023)
         #expect(WireProtocol.teltonika.defaultPort == 5027)
@@ -11,7 +11,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ProtocolVectorsTests {
+@Suite(.timeLimit(.minutes(20))) struct ProtocolVectorsTests {
     @Test(.enabled(if: ProtocolVectors.available, "../shared/data/protocols is absent"))
     func everyProtocolOfTheDataSetIsPresent() {
         let names = Set(ProtocolVectors.all.map(\.protocolName))

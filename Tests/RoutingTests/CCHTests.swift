@@ -2,7 +2,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct CCHTests {
+@Suite(.timeLimit(.minutes(20))) struct CCHTests {
     static let graphs: [(String, RoadGraph)] = [
         ("grid", TestGraphs.grid(40, 30)),
         ("random geometric", TestGraphs.randomGeometric(nodes: 600, seed: 3)),

@@ -4,7 +4,7 @@ import Testing
 import Zones
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct CalibrationTests {
+@Suite(.timeLimit(.minutes(20))) struct CalibrationTests {
     @Test func accuracyFiguresAreTheTextbookOnes() {
         let accuracy = TravelTimeAccuracy(estimated: [110, 90, 300], measured: [100, 100, 100])
         #expect(abs(accuracy.medianAbsolutePercentageError - 0.1) < 1e-12)

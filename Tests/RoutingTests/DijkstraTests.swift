@@ -2,7 +2,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct DijkstraTests {
+@Suite(.timeLimit(.minutes(20))) struct DijkstraTests {
     /// Keys come out in ascending order, lowered keys included, with no duplicates.
     @Test func heapPopsInKeyOrderAfterDecreaseKey() {
         let heap = MinHeap(capacity: 100)

@@ -4,7 +4,7 @@ import Testing
 /// The snapping grid's arrays read back what was copied into them: empty,
 /// small (on ordinary pages) and beyond a huge page (placed on a 2 MB
 /// boundary and advised to the kernel as huge-page memory).
-@Suite(.timeLimit(.minutes(5))) struct HugePageArrayTests {
+@Suite(.timeLimit(.minutes(20))) struct HugePageArrayTests {
     @Test(arguments: [0, 1, 1_000, 700_000])
     func numbersReadBackAsCopiedIn(count: Int) {
         let numbers = (0..<count).map { UInt32(truncatingIfNeeded: $0 &* 2_654_435_761) }

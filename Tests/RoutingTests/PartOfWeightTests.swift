@@ -4,7 +4,7 @@ import Testing
 
 /// A seed's part of an edge's travel time is rounded as `Double.rounded()`
 /// rounds the product (to the nearest ms, halves up), without calling it.
-@Suite(.timeLimit(.minutes(5))) struct PartOfWeightTests {
+@Suite(.timeLimit(.minutes(20))) struct PartOfWeightTests {
     @Test func halvesRoundUpAndTheEndsStay() {
         #expect(partOfWeight(1, 0.5) == 1)
         #expect(partOfWeight(3, 0.5) == 2)

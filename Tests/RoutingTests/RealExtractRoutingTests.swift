@@ -6,7 +6,7 @@ import Testing
 /// The query engine on the real extracts of `../shared/data`: exact against
 /// Dijkstra, tables against point-to-point, and known trips in a realistic
 /// range. Each test skips, naming the missing file, when the data is absent.
-@Suite(.timeLimit(.minutes(5))) struct RealExtractRoutingTests {
+@Suite(.timeLimit(.minutes(20))) struct RealExtractRoutingTests {
     static let extracts = ["nyc/manhattan.osm.pbf", "monaco/monaco.osm.pbf"]
 
     static func graph(_ file: String) throws -> RoadGraph? {

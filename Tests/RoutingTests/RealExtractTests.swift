@@ -5,7 +5,7 @@ import Testing
 
 /// Builds from the shared OSM extracts (`../shared/data`); each test skips,
 /// saying which file is missing, when the data is absent.
-@Suite(.timeLimit(.minutes(5))) struct RealExtractTests {
+@Suite(.timeLimit(.minutes(20))) struct RealExtractTests {
     static let dataFolder = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("../shared/data").standardizedFileURL

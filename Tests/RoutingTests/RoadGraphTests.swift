@@ -2,7 +2,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct RoadGraphTests {
+@Suite(.timeLimit(.minutes(20))) struct RoadGraphTests {
     @Test func outgoingEdgesComeFromTheRowIndex() {
         let graph = RoadGraph(
             coordinates: [Coordinate(longitude: 0, latitude: 0), Coordinate(longitude: 0.001, latitude: 0)],

@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct RouterTests {
+@Suite(.timeLimit(.minutes(20))) struct RouterTests {
     static let graph = TestGraphs.grid(30, 25, seed: 13)
     static let utc = TimeZone(identifier: "UTC")!
     static let router = Router(graph: graph, timeZone: utc)
@@ -140,7 +140,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct RouterConcurrencyTests {
+@Suite(.timeLimit(.minutes(20))) struct RouterConcurrencyTests {
     /// Many tasks routing at once, over several hours, get the answers a single caller gets.
     @Test func concurrentCallersGetTheSequentialAnswers() async throws {
         let router = Router(graph: RouterTests.graph, timeZone: RouterTests.utc, maxCachedMetrics: 2)
@@ -172,7 +172,7 @@ final class AdjustableSpeeds: EdgeSpeedSource, @unchecked Sendable {
     func edgeDurations(hourOfWeek: Int) -> [UInt32] { lock.withLock { durations } }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct LiveSpeedTests {
+@Suite(.timeLimit(.minutes(20))) struct LiveSpeedTests {
     /// After the source's durations change and the metrics are discarded, routes use the new speeds.
     @Test func discardedMetricsAreRebuiltFromTheSource() throws {
         let graph = RouterTests.graph

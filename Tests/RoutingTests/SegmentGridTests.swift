@@ -8,7 +8,7 @@ import Testing
 /// its segments in single precision; same edge, or one as near) and every road
 /// within the snapping radius, on a synthetic city, for random points on it,
 /// around it and far outside it.
-@Suite(.timeLimit(.minutes(5))) struct SegmentGridTests {
+@Suite(.timeLimit(.minutes(20))) struct SegmentGridTests {
     static let graph = GraphBuilder.build(SyntheticMap.extract(nodes: 8_000, seed: 9), profile: CarProfile()).graph
 
     /// A point's distance to every edge, on the snapper's plane (equirectangular at the graph's mean latitude).

@@ -5,7 +5,7 @@ import Testing
 
 /// Candidate snapping: a coordinate near a corner may start on any road
 /// within the snap radius, and the route takes the one that is fastest.
-@Suite(.timeLimit(.minutes(5))) struct SnapCandidateTests {
+@Suite(.timeLimit(.minutes(20))) struct SnapCandidateTests {
     /// Metres north and east of the corner C at 40.75° N, -73.99.
     static func at(east: Double, north: Double) -> Coordinate {
         Coordinate(longitude: -73.99 + east / (111_195 * cos(40.75 * .pi / 180)), latitude: 40.75 + north / 111_195)

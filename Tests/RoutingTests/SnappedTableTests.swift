@@ -5,7 +5,7 @@ import Testing
 
 /// The many-to-one table from snapped places on the demo map (Midtown
 /// Manhattan, up to eight snap candidates per place, both directions each).
-@Suite(.timeLimit(.minutes(5))) struct SnappedTableTests {
+@Suite(.timeLimit(.minutes(20))) struct SnappedTableTests {
     static let router: Router = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let extract = try! OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path)

@@ -2,7 +2,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct SnapperTests {
+@Suite(.timeLimit(.minutes(20))) struct SnapperTests {
     /// A ─── B          (two-way, 84 m east-west at 40.75° N)
     ///       │
     ///       C          (one-way B → C, 111 m south)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct SpeedProfileTests {
+@Suite(.timeLimit(.minutes(20))) struct SpeedProfileTests {
     /// Rules apply in order over a free-flow start; comments, blanks and the header are skipped.
     @Test func parsesAGoodFile() throws {
         let profile = try SpeedProfile(parsing: """
@@ -99,7 +99,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct EdgeSpeedSourceTests {
+@Suite(.timeLimit(.minutes(20))) struct EdgeSpeedSourceTests {
     /// Hours with identical factors share a key, so the router customizes the dense-city week a few times only.
     @Test func identicalHoursShareOneKey() {
         let speeds = ProfiledEdgeSpeeds(graph: TestGraphs.grid(5, 5))

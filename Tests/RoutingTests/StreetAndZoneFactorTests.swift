@@ -4,7 +4,7 @@ import Testing
 @testable import Routing
 
 /// Zone, narrow-street and minor-signal factors change travel times, and routes follow them.
-@Suite(.timeLimit(.minutes(5))) struct StreetAndZoneFactorTests {
+@Suite(.timeLimit(.minutes(20))) struct StreetAndZoneFactorTests {
     /// From a to c: the straight street a-b-c (100 m, one lane each way, in
     /// the northern zone) or the avenue detour a-d-e-c (200 m, three lanes
     /// each way, outside every zone).

@@ -6,7 +6,7 @@ import Storage
 
 /// The `AccountStore` contract, run against every implementation: what the
 /// account service relies on, whichever store is behind it.
-@Suite(.timeLimit(.minutes(5))) struct AccountStoreContractTests {
+@Suite(.timeLimit(.minutes(20))) struct AccountStoreContractTests {
     /// The implementations under test, by name.
     static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 

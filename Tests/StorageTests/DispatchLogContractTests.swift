@@ -6,7 +6,7 @@ import Storage
 
 /// The `DispatchLog` contract, run against every implementation: what the
 /// dispatcher's restart relies on, whichever store is behind it.
-@Suite(.timeLimit(.minutes(5))) struct DispatchLogContractTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatchLogContractTests {
     /// The implementations under test, by name.
     static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 

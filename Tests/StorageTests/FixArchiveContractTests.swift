@@ -10,7 +10,7 @@ import Testing
 /// The `FixArchive` contract, run against every implementation: what the
 /// API and a restart rely on, whichever store is behind them (PostgreSQL
 /// when `make test` started a cluster).
-@Suite(.timeLimit(.minutes(5))) struct FixArchiveContractTests {
+@Suite(.timeLimit(.minutes(20))) struct FixArchiveContractTests {
     /// The implementations under test, by name.
     static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
 

@@ -30,7 +30,7 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
         receivedAt: Date(timeIntervalSince1970: 1_790_000_001 + Double(second)))
 }
 
-@Suite(.timeLimit(.minutes(5))) struct SQLiteFixArchiveTests {
+@Suite(.timeLimit(.minutes(20))) struct SQLiteFixArchiveTests {
     @Test func returnsATaxisWindowOldestFirst() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
@@ -149,7 +149,7 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct GroupCommitterTests {
+@Suite(.timeLimit(.minutes(20))) struct GroupCommitterTests {
     @Test func everySubmissionCompletesAfterItsFixesAreStored() async throws {
         let directory = TemporaryDirectory()
         let archive = try SQLiteFixArchive(directory: directory.path)
@@ -184,7 +184,7 @@ func makeFix(taxi: String, second: Int, lon: Double = -73.98, zone: ZoneID? = "1
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct FixStoreSegmentTests {
+@Suite(.timeLimit(.minutes(20))) struct FixStoreSegmentTests {
     let base = Date(timeIntervalSince1970: 1_790_000_000)
 
     private func segmentCount(_ archive: SQLiteFixArchive) throws -> Int {

@@ -8,7 +8,7 @@ import Zones
 /// The `FixHistory` contract (a taxi's track, a zone's fixes, daily
 /// distances), run against every archive: the API's history answers must
 /// not depend on the store behind it.
-@Suite(.timeLimit(.minutes(5))) struct FixHistoryContractTests {
+@Suite(.timeLimit(.minutes(20))) struct FixHistoryContractTests {
     static let base = Date(timeIntervalSince1970: 1_790_035_200)  // 2026-09-22 00:00 UTC
 
     static func fix(_ taxi: String, minute: Double, lon: Double = -73.98, lat: Double, device: String? = nil) -> AcceptedFix {

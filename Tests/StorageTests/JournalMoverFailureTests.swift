@@ -11,7 +11,7 @@ import Testing
 /// store, as an I/O error or a full disk would) loses nothing and is never
 /// swallowed: it is reported, the archive says why while moves fail, and
 /// the next good move catches up.
-@Suite(.timeLimit(.minutes(5))) struct JournalMoverFailureTests {
+@Suite(.timeLimit(.minutes(20))) struct JournalMoverFailureTests {
     @Test func aFailingMoveIsReportedAndNothingIsLost() async throws {
         let directory = TemporaryDirectory()
         let failures = Mutex<[Int]>([])

@@ -10,7 +10,7 @@ import Testing
 /// The PostgreSQL archive's journal: a commit lands in the unindexed
 /// `fix_journal`, the mover takes it into the indexed `fixes`, and readers
 /// see every fix exactly once wherever it is.
-@Suite(.timeLimit(.minutes(5))) struct PostgresFixJournalTests {
+@Suite(.timeLimit(.minutes(20))) struct PostgresFixJournalTests {
     static let base = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// How many rows `table` holds (a name from the tests, never input).

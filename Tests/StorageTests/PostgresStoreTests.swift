@@ -7,7 +7,7 @@ import Testing
 /// What the PostgreSQL stores add to the protocols' contracts: errors that
 /// say what to do and never show the password, backoff while the server
 /// is away, forward-only migrations, day partitions and PostGIS points.
-@Suite(.timeLimit(.minutes(5))) struct PostgresStoreTests {
+@Suite(.timeLimit(.minutes(20))) struct PostgresStoreTests {
     @Test func aURLShowsNoPassword() throws {
         let url = try PostgresURL("postgres://mytaxi:s3cret-pw@db.example.org:6543/fleet?sslmode=require")
         #expect(url.description == "postgres://mytaxi@db.example.org:6543/fleet")

@@ -5,7 +5,7 @@ import Testing
 
 /// The SQLite dispatch log's write-ahead log reaches the database file by
 /// a checkpointer of its own, in the background, not by the commits.
-@Suite(.timeLimit(.minutes(5))) struct SQLiteDispatchLogCheckpointTests {
+@Suite(.timeLimit(.minutes(20))) struct SQLiteDispatchLogCheckpointTests {
     static func size(_ path: String) -> Int {
         ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.intValue ?? 0
     }

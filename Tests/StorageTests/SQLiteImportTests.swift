@@ -8,7 +8,7 @@ import Testing
 /// `mytaxi db import-sqlite`'s work: an embedded store filled through the
 /// real SQLite stores, imported, then read back through the PostgreSQL
 /// stores, which must answer every question as the SQLite ones did.
-@Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason), .timeLimit(.minutes(20)))
 struct SQLiteImportTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
     static let zones = Data("""
@@ -173,7 +173,7 @@ struct SQLiteImportTests {
 }
 
 /// What the import reads from: the SQLite files of a data directory.
-@Suite(.timeLimit(.minutes(5))) struct SQLiteStoreReaderTests {
+@Suite(.timeLimit(.minutes(20))) struct SQLiteStoreReaderTests {
     @Test func aDirectoryWithoutAStoreIsNamed() throws {
         let directory = TemporaryDirectory()
         #expect {

@@ -8,7 +8,7 @@ import Testing
 /// their entry, and files them by recipient off the commit path: a reader
 /// sees each notification once and in order, filed or not, and a mark
 /// reaches the ones not filed yet.
-@Suite(.timeLimit(.minutes(5))) struct SQLiteNotificationFilingTests {
+@Suite(.timeLimit(.minutes(20))) struct SQLiteNotificationFilingTests {
     /// A log in a fresh directory that files only when told (an hour between
     /// its own filings), and the directory.
     static func makeLog(filingInterval: Duration = .seconds(3_600)) throws -> (SQLiteDispatchLog, String) {

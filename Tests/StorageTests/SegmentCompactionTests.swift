@@ -7,7 +7,7 @@ import Testing
 
 /// Compaction of the SQLite archive's closed segments into hour segments:
 /// what a reader sees before, during and after it.
-@Suite(.timeLimit(.minutes(5))) struct SegmentCompactionTests {
+@Suite(.timeLimit(.minutes(20))) struct SegmentCompactionTests {
     let base = Date(timeIntervalSince1970: 1_790_000_000)
     /// Every segment closed so far qualifies.
     let everything = Date.distantFuture

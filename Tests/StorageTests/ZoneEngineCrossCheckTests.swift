@@ -11,7 +11,7 @@ import Zones
 /// included) and, among the zones covering a point, the smallest id as
 /// ``ZoneID`` orders ids (whole numbers numerically, first; others by
 /// their characters), which is ``BorderRule`` in SQL.
-@Suite(.timeLimit(.minutes(5))) struct ZoneEngineCrossCheckTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneEngineCrossCheckTests {
     static let zonesPath = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("shared/data/nyc/taxi_zones.geojson").path

@@ -4,7 +4,7 @@ import PostgresStorage
 import Testing
 
 /// The `ZoneSetStore` contract, run against every implementation.
-@Suite(.timeLimit(.minutes(5))) struct ZoneSetStoreContractTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneSetStoreContractTests {
     static let implementations = ["in-memory", "sqlite"] + PostgresTestDatabase.implementation("postgresql")
     static let start = Date(timeIntervalSince1970: 1_790_000_000.123)
 

@@ -6,7 +6,7 @@ import Testing
 import Zones
 
 /// The engine as a whole: its deadlines and its snapshot.
-@Suite(.timeLimit(.minutes(5))) struct DispatchEngineTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatchEngineTests {
     @Test func theNextDeadlineIsTheEarliestPendingTimer() throws {
         var harness = DispatchHarness()
         #expect(harness.engine.nextDeadline == nil)

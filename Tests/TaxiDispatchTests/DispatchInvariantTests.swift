@@ -14,7 +14,7 @@ import Zones
 /// step is one generated number that seeds every choice of the step, so a
 /// failing sequence shrinks to the few steps that break the rule, and the
 /// seed printed on failure replays it.
-@Suite(.timeLimit(.minutes(5))) struct DispatchInvariantTests {
+@Suite(.timeLimit(.minutes(20))) struct DispatchInvariantTests {
     static let taxis: [TaxiID] = ["A", "B", "C", "D", "E", "F"]
     static let passengers: [PassengerID] = ["p1", "p2", "p3", "p4", "p5"]
     static let zones: [ZoneID?] = ["230", "161", "48", nil]

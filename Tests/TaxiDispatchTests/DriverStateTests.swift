@@ -6,7 +6,7 @@ import Testing
 import Zones
 
 /// SPEC D1: off duty, unavailable after login, available, offered, busy.
-@Suite(.timeLimit(.minutes(5))) struct DriverStateTests {
+@Suite(.timeLimit(.minutes(20))) struct DriverStateTests {
     @Test func aDriverWhoLogsInIsUnavailableUntilSwitching() throws {
         var harness = DispatchHarness()
         harness.fleet(.appeared("A", zone: "230", at: harness.clock.now))

@@ -8,7 +8,7 @@ import Zones
 
 /// SPEC D5: reservations 2 h to 48 h ahead, cancellable until 1 h before,
 /// a taxi allocated 10 minutes before the pickup that cannot refuse.
-@Suite(.timeLimit(.minutes(5))) struct ReservationTests {
+@Suite(.timeLimit(.minutes(20))) struct ReservationTests {
     static let destination = Coordinate(longitude: -73.99, latitude: 40.75)
 
     /// Books a ride from zone `zone` for `hours` from now; returns its id (nil when refused) and the events.

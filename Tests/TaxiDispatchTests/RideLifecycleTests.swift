@@ -7,7 +7,7 @@ import Zones
 
 /// SPEC D6: arrived, passenger aboard, completed or missing client; then
 /// the taxi is available again in its current zone.
-@Suite(.timeLimit(.minutes(5))) struct RideLifecycleTests {
+@Suite(.timeLimit(.minutes(20))) struct RideLifecycleTests {
     /// A taxi that accepted `p1`'s request in zone 230, with B waiting there.
     func acceptedRide() throws -> (DispatchHarness, RideRequestID) {
         var harness = DispatchHarness()

@@ -6,7 +6,7 @@ import Zones
 
 /// SPEC D3: immediate requests, offers to the head of the pickup zone's
 /// queue, refusals and timeouts, cancellation and acceptance.
-@Suite(.timeLimit(.minutes(5))) struct RideRequestTests {
+@Suite(.timeLimit(.minutes(20))) struct RideRequestTests {
     @Test func aPickupOutsideTheServiceAreaIsRefusedNamingTheReason() throws {
         var harness = DispatchHarness()
         let refused = harness.request("p1", in: nil)

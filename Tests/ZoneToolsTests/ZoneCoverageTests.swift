@@ -3,7 +3,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneCoverageTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneCoverageTests {
     private let anyOverlap = ZoneFileOptions(overlapToleranceSquareMetres: .infinity)
 
     private func coverage(minimum: Double = 1) throws -> ZoneCoverage {

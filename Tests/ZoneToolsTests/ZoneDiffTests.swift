@@ -3,7 +3,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneDiffTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneDiffTests {
     private func diff() throws -> ZoneDiff {
         let old = try ZoneFileLoader.load(path: TestData.zonesFixture("grid-2x2.geojson")).zoneSet
         let new = try ZoneFileLoader.load(path: TestData.fixture("diff-new.geojson")).zoneSet
@@ -44,7 +44,7 @@ import ZoneTools
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct TaxiRezoningTests {
+@Suite(.timeLimit(.minutes(20))) struct TaxiRezoningTests {
     /// A taxi in zone 3 is in zone 5 of the new set, one just east of zone 2
     /// enters the grown zone 2, one in zone 4 stays.
     @Test func countsTheTaxisWhoseZoneChanges() throws {

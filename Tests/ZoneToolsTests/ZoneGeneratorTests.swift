@@ -4,7 +4,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneGeneratorTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneGeneratorTests {
     private func load(_ zones: [GeneratedZone]) throws -> ZoneSet {
         try ZoneFileLoader.load(document: GeneratedZone.zoneFile(zones), options: ZoneFileOptions()).zoneSet
     }
@@ -79,7 +79,7 @@ import ZoneTools
 }
 
 /// Taxi ranks read from OpenStreetMap (`zones voronoi --osm`).
-@Suite(.timeLimit(.minutes(5))) struct OSMTaxiRankTests {
+@Suite(.timeLimit(.minutes(20))) struct OSMTaxiRankTests {
     @Test func amenityTaxiNodesAndWaysAreRanks() throws {
         let ranks = try TaxiRank.read(osm: TestData.fixture("ranks.osm"))
         #expect(ranks.map(\.id) == ["n1", "n2", "w20"], "the parking node is no rank")

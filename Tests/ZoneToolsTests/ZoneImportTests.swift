@@ -3,7 +3,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneImportTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneImportTests {
     private func imported(from crs: String) throws -> ZoneImport {
         try ZoneImport(file: GeoJSONFile(path: TestData.fixture("midtown-2263.geojson")), crs: CRSTransform(from: crs),
                        idProperty: nil)

@@ -4,7 +4,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneMapSVGTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneMapSVGTests {
     private let monaco = Result { try ZoneFileLoader.load(path: TestData.shipped("monaco")).zoneSet }
 
     /// One filled path per zone, titled with id and name, and its id written inside it.

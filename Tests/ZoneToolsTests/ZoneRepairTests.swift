@@ -3,7 +3,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneRepairTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneRepairTests {
     private func repair(_ fixture: String) throws -> ZoneRepair {
         try ZoneRepair(file: GeoJSONFile(path: TestData.fixture(fixture)), idProperty: nil)
     }

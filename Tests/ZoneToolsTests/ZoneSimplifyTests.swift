@@ -3,7 +3,7 @@ import Testing
 import Zones
 import ZoneTools
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneSimplifyTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneSimplifyTests {
     private let anyOverlap = ZoneFileOptions(overlapToleranceSquareMetres: .infinity)
 
     private func simplifiedSet(_ zoneSet: ZoneSet, tolerance: Double) throws -> (ZoneSimplify, ZoneSet) {

@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 import Zones
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneFileValidationTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneFileValidationTests {
     /// Every rule of SPEC Z3 rejects the whole file and names the feature and the problem.
     @Test(arguments: [
         ("duplicate-ids.geojson", "1", "duplicate id: features #0, #1"),

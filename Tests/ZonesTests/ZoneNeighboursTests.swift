@@ -1,7 +1,7 @@
 import Testing
 import Zones
 
-@Suite(.timeLimit(.minutes(5))) struct ZoneNeighboursTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneNeighboursTests {
     /// Monaco's quartiers: neighbours by shared border, as on the map.
     @Test func monacoQuartiersShareBorders() throws {
         let zoneSet = try ZoneFileLoader.load(path: TestData.shipped("monaco")).zoneSet

@@ -4,7 +4,7 @@ import Zones
 
 /// The territories the zone set in force gives its zones, as the history
 /// API asks for them: kept per set, and a new set in force brings its own.
-@Suite(.timeLimit(.minutes(5))) struct ZoneTerritoriesTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneTerritoriesTests {
     /// Zone 2 is the square 1...2 × 0...1; zone 1, before it in the set,
     /// spans longitudes 0...`firstEastEdge`, meeting zone 2 along
     /// longitude 1 when that is its east edge.

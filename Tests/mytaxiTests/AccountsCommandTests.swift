@@ -4,7 +4,7 @@ import Testing
 /// The `mytaxi accounts` commands keep their contract (issue 15): the first
 /// administrator from the command line, the password on standard input,
 /// exit 0 with the account, 1 with the rule broken, 2 on misuse.
-@Suite(.timeLimit(.minutes(5))) struct AccountsCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct AccountsCommandTests {
     static let password = "analytical-1"
 
     /// A data directory that does not exist yet (`create` makes it), and what removes it.

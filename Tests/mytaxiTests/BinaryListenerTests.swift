@@ -6,7 +6,7 @@ import Testing
 /// `mytaxi serve` with GT06 and Teltonika terminals over loopback: log in,
 /// send a position, get the protocol's ACK, see the taxi in the API; an
 /// unknown terminal is refused the protocol's way.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct BinaryListenerTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct BinaryListenerTests {
     typealias TCPClient = ServeCommandTests.TCPClient
     static let gt06IMEI = "359710049090123"
     static let teltonikaIMEI = "352094087231984"

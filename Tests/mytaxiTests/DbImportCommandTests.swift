@@ -5,7 +5,7 @@ import Testing
 /// by the real commands moves into PostgreSQL (exit 0, the counts), a
 /// second import into the same database is refused (exit 1, nothing
 /// changed), and a directory without a store is named (exit 2).
-@Suite(.timeLimit(.minutes(5))) struct DbImportCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct DbImportCommandTests {
     static let password = "analytical-1"
 
     @Test func helpListsTheImport() throws {

@@ -2,7 +2,7 @@ import Foundation
 import GeoKit
 import Testing
 
-@Suite(.timeLimit(.minutes(5))) struct DecodeCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct DecodeCommandTests {
     @Test func aLineFrameDecodesWithItsAck() throws {
         let result = try CommandRunner.run([
             "decode", "--protocol", "line", "--text", "MT1,TAXI-42,17,2026-11-23T08:00:05Z,40.758896,-73.985130,23.5,271,A",

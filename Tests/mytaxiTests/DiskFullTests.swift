@@ -6,7 +6,7 @@ import Testing
 /// whose commit failed gets no ACK; once space is back, the terminal's
 /// resend is stored and only then acknowledged, and the server kept serving
 /// throughout. Needs root (to mount); skipped otherwise.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DiskFullTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct DiskFullTests {
     /// True when this process can mount a tmpfs (root, and a kernel that allows it here).
     static let canMountTmpfs: Bool = {
         let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-mount-probe-\(UUID().uuidString)")

@@ -8,7 +8,7 @@ import Testing
 /// `mytaxi serve`, then `kill -9`, then a restart: the engine's state
 /// (queues, open requests, pending offers, rides, reservations, counters)
 /// is the same, compared through the engine's own snapshot.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DispatchRestartTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct DispatchRestartTests {
     static let taxis = (1...6).map { "T\($0)" }
     static let passengers = (1...8).map { "p\($0)" }
     static let password = "restart-pass-1"

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `mytaxi dispatch simulate`: the real engine against a simulated fleet,
 /// deterministic for a seed (SPEC D9).
-@Suite(.timeLimit(.minutes(5))) struct DispatchSimulateCommandTests {
+@Suite(.timeLimit(.minutes(20)), .tags(.longRunningProcesses)) struct DispatchSimulateCommandTests {
     /// A small grid of two-way streets, 3 × 3 blocks of about 110 m, and one zone over all of it.
     static func city() throws -> (graph: String, zones: String) {
         let folder = try GraphCommandTests.temporaryFolder()

@@ -4,7 +4,7 @@ import Testing
 
 /// SPEC I6: a fix acknowledged to a device survives `kill -9`, and the live
 /// index comes back from the archive after a restart, over every listener.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct DurabilityTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct DurabilityTests {
     static var loadgen: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-loadgen") }
 
     static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {

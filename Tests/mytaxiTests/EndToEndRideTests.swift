@@ -11,7 +11,7 @@ import Testing
 /// and reports the ride to its end, and every notification reaches both
 /// over their `/v1/push` WebSockets; with the socket closed, the next one
 /// waits for `GET /v1/notifications`.
-@Suite(.serialized, .timeLimit(.minutes(5)), .tags(.realTimeWaits)) struct EndToEndRideTests {
+@Suite(.serialized, .timeLimit(.minutes(20)), .tags(.realTimeWaits)) struct EndToEndRideTests {
     static let password = DispatchRestartTests.password
     static let pickup = (lon: -73.9855, lat: 40.7580)
 

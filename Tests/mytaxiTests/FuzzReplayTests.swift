@@ -4,7 +4,7 @@ import Testing
 /// The fuzz targets (Fuzz/, `make fuzz`) replay their seeds without a
 /// finding in a normal build: the harness itself works, and every input the
 /// fuzzer once found (saved in Fuzz/Seeds) stays fixed.
-@Suite(.timeLimit(.minutes(5))) struct FuzzReplayTests {
+@Suite(.timeLimit(.minutes(20))) struct FuzzReplayTests {
     static var fuzz: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-fuzz") }
 
     @Test(arguments: ["line", "line-udp", "nmea", "osmand", "teltonika", "teltonika-udp", "gt06", "pipeline"])

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 
 /// The `mytaxi graph` commands keep their contract: arguments, summary lines, exit status.
-@Suite(.timeLimit(.minutes(5))) struct GraphCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct GraphCommandTests {
     /// Two blocks of residential streets around a one-way street, as OSM XML.
     static let map = """
         <?xml version="1.0" encoding="UTF-8"?>

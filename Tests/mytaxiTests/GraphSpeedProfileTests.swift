@@ -6,7 +6,7 @@ import Testing
 /// overrides; a graph without a time zone says so on every command that
 /// reads it; free flow only with --free-flow; old graph files are refused
 /// with how to rebuild them.
-@Suite(.timeLimit(.minutes(5))) struct GraphSpeedProfileTests {
+@Suite(.timeLimit(.minutes(20))) struct GraphSpeedProfileTests {
     /// The block of ``GraphCommandTests/map`` built with `arguments`; the graph's path and the build's result.
     static func build(_ arguments: [String]) throws -> (graph: String, result: CommandRunner.Result) {
         let folder = try GraphCommandTests.temporaryFolder()

@@ -6,7 +6,7 @@ import Testing
 /// stream fixes for a few seconds, and every fix sent is acknowledged (ACKs
 /// matched by GT06 serial, Teltonika record counts in order) and archived;
 /// and `--rate` offers the asked number of fixes per second whatever the ACKs do.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct LoadGenProtocolTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct LoadGenProtocolTests {
     /// Runs the load generator with `arguments` in `directory`; its exit status and output.
     func loadgen(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
         try DurabilityTests.run(DurabilityTests.loadgen, arguments, in: directory)

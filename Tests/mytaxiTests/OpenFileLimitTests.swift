@@ -8,7 +8,7 @@ import Testing
 /// the room it leaves, more devices than fit are warned of, and accepts
 /// failing at the limit are counted and logged while the connections the
 /// service has keep being served.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct OpenFileLimitTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct OpenFileLimitTests {
     let directory: URL
     static let devices = 400
 

@@ -6,7 +6,7 @@ import Testing
 /// `kill -9` of the service and a crash of PostgreSQL itself; while
 /// PostgreSQL is down nothing is acknowledged, `/healthz` says why, and
 /// ingest resumes by itself when it is back.
-@Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason), .timeLimit(.minutes(10)), .tags(.longRunningProcesses))
+@Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason), .timeLimit(.minutes(20)), .tags(.longRunningProcesses))
 struct PostgresDurabilityTests {
     /// The line protocol over TCP, the service killed in the middle of the stream.
     @Test func everyAcknowledgedFixSurvivesKillNine() throws {

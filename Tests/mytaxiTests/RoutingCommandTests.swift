@@ -4,7 +4,7 @@ import Testing
 
 /// `mytaxi eta` and `mytaxi route` keep their contract, on a drawn block
 /// with a one-way street: the way round is three times the way along it.
-@Suite(.timeLimit(.minutes(5))) struct RoutingCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct RoutingCommandTests {
     /// Builds the block of ``GraphCommandTests/map`` into a graph file.
     static func blockGraph() throws -> String {
         let folder = try GraphCommandTests.temporaryFolder()

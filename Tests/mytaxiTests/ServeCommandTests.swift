@@ -5,7 +5,7 @@ import Testing
 
 /// `mytaxi serve` end to end over loopback: every listener takes a fix and
 /// ACKs it, the API shows it, bad input is refused without hurting others.
-@Suite(.serialized, .timeLimit(.minutes(5))) final class ServeCommandTests: Sendable {
+@Suite(.serialized, .timeLimit(.minutes(20))) final class ServeCommandTests: Sendable {
     let directory: URL
 
     init() throws {

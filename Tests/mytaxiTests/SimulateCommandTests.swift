@@ -6,7 +6,7 @@ import Testing
 /// terminals' fixes reach the service over the line protocol, Teltonika and
 /// GT06, its drivers and passengers serve rides over the API (the
 /// passengers registering themselves), and the service's own counters agree.
-@Suite(.serialized, .timeLimit(.minutes(10)), .tags(.longRunningProcesses)) struct SimulateCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(20)), .tags(.longRunningProcesses)) struct SimulateCommandTests {
     @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

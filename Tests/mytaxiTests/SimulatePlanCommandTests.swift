@@ -5,7 +5,7 @@ import Testing
 /// `mytaxi simulate plan` without a service: the same seed gives the same
 /// plan byte for byte, another seed another plan, and with `--demand`
 /// the pickups are the measured trips', dense where the city's are.
-@Suite(.timeLimit(.minutes(5))) struct SimulatePlanCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct SimulatePlanCommandTests {
     static let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
     static let trips = CommandRunner.packageRoot.appendingPathComponent("../shared/data/nyc/trips_calibration.csv").standardized.path
     static let tripsAvailable = FileManager.default.fileExists(atPath: trips)

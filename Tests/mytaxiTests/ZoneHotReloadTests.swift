@@ -9,7 +9,7 @@ import Zones
 /// SPEC Z4 with the real binaries: zone sets swapped back and forth in a
 /// running `mytaxi serve` while `mytaxi-loadgen` streams fixes; a changed
 /// zones file put in force by SIGHUP; a restart on another zone file.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ZoneHotReloadTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ZoneHotReloadTests {
     static let manhattan = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson")
     static let bbox = "--bbox=-74.00,40.74,-73.97,40.77"
     static let drivers = 5
@@ -72,6 +72,10 @@ import Zones
         try await waitUntil("every streaming taxi in the fleet") {
             try (JSONSerialization.jsonObject(with: service.call("GET", "/v1/fleet", token: admin).body) as? [Any])?.count ?? 0
         } satisfies: { $0 == 100 }
+        // The dispatcher hears of the taxis from the live index, a moment later.
+        try await waitUntil("the drivers' taxis known to the dispatcher") {
+            try DispatchRestartTests.state(service, admin).state.taxis.keys.map(\.text)
+        } satisfies: { Set(taxis).isSubset(of: $0) }
         for taxi in taxis {
             let driver = try DispatchRestartTests.login(service, taxi)
             try DispatchRestartTests.expect(

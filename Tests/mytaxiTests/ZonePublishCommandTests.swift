@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 
 /// `mytaxi zones publish` and `zones diff --taxis` against a running `mytaxi serve`.
-@Suite(.serialized, .timeLimit(.minutes(5))) struct ZonePublishCommandTests {
+@Suite(.serialized, .timeLimit(.minutes(20))) struct ZonePublishCommandTests {
     let directory: URL
 
     init() throws {

@@ -4,7 +4,7 @@ import Testing
 
 /// The planners' zone tools keep their contract: files in, files or standard
 /// output out, exit 0 on success, 1 on a problem in the data, 2 when a file cannot be read.
-@Suite(.timeLimit(.minutes(5))) struct ZoneToolsCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct ZoneToolsCommandTests {
     private static let fixtures = "Tests/ZoneToolsTests/Fixtures"
 
     private func temporaryPath(_ name: String) -> String {

@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 
 /// The `mytaxi zones` commands keep their contract: arguments, output lines, exit status.
-@Suite(.timeLimit(.minutes(5))) struct ZonesCommandTests {
+@Suite(.timeLimit(.minutes(20))) struct ZonesCommandTests {
     @Test func validateSummarisesAValidFileAndExitsZero() throws {
         let result = try CommandRunner.run(["zones", "validate", "Zones/manhattan/zones.geojson"])
         #expect(result.status == 0)

@@ -4,7 +4,7 @@ import Testing
 @testable import Routing
 
 /// Each profile rule on a map drawn in the test, read from `.osm` XML and built.
-@Suite(.timeLimit(.minutes(5))) struct GraphBuilderTests {
+@Suite(.timeLimit(.minutes(20))) struct GraphBuilderTests {
     /// A square block: a at the top left, b top right, c bottom left, d bottom right.
     static let block = """
         a . . b

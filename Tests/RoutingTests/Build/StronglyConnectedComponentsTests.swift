@@ -1,7 +1,7 @@
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct StronglyConnectedComponentsTests {
+@Suite(.timeLimit(.minutes(20))) struct StronglyConnectedComponentsTests {
     @Test func findsTheComponentsOfASmallGraph() {
         // 0 <-> 1 -> 2 <-> 3, 4 alone.
         let components = StronglyConnectedComponents(firstEdge: [0, 1, 3, 4, 5, 5], edgeHead: [1, 0, 2, 3, 2])

@@ -3,7 +3,7 @@ import GeoKit
 import Testing
 @testable import Routing
 
-@Suite(.timeLimit(.minutes(5))) struct GraphFileTests {
+@Suite(.timeLimit(.minutes(20))) struct GraphFileTests {
     static func sampleBuild() throws -> GraphBuildResult {
         var map = TinyMap("""
             a . . b
@@ -170,7 +170,7 @@ import Testing
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct GraphSourceTests {
+@Suite(.timeLimit(.minutes(20))) struct GraphSourceTests {
     @Test func describesAFileAndRoundTripsThroughItsSection() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("source-\(UUID()).osm")
         try Data("a".utf8).write(to: file)

@@ -5,7 +5,7 @@ import Testing
 /// A graph file routes with the speed profile it carries (a flag's profile
 /// overriding it), in its time zone or else in UTC, and one without a
 /// profile is refused rather than routed at free flow (issue 19).
-@Suite(.timeLimit(.minutes(5))) struct RoutingGraphTests {
+@Suite(.timeLimit(.minutes(20))) struct RoutingGraphTests {
     /// The sample graph written with the routing sections of `timeZone` and `profile`.
     static func written(timeZone: TimeZone?, profile: SpeedProfile) throws -> URL {
         let result = try GraphFileTests.sampleBuild()

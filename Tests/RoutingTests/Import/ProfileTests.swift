@@ -2,7 +2,7 @@ import Testing
 @testable import Routing
 
 /// The profiles' tag rules, table by table, without building a graph.
-@Suite(.timeLimit(.minutes(5))) struct ProfileTests {
+@Suite(.timeLimit(.minutes(20))) struct ProfileTests {
     static let car = CarProfile()
     static let foot = FootProfile()
 

@@ -5,7 +5,7 @@ import Testing
 /// The synthetic city looks like an imported one once built: its size is the
 /// one asked for, the same seed draws the same city, and it has the road
 /// classes, one-way streets, traffic signals and stray fragments of a real extract.
-@Suite(.timeLimit(.minutes(5))) struct SyntheticMapTests {
+@Suite(.timeLimit(.minutes(20))) struct SyntheticMapTests {
     @Test func theSameSeedDrawsTheSameCityAndAnotherSeedAnother() {
         let first = SyntheticMap.extract(nodes: 5_000, seed: 3)
         let again = SyntheticMap.extract(nodes: 5_000, seed: 3)
