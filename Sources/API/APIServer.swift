@@ -57,9 +57,10 @@ public struct APIServer: Sendable {
     public static let defaultHistoryMaxWindow: TimeInterval = 7 * 86_400
     /// The folder the map's Leaflet files are read from (Debian's `libjs-leaflet` by default).
     public let leafletDirectory: String
+    /// True when `/metrics` is served by ``metricsRouter()`` on a listener
+    /// of its own, and not with the API.
+    public let metricsApart: Bool
 
-    /// Logins allowed at once per username, then refilled at this many a minute: a password guesser gets 10 tries a minute.
-    public static let loginBurst = 10
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
     public static let loginBurstPerAddress = 100
@@ -76,8 +77,9 @@ public struct APIServer: Sendable {
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
-        leafletDirectory: String = APIServer.debianLeafletDirectory
+        leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false
     ) {
+        self.metricsApart = metricsApart
         self.fleet = fleet
         self.archive = archive
         self.zones = zones
@@ -107,16 +109,15 @@ public struct APIServer: Sendable {
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ProblemMiddleware())
-        HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router)
+        HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router, withMetrics: !metricsApart)
         OpenAPIController().addRoutes(to: router)
         MapController(leafletDirectory: leafletDirectory).addRoutes(to: router)
 
-        let logins = AttemptLimiter(burst: Self.loginBurst, perMinute: Self.loginBurst, clock: clock)
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
         let registrations = AttemptLimiter(
             burst: registrationsPerAddressPerMinute, perMinute: registrationsPerAddressPerMinute, clock: clock)
         let sessions = SessionsController(
-            accounts: accounts, dispatcher: dispatcher, userLimiter: logins, addressLimiter: loginsPerAddress)
+            accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress)
         sessions.addPublicRoutes(to: router.group("v1/sessions"))
         PassengersController(accounts: accounts, limiter: registrations).addRoutes(to: router.group("v1/passengers"))
 
@@ -146,6 +147,14 @@ public struct APIServer: Sendable {
         let notifications = notificationsController()
         notifications.addRoutes(to: v1.group("notifications"))
         notifications.addPushRoutes(http: v1.group("push"), webSocket: nil)
+        return router
+    }
+
+    /// `/metrics` alone, for a listener of its own (``metricsApart``).
+    public func metricsRouter() -> Hummingbird.Router<APIRequestContext> {
+        let router = Hummingbird.Router(context: APIRequestContext.self)
+        router.add(middleware: ProblemMiddleware())
+        HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addMetricsRoute(to: router)
         return router
     }
 

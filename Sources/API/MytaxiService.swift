@@ -141,10 +141,11 @@ public final class MytaxiService: Sendable {
         }
         self.dispatcher = dispatcher
         pipeline = IngestPipeline(
-            devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock)
+            devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock, logger: logger)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         self.notificationHub = notificationHub
+        notificationHub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
         zoneSwitch = ZoneSwitch(
             active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger)
         listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
@@ -199,8 +200,16 @@ public final class MytaxiService: Sendable {
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
             zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
-            historyMaxWindow: configuration.historyMaxWindow)
+            historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil)
         services.append(.init(service: notificationHub))
+        if let metrics = configuration.metricsAddress {
+            services.append(.init(service: Application(
+                router: api.metricsRouter(),
+                configuration: httpConfiguration(host: metrics.host, port: metrics.port, serverName: "mytaxi-metrics"),
+                onServerRunning: { [self] channel in report(listener: "metrics", port: channel.localAddress?.port ?? metrics.port) },
+                eventLoopGroupProvider: .shared(group),
+                logger: logger)))
+        }
         services.append(.init(service: Application(
             router: api.router(),
             server: apiServer(webSocketRouter: api.webSocketRouter()),
@@ -310,14 +319,15 @@ public final class MytaxiService: Sendable {
 
     /// What is wrong now, for `/healthz`: a listener turned on but not
     /// listening (one turned off on purpose does not count), commits or
-    /// background moves failing.
+    /// background moves failing; in words, the errors themselves being logged.
     private func healthProblems() -> [String] {
         var problems: [String] = []
         if !listeners.allListening { problems.append("the ingest listeners are not all up") }
         if configuration.tcpPorts[.osmand] != nil, osmandChannel.withLock({ $0?.isActive }) != true {
             problems.append("the OsmAnd listener is not up")
         }
-        return problems + [pipeline.commitFailure, storeProblem()].compactMap { $0 }
+        let commits = pipeline.commitFailure.map { _ in "the archive cannot store fixes (the service's log says why)" }
+        return problems + [commits, storeProblem()].compactMap { $0 }
     }
 
     /// An HTTP server's address and its connection limit: beyond

@@ -51,6 +51,8 @@ public struct ServiceConfiguration: Sendable {
     public var ingestBindHost: String?
     /// HTTP API port.
     public var httpPort: Int = 8080
+    /// Where `/metrics` is served on a listener of its own; nil: on the API's port.
+    public var metricsAddress: (host: String, port: Int)?
     /// TCP listener port per protocol; 0 picks a free port, absent means off.
     public var tcpPorts: [WireProtocol: Int] = Self.defaultTCPPorts
     /// UDP listener port per protocol; 0 picks a free port, absent means off.

@@ -18,8 +18,13 @@ struct ServiceStores {
     /// ``ArchiveCompactionService`` merges; nil on PostgreSQL.
     let compactableArchive: SQLiteFixArchive?
     /// Why the stores cannot take writes now (a failing background move,
-    /// PostgreSQL unreachable), nil when all is well: for `/healthz`.
+    /// PostgreSQL unreachable), nil when all is well: for `/healthz`, which
+    /// anyone may read, so it says what is wrong and leaves the error's
+    /// text (hosts, paths, SQL) to the log.
     let problem: @Sendable () -> String?
+
+    /// What `/healthz` says while moves from the journal into the store fail.
+    static let moveFailing = "moving journaled fixes into the store fails (the service's log says why)"
 
     /// Opens the stores `configuration` names; `metrics` hears of the
     /// archive's background moves from its journal into its store.
@@ -39,7 +44,10 @@ struct ServiceStores {
             archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool), pool: pool,
             compactableArchive: nil,
-            problem: { pool.unavailableReason.map { "PostgreSQL is unavailable: \($0)" } ?? archive.moveFailure })
+            problem: {
+                if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
+                return archive.moveFailure.map { _ in Self.moveFailing }
+            })
     }
 
     private static func openSQLite(_ directory: String, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
@@ -49,7 +57,7 @@ struct ServiceStores {
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
-            pool: nil, compactableArchive: archive, problem: { archive.moveFailure })
+            pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
     }
 
     /// Counts every failed move of the archive's journal and logs the first

@@ -16,7 +16,8 @@ extension AccountService {
     /// answer nor its time tells which usernames exist. Only with the right
     /// password does the caller learn that the account is disabled or that
     /// a passenger's e-mail address is not confirmed yet.
-    /// - Throws: ``AccountError/badCredentials``, ``AccountError/disabled``,
+    /// - Throws: ``AccountError/invalid(_:)`` for credentials no account can
+    ///   have (``loginProblem(username:password:)``), ``AccountError/badCredentials``, ``AccountError/disabled``,
     ///   ``AccountError/emailNotConfirmed``, ``AccountError/storage(_:)``.
     public func login(username: String, password: String) async throws(AccountError) -> SessionToken {
         let account = try await verifiedAccount(username: username, password: password)
@@ -42,20 +43,29 @@ extension AccountService {
             return try await store.revokeToken(hash: hash)
         }
         sessions.forget(tokenHash: hash)
+        if revoked { sessionEnds.tell(.loggedOut(tokenHash: hash)) }
         return revoked
     }
 
     /// The account a bearer token logs in, nil when the token is unknown,
+    /// expired, revoked, not a session token, or its account disabled (see
+    /// ``authenticateSession(bearer:)``).
+    /// - Throws: ``AccountError/storage(_:)`` only: a bad token is nil.
+    public func authenticate(bearer: String) async throws(AccountError) -> AccountRecord? {
+        try await authenticateSession(bearer: bearer)?.account
+    }
+
+    /// The session a bearer token logs in, nil when the token is unknown,
     /// expired, revoked, not a session token, or its account disabled (so
     /// disabling works at once, whatever was revoked). A session recognised
     /// lately costs no store read (``SessionCache``); otherwise one lookup
     /// by the token's hash.
     /// - Throws: ``AccountError/storage(_:)`` only: a bad token is nil.
-    public func authenticate(bearer: String) async throws(AccountError) -> AccountRecord? {
+    public func authenticateSession(bearer: String) async throws(AccountError) -> AuthenticatedSession? {
         guard !bearer.isEmpty, bearer.utf8.count <= Self.maximumBearerLength else { return nil }
         let hash = SecretToken.hash(of: bearer)
         let now = clock.now
-        if let account = sessions.account(tokenHash: hash, now: now) { return account }
+        if let session = sessions.session(tokenHash: hash, now: now) { return session }
         let generation = sessions.generation
         let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
         guard let found, found.token.kind == .session, !found.token.revoked,
@@ -63,7 +73,7 @@ extension AccountService {
         else { return nil }
         sessions.remember(
             tokenHash: hash, account: found.account, expiresAt: found.token.expiresAt, checkedAt: now, since: generation)
-        return found.account
+        return AuthenticatedSession(account: found.account, tokenHash: hash, expiresAt: found.token.expiresAt)
     }
 
     /// Confirms a passenger's e-mail address with the token of the
@@ -102,10 +112,27 @@ extension AccountService {
         return account
     }
 
+    /// Why a login with these credentials cannot succeed whatever is
+    /// stored: a username longer than any account may have, or a password
+    /// bcrypt would shorten (past 72 bytes, or at a NUL byte), which would
+    /// otherwise log in with only its first part. Nil when neither.
+    public static func loginProblem(username: String, password: String) -> FieldProblem? {
+        if username.count > AccountValidation.maximumUsernameLength {
+            return FieldProblem(
+                field: .username, problem: "a username has at most \(AccountValidation.maximumUsernameLength) characters")
+        }
+        if password.utf8.count > PasswordPolicy.maximumBytes || password.utf8.contains(0) {
+            return FieldProblem(
+                field: .password, problem: "a password has at most \(PasswordPolicy.maximumBytes) bytes and no NUL character")
+        }
+        return nil
+    }
+
     /// The account named `username` if `password` is its password and it
     /// is not disabled. An unknown name costs the same bcrypt check as a
     /// known one and gets the same error as a wrong password.
     private func verifiedAccount(username: String, password: String) async throws(AccountError) -> AccountRecord {
+        if let problem = Self.loginProblem(username: username, password: password) { throw .invalid([problem]) }
         let account = try await storing { () async throws(StorageError) in try await store.account(username: username) }
         guard let account else {
             _ = await hasher.verify(password, hash: decoyHash)

@@ -39,6 +39,9 @@ public final class AccountService: Sendable {
     let decoyHash: String
     /// The sessions recognised lately, so that a request costs no store read.
     let sessions: SessionCache
+    /// Tells what keeps something open on a session (the push sockets)
+    /// that this service logged it out or disabled its account.
+    public let sessionEnds = SessionEnds()
 
     /// A service over `store`, reading the time from `clock`.
     ///
@@ -131,6 +134,7 @@ public final class AccountService: Sendable {
         }
         guard let disabled else { throw .unknownAccount(username: username) }
         sessions.forget(accountID: disabled.id)
+        sessionEnds.tell(.accountDisabled(accountID: disabled.id))
         return disabled
     }
 

@@ -41,16 +41,16 @@ final class SessionCache: Sendable {
         self.capacity = max(capacity, 1)
     }
 
-    /// The account of the session whose token hashes to `hash`, if it was
-    /// recognised less than ``recheckInterval`` ago and has not expired by `now`.
-    func account(tokenHash hash: Data, now: Date) -> AccountRecord? {
+    /// The session whose token hashes to `hash`, if it was recognised less
+    /// than ``recheckInterval`` ago and has not expired by `now`.
+    func session(tokenHash hash: Data, now: Date) -> AuthenticatedSession? {
         state.withLock { state in
             guard let entry = state.entries[hash] else { return nil }
             guard now < entry.expiresAt, now.timeIntervalSince(entry.checkedAt) < recheckInterval else {
                 state.entries[hash] = nil
                 return nil
             }
-            return entry.account
+            return AuthenticatedSession(account: entry.account, tokenHash: hash, expiresAt: entry.expiresAt)
         }
     }
 

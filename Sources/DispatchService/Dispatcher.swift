@@ -162,6 +162,7 @@ public actor Dispatcher {
     /// swap never waits in a zone that is gone.
     private func begin(_ command: DispatchCommand) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
         let command = zones.map { command.placingPickup(in: $0.current) } ?? command
+        if let refusal = bookingRefusal(command) { return (refusal, nil) }
         let (writes, events, notices) = try run(command)
         guard !writes.isEmpty else { return (events, nil) }
         let durability = DurabilityPromise()
@@ -372,6 +373,28 @@ public actor Dispatcher {
         writes.append(EpochWrite(epoch: epoch, content: .notices(notices)))
         return (writes, events, notices)
     }
+
+    /// A booking the passenger may not make (the same one again, or one
+    /// beyond ``DispatchRules/maximumOpenReservations``), refused here
+    /// rather than by the engine, so that the log's replay, which runs the
+    /// engine alone, keeps every booking once accepted; nil for any other command.
+    private func bookingRefusal(_ command: DispatchCommand) -> [DispatchEvent]? {
+        guard case .reserve(let passenger, let origin, _, let destination, let pickupAt) = command else { return nil }
+        let open = engine.snapshot.reservations(where: { $0.passenger == passenger })
+        if let same = open.first(where: {
+            $0.pickupAt == pickupAt && $0.origin.haversineDistance(to: origin) < Self.samePlace
+                && $0.destination.haversineDistance(to: destination) < Self.samePlace
+        }) {
+            return [.requestRefused(passenger, reason: .duplicateReservation(same.id))]
+        }
+        guard open.count < rules.maximumOpenReservations else {
+            return [.requestRefused(passenger, reason: .tooManyReservations(limit: rules.maximumOpenReservations))]
+        }
+        return nil
+    }
+
+    /// Two bookings' places closer than this, in metres, are the same place.
+    static let samePlace = 25.0
 
     /// The taxi a fleet event is about; nil for every other command.
     private static func taxi(reportedBy command: DispatchCommand) -> TaxiID? {

@@ -31,6 +31,11 @@ public struct DispatchRules: Equatable, Sendable {
     public var etaChangeThreshold: Duration = .seconds(30)
     /// ... or when it was last told this long ago (D6: 90 s).
     public var etaRefreshInterval: Duration = .seconds(90)
+    /// How many open reservations one passenger may hold: each takes a taxi
+    /// out of its zone's queue for a while, so an account could otherwise
+    /// empty a zone. Checked when a booking is made, not when the log is
+    /// replayed, so that what was once accepted stays accepted.
+    public var maximumOpenReservations = 5
 
     /// Rules with the defaults of the specification: 15 s to answer an
     /// offer, 30 s to confirm a queued request, a 30 s dwell, a 10 min stale

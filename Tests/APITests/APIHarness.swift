@@ -58,6 +58,7 @@ final class APIHarness: Sendable {
         self.zones = zones
         accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
         let hub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test"))
+        hub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
         zoneSwitch = ZoneSwitch(
             active: zones, fleet: fleet, dispatcher: dispatcher, board: hub, clock: clock, logger: Logger(label: "test"))
         server = APIServer(

@@ -14,7 +14,7 @@ import Testing
 /// Accounts over the API (SPEC A1, A2): registration and its rules, e-mail
 /// confirmation through the outbox, tokens that expire and are revoked,
 /// administrators' accounts, and a rate limit on guessing.
-@Suite(.timeLimit(.minutes(5))) struct AccountsAPITests {
+@Suite(.timeLimit(.minutes(20))) struct AccountsAPITests {
     @Test func aPassengerRegistersConfirmsAndLogsIn() async throws {
         let harness = try await APIHarness()
         let admin = try await harness.token(.administrator)
@@ -100,21 +100,43 @@ import Testing
         }
     }
 
-    /// Brute force gets 429 with a time to wait, not a free guess.
-    @Test func guessingPasswordsIsRateLimited() async throws {
+    /// Brute force gets 429 with a time to wait, not a free guess: five
+    /// wrong passwords, then a wait that doubles with each further one.
+    @Test func guessingPasswordsIsSlowedDown() async throws {
         let harness = try await APIHarness()
         try await harness.test { client in
             let guess = #"{"username": "dispatcher", "password": "guess-1234"}"#
-            for _ in 0..<APIServer.loginBurst {
+            for _ in 0..<LoginThrottle.freeFailures {
                 #expect(try await client.call(.post, "/v1/sessions", json: guess).status == .unauthorized)
             }
             let limited = try await client.call(.post, "/v1/sessions", json: guess)
             #expect(limited.status == .tooManyRequests)
-            #expect(limited.headers[.retryAfter] != nil)
+            #expect(limited.headers[.retryAfter] == "2")
             let right = #"{"username": "dispatcher", "password": "\#(APIHarness.password)"}"#
             #expect(try await client.call(.post, "/v1/sessions", json: right).status == .tooManyRequests, "not even the right one")
-            harness.clock.advance(by: .seconds(60))
+            harness.clock.advance(by: .seconds(2))
+            #expect(try await client.call(.post, "/v1/sessions", json: guess).status == .unauthorized)
+            #expect(try await client.call(.post, "/v1/sessions", json: guess).headers[.retryAfter] == "4", "the wait doubles")
+            harness.clock.advance(by: .seconds(4))
             #expect(try await client.call(.post, "/v1/sessions", json: right).status == .created)
+            #expect(try await client.call(.post, "/v1/sessions", json: guess).status == .unauthorized, "a success clears the count")
+        }
+    }
+
+    /// Credentials no account can have are refused before any check: a
+    /// password bcrypt would cut at a NUL byte or after 72 bytes (it would
+    /// log in with its first part), a username longer than any account's.
+    @Test func aPasswordBcryptWouldShortenIsRefused() async throws {
+        let harness = try await APIHarness()
+        try await harness.test { client in
+            let withNUL = #"{"username": "dispatcher", "password": "\#(APIHarness.password)\u0000zzz"}"#
+            let answer = try await client.call(.post, "/v1/sessions", json: withNUL)
+            #expect(answer.status == .badRequest)
+            #expect(answer["detail"]?.contains("no NUL character") == true, "\(answer.body.map { "\($0)" } ?? "")")
+            let long = #"{"username": "dispatcher", "password": "\#(String(repeating: "p", count: 73))"}"#
+            #expect(try await client.call(.post, "/v1/sessions", json: long).status == .badRequest)
+            let longName = #"{"username": "\#(String(repeating: "u", count: 65))", "password": "x"}"#
+            #expect(try await client.call(.post, "/v1/sessions", json: longName).status == .badRequest)
         }
     }
 

@@ -15,7 +15,7 @@ import Testing
 /// The ride flow over the API (SPEC D1, D3, D4, D6, D8): a driver goes on
 /// duty and available, a passenger asks, the driver accepts and reports
 /// the ride to its end; and every way a request can be turned down.
-@Suite(.timeLimit(.minutes(5))) struct RideAPITests {
+@Suite(.timeLimit(.minutes(20))) struct RideAPITests {
     static let pickup = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}}"#
 
     @Test func aRideGoesFromRequestToCompletionOverTheAPI() async throws {
@@ -159,6 +159,32 @@ import Testing
             harness.clock.advance(by: .seconds(2.5 * 3600))
             let late = try await client.call(.delete, "/v1/reservations/\(id)", token: passenger)
             #expect(late.status == .conflict, "D5: cancellable only until 1 h before")
+        }
+    }
+
+    /// The same booking twice is refused naming the first, and a passenger
+    /// holds at most five open reservations: each takes a taxi out of its
+    /// zone's queue, so one account could otherwise empty a zone.
+    @Test func aDuplicateOrASixthReservationIsRefused() async throws {
+        let harness = try await APIHarness()
+        let passenger = try await harness.token(.passenger)
+        @Sendable func body(hoursAhead: Double, lon: Double = -73.985) -> String {
+            let at = FixTime.iso8601(APIHarness.now.addingTimeInterval(hoursAhead * 3600))
+            return #"{"origin": {"lon": \#(lon), "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}, "pickupAt": "\#(at)"}"#
+        }
+        try await harness.test { client in
+            let first = try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 3))
+            #expect(first.status == .created)
+            let again = try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 3, lon: -73.98501))
+            #expect(again.status == .conflict)
+            #expect(again["detail"]?.contains("already holds reservation \(first["reservationId"] ?? "?")") == true, "\(again.body.map { "\($0)" } ?? "")")
+            for hours in [4.0, 5, 6, 7] {
+                #expect(try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: hours)).status == .created)
+            }
+            let sixth = try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 8))
+            #expect(sixth.status == .conflict)
+            #expect(sixth["detail"]?.contains("already holds 5 open reservations") == true)
+            #expect(try await client.call(.get, "/v1/reservations", token: passenger).list().count == 5)
         }
     }
 }

@@ -3,7 +3,7 @@ import Testing
 
 /// What a slow or greedy HTTP client can hold of `mytaxi serve` (the API and
 /// the OsmAnd listener), and which address each side listens on.
-@Suite(.serialized, .timeLimit(.minutes(5))) final class HTTPLimitTests: Sendable {
+@Suite(.serialized, .timeLimit(.minutes(20))) final class HTTPLimitTests: Sendable {
     let directory: URL
 
     init() throws {
@@ -102,5 +102,18 @@ import Testing
         let url = try #require(URL(string: "http://127.0.0.2:\(osmand)/?id=phone1&lat=43.73&lon=7.42"))
         let status = ServiceProcess.get(url).status
         #expect(status == 200, "OsmAnd answers on 127.0.0.2")
+    }
+
+    /// --metrics-bind serves /metrics on its own listener, so that an API
+    /// facing the public does not show it.
+    @Test func metricsListenApartWhenAsked() throws {
+        let service = try serve(["--metrics-bind", "127.0.0.1:0"], listeners: ["http", "osmand/http", "metrics"])
+        defer { service.stop() }
+        let metrics = try #require(service.ports["metrics"])
+        #expect(try service.get("/metrics").status == 404, "not on the API's port")
+        let apart = try service.get("/metrics", port: metrics)
+        #expect(apart.status == 200)
+        #expect(String(decoding: apart.body, as: UTF8.self).contains("mytaxi_"))
+        #expect(try service.get("/healthz").status == 200)
     }
 }

@@ -381,7 +381,9 @@ FORBIDDEN_ANYWHERE = [
                 r"swiftpackageindex\.com|deb\.debian\.org)\b", re.I), "a package registry's host name"),
 ]
 FORBIDDEN_IN_TEXT = [
-    (re.compile(r"\bsessions?\b", re.I), "\"session\": how the work was done is no part of the docs"),
+    # A login session is part of the product; a working session is not.
+    (re.compile(r"\b(?:this|that|each|every|one|next|last|first|second|third|\w+th|working|work|coding) sessions?\b(?! (?:token|lifetime|cookie|expir))", re.I),
+     "a working session: how the work was done is no part of the docs"),
     (re.compile(r"\b(?:earlier|previous|former) (?:run|session|build)s?\b", re.I),
      "a narrative of earlier runs"),
     (re.compile(r"\bnot kept\b|\bwas tried\b|\bwere tried\b", re.I), "what was tried and not kept belongs in commit messages"),

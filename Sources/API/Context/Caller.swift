@@ -1,3 +1,4 @@
+import Accounts
 import FixRecords
 import Storage
 import TaxiDispatch
@@ -6,10 +7,14 @@ import TaxiDispatch
 public struct Caller: Sendable, Equatable {
     /// The account, as stored.
     public let account: AccountRecord
+    /// The session of the bearer token, for what stays open on it (a push
+    /// socket closes when it ends); nil where no token was presented (a test's caller).
+    public let session: AuthenticatedSession?
 
-    /// The caller of `account`.
-    public init(account: AccountRecord) {
+    /// The caller of `account`, logged in by `session`.
+    public init(account: AccountRecord, session: AuthenticatedSession? = nil) {
         self.account = account
+        self.session = session
     }
 
     /// What the caller may do (SPEC A1).

@@ -54,7 +54,7 @@ struct AccountsController: Sendable {
     /// `POST /v1/accounts/{username}/disable`: the account can no longer log in, and its tokens stop working now.
     @Sendable func disable(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.administrator])
-        let username = try context.parameters.require("username")
+        let username = try context.pathParameter("username")
         guard username.lowercased() != caller.username.lowercased() else {
             throw Problem.conflict("an administrator cannot disable its own account; ask another administrator")
         }

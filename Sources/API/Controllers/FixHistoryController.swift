@@ -33,7 +33,7 @@ struct FixHistoryController: Sendable {
 
     @Sendable func track(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let taxi = TaxiID(try context.parameters.require("taxiId"))
+        let taxi = TaxiID(try context.pathParameter("taxiId"))
         let window = try HistoryWindow(request, maxWindow: maxWindow)
         let track = try await archive.track(of: taxi, in: window.range, limit: Self.maxTrackPositions + 1)
         guard track.positions.count <= Self.maxTrackPositions else {
@@ -47,14 +47,14 @@ struct FixHistoryController: Sendable {
 
     @Sendable func distance(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let taxi = TaxiID(try context.parameters.require("taxiId"))
+        let taxi = TaxiID(try context.pathParameter("taxiId"))
         let window = try HistoryWindow(request, maxWindow: maxWindow)
         return try JSONResponse.ok(DistanceJSON(try await archive.dailyDistances(of: taxi, in: window.range), taxi: taxi, window: window.range))
     }
 
     @Sendable func zoneFixes(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let zoneId = ZoneID(try context.parameters.require("zoneId"))
+        let zoneId = ZoneID(try context.pathParameter("zoneId"))
         guard let territory = zones.current.territories.territory(of: zoneId) else {
             throw Problem.notFound("no zone \(zoneId) in the zone set in force")
         }

@@ -29,7 +29,7 @@ struct MapController: Sendable {
             try Self.resource("map", extension: "css", type: "text/css; charset=utf-8")
         }
         router.get("/map/leaflet/:file") { _, context -> Response in
-            let file = try context.parameters.require("file")
+            let file = try context.pathParameter("file")
             guard let type = Self.leafletFiles[file] else {
                 throw Problem.notFound("the map serves leaflet.js and leaflet.css only, not \(file)")
             }

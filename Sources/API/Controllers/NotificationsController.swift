@@ -3,6 +3,7 @@ import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
+import NIOWebSocket
 import HummingbirdWebSocket
 import ServiceClock
 import Storage
@@ -60,6 +61,9 @@ struct NotificationsController: Sendable {
                                 try await outbound.write(.text(String(decoding: try notice.json(), as: UTF8.self)))
                             case .message(let data):
                                 try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
+                            case .close(let reason):
+                                try await outbound.close(.unknown(reason.code), reason: reason.reason)
+                                return
                             }
                         }
                     }
@@ -104,11 +108,13 @@ struct NotificationsController: Sendable {
         switch caller.role {
         case .passenger:
             let ride = await dispatcher.openRide(of: caller.passenger).map { RideJSON($0, now: now) }
-            return await hub.openUserSocket(for: Self.recipient(of: caller), first: try encoder.encode(PushStateJSON(ride: ride)))
+            return await hub.openUserSocket(
+                for: Self.recipient(of: caller), session: caller.session, first: try encoder.encode(PushStateJSON(ride: ride)))
         case .driver:
             let taxi = caller.taxi ?? TaxiID(caller.username)
             let driver = DriverJSON(taxi, view: await dispatcher.driver(taxi), now: now)
-            return await hub.openUserSocket(for: Self.recipient(of: caller), first: try encoder.encode(PushStateJSON(driver: driver)))
+            return await hub.openUserSocket(
+                for: Self.recipient(of: caller), session: caller.session, first: try encoder.encode(PushStateJSON(driver: driver)))
         default:
             let records = await dispatcher.taxiRecords()
             let taxis = fleet.entries(now: now).map { entry in
@@ -116,7 +122,7 @@ struct NotificationsController: Sendable {
             }
             let queues = await dispatcher.allQueues().map { zone, view in ZoneQueueJSON(zone: zone, queues: view, now: now) }
             let state = PushStateJSON(fleet: taxis, zoneQueues: queues.sorted { $0.zoneId < $1.zoneId })
-            return await hub.openBoardSocket(first: try encoder.encode(state))
+            return await hub.openBoardSocket(session: caller.session, first: try encoder.encode(state))
         }
     }
 }

@@ -61,7 +61,7 @@ struct ReservationsController: Sendable {
     /// The caller's open reservation of the path; another passenger's is answered as unknown.
     private func ownReservation(_ request: Request, context: APIRequestContext) async throws -> Reservation {
         let caller = try context.requireCaller(in: [.passenger])
-        let text = try context.parameters.require("reservationId")
+        let text = try context.pathParameter("reservationId")
         guard let id = EngineIDText.number(text, letter: "V").map(ReservationID.init) else {
             throw Problem.badRequest("'\(text)' is not a reservation id; reservation ids look like V3")
         }

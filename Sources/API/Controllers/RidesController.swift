@@ -78,7 +78,7 @@ struct RidesController: Sendable {
     /// any dispatcher. Another passenger's ride is answered as unknown.
     private func ownRide(_ request: Request, context: APIRequestContext, roles: Set<Role>) async throws -> RideRequestID {
         let caller = try context.requireCaller(in: roles)
-        let text = try context.parameters.require("rideId")
+        let text = try context.pathParameter("rideId")
         guard let id = EngineIDText.number(text, letter: "R").map(RideRequestID.init) else {
             throw Problem.badRequest("'\(text)' is not a ride id; ride ids look like R12")
         }

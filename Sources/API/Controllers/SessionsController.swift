@@ -13,8 +13,8 @@ import TaxiDispatch
 struct SessionsController: Sendable {
     let accounts: AccountService
     let dispatcher: Dispatcher
-    /// Login attempts per username.
-    let userLimiter: AttemptLimiter
+    /// Wrong passwords per (username, client address).
+    let throttle: LoginThrottle
     /// Login attempts per client address.
     let addressLimiter: AttemptLimiter
 
@@ -31,9 +31,20 @@ struct SessionsController: Sendable {
     /// `POST /v1/sessions` `{"username", "password"}` → 201 `{"token", "expiresAt", "role"}`.
     @Sendable func login(_ request: Request, context: APIRequestContext) async throws -> Response {
         let body = try await request.decode(as: LoginBody.self, context: context)
-        try addressLimiter.attempt("\(context.remoteAddress?.ipAddress ?? "unknown")", what: "login")
-        try userLimiter.attempt(body.username.lowercased(), what: "login")
-        let session = try await accounts.login(username: body.username, password: body.password)
+        if let problem = AccountService.loginProblem(username: body.username, password: body.password) {
+            throw Problem(AccountError.invalid([problem]))
+        }
+        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        try addressLimiter.attempt(address, what: "login")
+        try throttle.check(username: body.username, address: address)
+        let session: SessionToken
+        do {
+            session = try await accounts.login(username: body.username, password: body.password)
+        } catch {
+            if case .badCredentials = error { throttle.failed(username: body.username, address: address) }
+            throw error
+        }
+        throttle.succeeded(username: body.username, address: address)
         if session.account.role == .driver, let taxi = Caller(account: session.account).taxi {
             try await putOnDuty(taxi)
         }

@@ -32,7 +32,7 @@ struct TaxisController: Sendable {
 
     @Sendable func position(_ request: Request, context: APIRequestContext) throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let taxi = TaxiID(try context.parameters.require("taxiId"))
+        let taxi = TaxiID(try context.pathParameter("taxiId"))
         guard let entry = fleet.entry(for: taxi, now: clock.now) else {
             throw Problem.notFound("no taxi \(taxi) has reported a position")
         }
@@ -41,7 +41,7 @@ struct TaxisController: Sendable {
 
     @Sendable func fixes(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: ZonesController.readers)
-        let taxi = TaxiID(try context.parameters.require("taxiId"))
+        let taxi = TaxiID(try context.pathParameter("taxiId"))
         let window = try HistoryWindow(request, maxWindow: maxWindow)
         let (from, to) = (window.range.lowerBound, window.range.upperBound)
         let limit = try request.queryCount("limit", in: 1...Self.maxPageSize, default: Self.defaultPageSize)

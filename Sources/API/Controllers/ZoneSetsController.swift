@@ -117,7 +117,7 @@ struct ZoneSetsController: Sendable {
     }
 
     private static func version(_ context: APIRequestContext) throws -> Int {
-        let text = try context.parameters.require("version")
+        let text = try context.pathParameter("version")
         guard let number = Int(text), number > 0 else {
             throw Problem.badRequest("'\(text)' is not a zone set version; versions are whole numbers from 1")
         }

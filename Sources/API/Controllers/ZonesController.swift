@@ -122,7 +122,7 @@ struct ZonesController: Sendable {
     }
 
     private func knownZone(_ context: APIRequestContext) throws -> ZoneID {
-        let zone = ZoneID(try context.parameters.require("zoneId"))
+        let zone = ZoneID(try context.pathParameter("zoneId"))
         guard zones.current.zoneSet[zone] != nil else { throw Problem.notFound("there is no zone \(zone) in the zone set") }
         return zone
     }

@@ -14,10 +14,7 @@ final class AttemptLimiter: Sendable {
     private let burst: Double
     private let perSecond: Double
     private let clock: any ServiceClock
-    private let buckets = Mutex<[String: Bucket]>([:])
-    /// Buckets beyond this many are pruned of the full ones, so that a
-    /// flood of addresses cannot grow the memory without bound.
-    private static let pruneAbove = 100_000
+    private let buckets = Mutex<(byKey: [String: Bucket], lastSweep: Duration)>(([:], .zero))
 
     /// A limiter allowing `burst` attempts at once per key, refilled at `perMinute` a minute.
     init(burst: Int, perMinute: Int, clock: any ServiceClock) {
@@ -30,17 +27,20 @@ final class AttemptLimiter: Sendable {
     /// - Throws: ``Problem`` 429 naming `what` when it has none left.
     func attempt(_ key: String, what: String) throws {
         let now = clock.uptime
-        let wait: Double? = buckets.withLock { buckets in
-            if buckets.count > Self.pruneAbove { prune(&buckets, now: now) }
-            var bucket = buckets[key] ?? Bucket(tokens: burst, updated: now)
+        let wait: Double? = buckets.withLock { state in
+            if now - state.lastSweep >= .seconds(60) {
+                state.lastSweep = now
+                forgetRefilled(&state.byKey, now: now)
+            }
+            var bucket = state.byKey[key] ?? Bucket(tokens: burst, updated: now)
             bucket.tokens = min(burst, bucket.tokens + (now - bucket.updated) / .seconds(1) * perSecond)
             bucket.updated = now
             guard bucket.tokens >= 1 else {
-                buckets[key] = bucket
+                state.byKey[key] = bucket
                 return (1 - bucket.tokens) / perSecond
             }
             bucket.tokens -= 1
-            buckets[key] = bucket
+            state.byKey[key] = bucket
             return nil
         }
         if let wait {
@@ -49,7 +49,10 @@ final class AttemptLimiter: Sendable {
         }
     }
 
-    private func prune(_ buckets: inout [String: Bucket], now: Duration) {
+    /// Forgets the buckets that have refilled (keys idle long enough that
+    /// a new bucket would be the same), once a minute, so that a flood of
+    /// addresses cannot grow the memory past a minute's worth.
+    private func forgetRefilled(_ buckets: inout [String: Bucket], now: Duration) {
         buckets = buckets.filter { _, bucket in bucket.tokens + (now - bucket.updated) / .seconds(1) * perSecond < burst }
     }
 }

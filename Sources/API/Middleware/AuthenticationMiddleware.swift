@@ -16,12 +16,12 @@ struct AuthenticationMiddleware: RouterMiddleware {
         guard let token = Self.bearerToken(of: request) else {
             throw Problem.unauthorized("this endpoint needs a bearer token (Authorization: Bearer ...): log in with POST /v1/sessions")
         }
-        let account = try await accounts.authenticate(bearer: token)
-        guard let account else {
+        let session = try await accounts.authenticateSession(bearer: token)
+        guard let session else {
             throw Problem.unauthorized("the bearer token is unknown, expired or revoked: log in again with POST /v1/sessions")
         }
         var context = context
-        context.caller = Caller(account: account)
+        context.caller = Caller(account: session.account, session: session)
         return try await next(request, context)
     }
 

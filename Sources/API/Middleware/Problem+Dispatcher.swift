@@ -23,7 +23,7 @@ extension Problem {
     /// The answer to a new request or reservation the engine turned down (SPEC D3, D5, Z2).
     init(_ refusal: RequestRefusal) {
         switch refusal {
-        case .passengerHasOpenRequest: self = .conflict("\(refusal)")
+        case .passengerHasOpenRequest, .duplicateReservation, .tooManyReservations: self = .conflict("\(refusal)")
         case .outsideServiceArea, .pickupTooSoon, .pickupTooLate: self = .unprocessable("\(refusal)")
         }
     }

@@ -1,3 +1,4 @@
+import Accounts
 import DispatchService
 import Foundation
 import Logging
@@ -25,6 +26,8 @@ public actor NotificationHub: Service {
         case board(Notice)
         /// A JSON message of its own (the state a socket starts with).
         case message(Data)
+        /// The last message: the socket is closed, for this reason.
+        case close(PushClose)
     }
 
     /// One open socket: where its messages go, and for a user's socket, the
@@ -42,6 +45,8 @@ public actor NotificationHub: Service {
     private var board: [Int: AsyncStream<Outgoing>.Continuation] = [:]
     /// Whose each open user socket is.
     private var recipientOfSocket: [Int: String] = [:]
+    /// The session each socket was opened on, which it lives no longer than.
+    private var sessionOfSocket: [Int: AuthenticatedSession] = [:]
     private var nextSocket = 0
     private var unrecordedMarks: [String: NotificationKey] = [:]
 
@@ -72,6 +77,7 @@ public actor NotificationHub: Service {
                     while !Task.isCancelled {
                         try await clock.sleep(for: Self.markInterval)
                         await self.recordMarks()
+                        await self.closeExpiredSessions()
                     }
                 }
             }
@@ -81,13 +87,17 @@ public actor NotificationHub: Service {
         finishAll()
     }
 
-    /// Opens a socket for `recipient`'s notifications: the ones stored and
-    /// not yet handed over come first, then each new one as it is told.
+    /// Opens a socket for `recipient`'s notifications on `session` (nil:
+    /// none to end it): the ones stored and not yet handed over come first,
+    /// then each new one as it is told.
     /// - Returns: the socket's number (for ``close(_:)``) and its messages.
-    func openUserSocket(for recipient: String, first: Data?) async -> (socket: Int, messages: AsyncStream<Outgoing>) {
+    func openUserSocket(
+        for recipient: String, session: AuthenticatedSession?, first: Data?
+    ) async -> (socket: Int, messages: AsyncStream<Outgoing>) {
         let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
         let socket = nextSocket
         nextSocket += 1
+        sessionOfSocket[socket] = session
         if let first { outgoing.yield(.message(first)) }
         users[recipient, default: [:]][socket] = Subscriber(outgoing: outgoing, catchingUp: [], lastKey: nil)
         recipientOfSocket[socket] = recipient
@@ -109,11 +119,13 @@ public actor NotificationHub: Service {
         return (socket, messages)
     }
 
-    /// Opens a socket on the dispatchers' board: `first` (the state now), then every notice.
-    func openBoardSocket(first: Data) -> (socket: Int, messages: AsyncStream<Outgoing>) {
+    /// Opens a socket on the dispatchers' board on `session` (nil: none to
+    /// end it): `first` (the state now), then every notice.
+    func openBoardSocket(session: AuthenticatedSession?, first: Data) -> (socket: Int, messages: AsyncStream<Outgoing>) {
         let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
         let socket = nextSocket
         nextSocket += 1
+        sessionOfSocket[socket] = session
         outgoing.yield(.message(first))
         board[socket] = outgoing
         return (socket, messages)
@@ -125,8 +137,36 @@ public actor NotificationHub: Service {
         for continuation in board.values { continuation.yield(.message(message)) }
     }
 
+    /// Closes the sockets of every session `ends` tells of, as it is told.
+    public nonisolated func closeSockets(onSessionsEndedBy ends: SessionEnds) {
+        ends.observe { end in Task { await self.end(end) } }
+    }
+
+    /// Closes, telling why, every socket opened on a session that `end` ended.
+    func end(_ end: SessionEnd) {
+        let (ended, reason): ([Int], PushClose) = switch end {
+        case .loggedOut(let hash): (sessionOfSocket.filter { $0.value.tokenHash == hash }.map(\.key), .loggedOut)
+        case .accountDisabled(let id): (sessionOfSocket.filter { $0.value.account.id == id }.map(\.key), .accountDisabled)
+        }
+        for socket in ended { close(socket, telling: reason) }
+    }
+
+    /// Closes every socket whose session has expired by now.
+    func closeExpiredSessions() {
+        let now = clock.now
+        for (socket, session) in sessionOfSocket where session.expiresAt <= now { close(socket, telling: .sessionExpired) }
+    }
+
+    /// Sends `reason` as a socket's last message, then forgets it.
+    private func close(_ socket: Int, telling reason: PushClose) {
+        board[socket]?.yield(.close(reason))
+        if let recipient = recipientOfSocket[socket] { users[recipient]?[socket]?.outgoing.yield(.close(reason)) }
+        close(socket)
+    }
+
     /// Forgets a socket that closed.
     func close(_ socket: Int) {
+        sessionOfSocket[socket] = nil
         board[socket]?.finish()
         board[socket] = nil
         guard let recipient = recipientOfSocket.removeValue(forKey: socket) else { return }
@@ -181,5 +221,6 @@ public actor NotificationHub: Service {
         board = [:]
         users = [:]
         recipientOfSocket = [:]
+        sessionOfSocket = [:]
     }
 }

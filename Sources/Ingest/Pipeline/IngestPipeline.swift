@@ -3,6 +3,7 @@ import Fleet
 import ServiceClock
 import Foundation
 import GeoKit
+import Logging
 import Synchronization
 import Zones
 
@@ -29,6 +30,8 @@ public final class IngestPipeline: FixSink {
     private let queuedFixes = Atomic<Int>(0)
     private let commitFailing = Atomic<Bool>(false)
     private let lastCommitError = Mutex<String?>(nil)
+    /// Hears when commits start failing and when they store again.
+    private let logger: Logger
     /// The server clock fixes are judged by.
     public let clock: any ServiceClock
 
@@ -39,8 +42,9 @@ public final class IngestPipeline: FixSink {
     public init(
         devices: DeviceRegistry, zones: ActiveZones?, validator: FixValidator, sink: any FixSink,
         metrics: IngestMetrics, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes,
-        clock: any ServiceClock = SystemClock()
+        clock: any ServiceClock = SystemClock(), logger: Logger = Logger(label: "mytaxi.ingest")
     ) {
+        self.logger = logger
         self.devices = Mutex(devices)
         self.zones = zones
         self.validator = validator
@@ -77,9 +81,20 @@ public final class IngestPipeline: FixSink {
         lastCommitError.withLock { $0 }
     }
 
+    /// Keeps the commits' outcome for ``commitFailure``, and logs each
+    /// change once: the first failure with its error, the first success after.
     private func noteCommit(error: (any Error)?) {
-        lastCommitError.withLock { $0 = error.map { "the archive cannot store fixes: \($0)" } }
+        let text = error.map { "the archive cannot store fixes: \($0)" }
+        let previous = lastCommitError.withLock { last in
+            defer { last = text }
+            return last
+        }
         commitFailing.store(error != nil, ordering: .relaxed)
+        if let text, previous == nil {
+            logger.error("\(text); no fix is acknowledged until it can")
+        } else if text == nil, previous != nil {
+            logger.info("the archive stores fixes again")
+        }
     }
 
     /// True while more than ``maxQueuedFixes`` fixes wait for the archive

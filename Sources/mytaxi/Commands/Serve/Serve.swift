@@ -144,7 +144,7 @@ struct Serve: AsyncParsableCommand {
     var bcryptCost: Int?
 
     @Option(name: .customLong("login-limit"), help: ArgumentHelp(
-        "Logins a minute allowed from one client address (a dispatch office behind one NAT needs more); one username gets 10. (default: 100)",
+        "Logins a minute allowed from one client address (a dispatch office behind one NAT needs more); each username and address pair also gets 5 wrong passwords, then waits 2 s, 4 s, ... (default: 100)",
         valueName: "N"))
     var loginLimit: Int?
 
@@ -152,6 +152,16 @@ struct Serve: AsyncParsableCommand {
         "Passenger registrations (and confirmations) a minute allowed from one client address (a load test or the demo's simulated passengers need more). (default: 20)",
         valueName: "N"))
     var registrationLimit: Int?
+
+    @Option(name: .customLong("max-reservations"), help: ArgumentHelp(
+        "Open reservations one passenger may hold; the same booking twice is refused whatever this is. (default: 5)",
+        valueName: "N"))
+    var maxReservations: Int?
+
+    @Option(name: .customLong("metrics-bind"), help: ArgumentHelp(
+        "Serve /metrics on this address and port of its own (e.g. 127.0.0.1:9464) instead of on the API's port, so that a public API does not show it. (default: on the API's port)",
+        valueName: "HOST:PORT"))
+    var metricsBind: String?
 
     @Option(name: .customLong("history-max-days"), help: ArgumentHelp(
         "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 400. (default: 7)",
@@ -219,6 +229,7 @@ struct Serve: AsyncParsableCommand {
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
         (settings.registrationLimit, settings.historyMaxDays) = (registrationLimit, historyMaxDays)
         (settings.fixRetentionDays, settings.compactAfterHours) = (fixRetentionDays, compactAfterHours)
+        (settings.maxReservations, settings.metricsBind) = (maxReservations, metricsBind)
         return settings
     }
 

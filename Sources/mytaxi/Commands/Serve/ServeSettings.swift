@@ -48,6 +48,8 @@ struct ServeSettings: Decodable, Equatable {
     var historyMaxDays: Int?
     var fixRetentionDays: Int?
     var compactAfterHours: Int?
+    var maxReservations: Int?
+    var metricsBind: String?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
@@ -60,6 +62,7 @@ struct ServeSettings: Decodable, Equatable {
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
         case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
         case fixRetentionDays = "fix-retention-days", compactAfterHours = "compact-after-hours"
+        case maxReservations = "max-reservations", metricsBind = "metrics-bind"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -67,7 +70,7 @@ struct ServeSettings: Decodable, Equatable {
         [
             (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
-            (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port),
+            (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port), (.metricsBind, \.metricsBind),
         ]
     }
 
@@ -75,7 +78,7 @@ struct ServeSettings: Decodable, Equatable {
     private static var wholeNumbers: [(CodingKeys, WritableKeyPath<ServeSettings, Int?>)] {
         [(.httpPort, \.httpPort), (.maxConnections, \.maxConnections), (.httpMaxConnections, \.httpMaxConnections),
          (.bcryptCost, \.bcryptCost), (.loginLimit, \.loginLimit), (.registrationLimit, \.registrationLimit), (.historyMaxDays, \.historyMaxDays),
-         (.fixRetentionDays, \.fixRetentionDays), (.compactAfterHours, \.compactAfterHours)]
+         (.fixRetentionDays, \.fixRetentionDays), (.compactAfterHours, \.compactAfterHours), (.maxReservations, \.maxReservations)]
     }
 
     /// The settings that are numbers (seconds, square metres), by key.
@@ -167,6 +170,10 @@ struct ServeSettings: Decodable, Equatable {
         configuration.maxHTTPConnections = try Self.count(
             httpMaxConnections ?? configuration.maxHTTPConnections, flag: "http-max-connections")
         configuration.dispatchRules = try dispatchRules(defaults: configuration.dispatchRules)
+        if let maxReservations {
+            configuration.dispatchRules.maximumOpenReservations = try Self.count(maxReservations, flag: "max-reservations")
+        }
+        if let metricsBind { configuration.metricsAddress = try Self.hostAndPort(metricsBind, flag: "metrics-bind") }
         if let sessionLifetime {
             configuration.accountSettings.sessionLifetime = .milliseconds(Int64(try Self.seconds(sessionLifetime, flag: "session-lifetime") * 1000))
         }
@@ -226,6 +233,17 @@ struct ServeSettings: Decodable, Equatable {
             zoneDwell: try duration(zoneDwell, defaults.zoneDwell, flag: "zone-dwell"),
             staleGrace: try duration(staleGrace, defaults.staleGrace, flag: "stale-grace"),
             missingClientWait: try duration(missingClientWait, defaults.missingClientWait, flag: "missing-client-wait"))
+    }
+
+    /// `HOST:PORT` (an IPv6 host in brackets: `[::1]:9464`), the port 0...65535.
+    static func hostAndPort(_ text: String, flag: String) throws -> (host: String, port: Int) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (0...65535).contains(port)
+        else {
+            throw ValidationError("--\(flag) must be HOST:PORT, e.g. 127.0.0.1:9464, not '\(text)'")
+        }
+        let host = text[..<colon].trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        guard !host.isEmpty else { throw ValidationError("--\(flag) must name a host before the port, not '\(text)'") }
+        return (host, port)
     }
 
     /// A duration in seconds: finite, at least a millisecond and at most a

@@ -1,0 +1,30 @@
+/// Why the service closed a push socket, in the close frame: a code of
+/// the application's range (4000–4999), so that a client can tell a
+/// session that ended (log in again) from a network failure (reconnect),
+/// and a sentence saying so.
+enum PushClose: Sendable, Equatable {
+    /// The session was logged out.
+    case loggedOut
+    /// The session expired.
+    case sessionExpired
+    /// The account was disabled.
+    case accountDisabled
+
+    /// The close code.
+    var code: UInt16 {
+        switch self {
+        case .loggedOut: 4001
+        case .sessionExpired: 4002
+        case .accountDisabled: 4003
+        }
+    }
+
+    /// The close reason, for people.
+    var reason: String {
+        switch self {
+        case .loggedOut: "the session was logged out: log in again with POST /v1/sessions"
+        case .sessionExpired: "the session expired: log in again with POST /v1/sessions"
+        case .accountDisabled: "the account was disabled"
+        }
+    }
+}
