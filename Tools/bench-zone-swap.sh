@@ -42,7 +42,7 @@ port_of() { awk -v l="$1" '$2 == l { n = split($3, a, ":"); print a[n] }' "$work
 api="http://127.0.0.1:$(port_of http)"
 token=$(curl -sf "$api/v1/sessions" -H 'Content-Type: application/json' \
   -d "{\"username\": \"admin\", \"password\": \"$password\"}" | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
-publish() { "$bin/mytaxi" zones publish "$1" --to "$api" --token "$token" >/dev/null 2>&1; }
+publish() { printf '%s\n' "$token" | "$bin/mytaxi" zones publish "$1" --to "$api" --token-stdin >/dev/null 2>&1; }
 milliseconds() { echo $(( $(date +%s%N) / 1000000 )); }
 
 # Taxis in the index, so that a swap has every one of them to re-zone.

@@ -24,11 +24,15 @@ enum CommandRunner {
         var lines: [String] { standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init) }
     }
 
-    /// Runs `mytaxi arguments...` in the package root, feeding `input` on standard input.
-    static func run(_ arguments: [String], input: String = "") throws -> Result {
+    /// Runs `mytaxi arguments...` in the package root, feeding `input` on
+    /// standard input, with `environment` added to the test's own.
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+        }
         process.currentDirectoryURL = packageRoot
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin

@@ -27,9 +27,9 @@ import Testing
         let zones = folder.appendingPathComponent("zones.geojson")
         try """
             {"type": "FeatureCollection", "features": [
-             {"type": "Feature", "id": "1", "properties": {"name": "West"},
+             {"type": "Feature", "id": "moneghetti-west", "properties": {"name": "West"},
               "geometry": {"type": "Polygon", "coordinates": [[[-0.001, -0.001], [0.0015, -0.001], [0.0015, 0.004], [-0.001, 0.004], [-0.001, -0.001]]]}},
-             {"type": "Feature", "id": "2", "properties": {"name": "East"},
+             {"type": "Feature", "id": "moneghetti-east", "properties": {"name": "East"},
               "geometry": {"type": "Polygon", "coordinates": [[[0.0015, -0.001], [0.004, -0.001], [0.004, 0.004], [0.0015, 0.004], [0.0015, -0.001]]]}}]}
             """.write(to: zones, atomically: true, encoding: .utf8)
         let graph = folder.appendingPathComponent("grid.graph").path
@@ -53,6 +53,9 @@ import Testing
         #expect(first.standardOutput == second.standardOutput)
         #expect(try Self.simulate(city, seed: 8).standardOutput != first.standardOutput)
         #expect(first.standardError.contains("simulated hour 1 of 3"))
+        let zoneLines = first.standardOutput.split(separator: "\n").filter { $0.hasPrefix("moneghetti") }
+        #expect(Set(zoneLines.compactMap { $0.split(separator: " ").first.map(String.init) }) == ["moneghetti-east", "moneghetti-west"],
+                "zone ids sharing a prefix are printed whole: \(first.standardOutput)")
     }
 
     /// What a user checks in the report: every zone line and the overall line

@@ -108,6 +108,8 @@ import Testing
         let result = try CommandRunner.run(["graph", "build", "no/such/map.osm.pbf", "-o", folder.appendingPathComponent("x.graph").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("cannot read OSM file no/such/map.osm.pbf"))
+        let line = result.standardError.split(separator: "\n").first { $0.hasPrefix("cannot read") } ?? ""
+        #expect(line.components(separatedBy: "no/such/map.osm.pbf").count == 2, "the path once: \(line)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.graph").path))
     }
 

@@ -27,8 +27,9 @@ import Testing
         defer { service.stop() }
         let url = "http://127.0.0.1:\(service.ports["http"]!)"
         let result = try CommandRunner.run(["zones", "publish", "Zones/monaco/zones.geojson", "--to", url,
-                                            "--token", try service.administratorSession(), "--comment", "Monaco"])
+                                            "--token-stdin", "--comment", "Monaco"], input: try service.administratorSession() + "\n")
         #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.isEmpty, "no warning: the token is not on the command line")
         #expect(result.lines == ["Zones/monaco/zones.geojson: stored as version 1, now active"])
         let versions = try JSONParser.parse(try service.get("/v1/zone-sets").body)
         guard case .array(let list)? = versions["versions"] else { Issue.record("no versions"); return }
@@ -38,7 +39,8 @@ import Testing
 
     /// The service's problems are printed by feature, nothing is stored, exit 1;
     /// a wrong token is a misuse, exit 2, and reaches the service even when
-    /// it begins with a dash, as one token in 64 does.
+    /// it begins with a dash, as one token in 64 does; `--token` still works,
+    /// with a warning that the process list shows it; none at all is a misuse.
     @Test func publishPrintsTheProblemsTheServiceFound() throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let service = try startService()
@@ -49,9 +51,13 @@ import Testing
         #expect(refused.status == 1)
         #expect(refused.standardError.contains("the service refused it, 1 problem(s):"))
         #expect(refused.standardError.contains("a: overlaps zone b"))
-        let unauthorised = try CommandRunner.run(["zones", "publish", "Zones/monaco/zones.geojson", "--to", url, "--token", "-wrong"])
+        #expect(refused.standardError.contains("warning: --token shows the token in the process list"))
+        let unauthorised = try CommandRunner.run(["zones", "publish", "Zones/monaco/zones.geojson", "--to", url, "--token-stdin"], input: "-wrong\n")
         #expect(unauthorised.status == 2)
         #expect(unauthorised.standardError.contains("the service answered 401"))
+        let none = try CommandRunner.run(["zones", "publish", "Zones/monaco/zones.geojson", "--to", url])
+        #expect(none.status != 0)
+        #expect(none.standardError.contains("--token-stdin or MYTAXI_TOKEN"))
     }
 
     /// With the live fleet: the taxi in Midtown would leave every zone of Monaco's set.
@@ -64,8 +70,8 @@ import Testing
         client.send(Array("MT1,LINE-1,1,\(now),40.7580,-73.9855,10,0,A\n".utf8))
         #expect(client.receive(atLeast: 6).bytes == Array("ACK,1\n".utf8))
         let result = try CommandRunner.run(["zones", "diff", "Zones/manhattan/zones.geojson", "Zones/monaco/zones.geojson",
-                                            "--taxis", "http://127.0.0.1:\(service.ports["http"]!)",
-                                            "--token", try service.administratorSession()])
+                                            "--taxis", "http://127.0.0.1:\(service.ports["http"]!)"],
+                                           environment: ["MYTAXI_TOKEN": try service.administratorSession()])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.lines.suffix(2) == ["1 of 1 taxis would change zone", "TX1: 230 → outside"])
     }

@@ -17,7 +17,8 @@ extension OSMExtract {
     public init(contentsOf path: String) throws(OSMImportError) {
         var message: UnsafeMutablePointer<CChar>?
         guard let extract = cosm_read(path, &message) else {
-            let reason = message.map { String(cString: $0) } ?? "unknown error"
+            // libosmium names the file in its message; the error names it once already.
+            let reason = (message.map { String(cString: $0) } ?? "unknown error").replacingOccurrences(of: " for '\(path)'", with: "")
             cosm_free_error(message)
             throw .unreadable(path: path, reason: reason)
         }

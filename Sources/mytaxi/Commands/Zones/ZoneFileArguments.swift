@@ -65,7 +65,14 @@ func loadZonesOrExit(path: String, arguments: ZoneFileArguments) throws -> Loade
         for problem in problems { printError(problem.description) }
         throw ExitCode(1)
     } catch {
-        printError("\(path): \(error)")
+        printError(errorLine(error, file: path))
         throw ExitCode(2)
     }
+}
+
+/// The line a command prints when `file` cannot be loaded: the error, led
+/// by the file's name unless the error names it already.
+func errorLine(_ error: ZoneFileError, file: String) -> String {
+    if case .unreadable = error { return "\(error)" }
+    return "\(file): \(error)"
 }

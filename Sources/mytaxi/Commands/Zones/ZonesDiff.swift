@@ -13,7 +13,8 @@ extension Mytaxi.Zones {
                 "NAME": AREA", "removed ...", "renamed ID: "OLD" → "NEW"", "reshaped ID "NAME": \
                 OLD → NEW (±m², ±%), AREA redrawn"), then a summary. A zone is reshaped when more \
                 than --min-area square metres of ground changed hands. Both files are read with \
-                the same --id-property and --name-property. With --taxis and --token, the live \
+                the same --id-property and --name-property. With --taxis and a token (--token-stdin \
+                or MYTAXI_TOKEN), the live \
                 fleet of a running service (`GET /v1/fleet`) is placed in both sets: how many taxis \
                 would change zone, and each of them ("TX1: 12 → 13"). Exit status: 0 (changes are \
                 not problems), 1 when a file has problems, 2 when one cannot be read or the service \
@@ -38,10 +39,8 @@ extension Mytaxi.Zones {
                                    valueName: "URL"))
         var taxis: String?
 
-        // Unconditional: a token may begin with "-" (base64url), and must not be read as a flag.
-        @Option(parsing: .unconditional,
-                help: ArgumentHelp("A bearer token for --taxis (dispatcher, planner or administrator).", valueName: "TOKEN"))
-        var token: String?
+        /// A bearer token for --taxis (dispatcher, planner or administrator).
+        @OptionGroup var bearer: BearerTokenArguments
 
         @OptionGroup var zoneFile: ZoneSetArguments
 
@@ -53,7 +52,7 @@ extension Mytaxi.Zones {
                 guard let url = URL(string: taxis), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                     throw ValidationError("--taxis must be an http:// or https:// URL, not '\(taxis)'")
                 }
-                guard token != nil else { throw ValidationError("--taxis needs --token") }
+                guard bearer.isGiven else { throw ValidationError("--taxis needs a token: --token-stdin or MYTAXI_TOKEN") }
             }
         }
 
@@ -62,7 +61,7 @@ extension Mytaxi.Zones {
             let after = try runZoneTool { () throws(ZoneToolError) in try zoneFile.load(new) }
             let diff = try ZoneDiff(old: before, new: after, minimumSquareMetres: minimumArea)
             var report = diff.report
-            if let taxis, let base = URL(string: taxis), let token {
+            if let taxis, let base = URL(string: taxis), let token = try bearer.resolve() {
                 let fleet: [ZoneServiceClient.TaxiPosition]
                 do {
                     fleet = try await ZoneServiceClient(base: base, token: token).fleet()

@@ -5,13 +5,14 @@ import Foundation
 import ZoneTools
 
 extension Mytaxi.Zones {
-    /// `mytaxi zones publish FILE --to URL --token TOKEN`: upload a zone file and activate it.
+    /// `mytaxi zones publish FILE --to URL --token-stdin`: upload a zone file and activate it.
     struct Publish: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Upload a zone file to the running service and make it the active zone set.",
             discussion: """
                 Sends the file to `POST /v1/zone-sets` (as a planner or administrator, with a token \
-                from `POST /v1/sessions`), then activates the new version with `POST \
+                from `POST /v1/sessions` read from standard input with --token-stdin or from the \
+                MYTAXI_TOKEN environment variable), then activates the new version with `POST \
                 /v1/zone-sets/{version}/activation`. Prints the version and any warnings. Exit status: \
                 0 when active, 1 when the service refused the file (its problems are listed, one per \
                 line, "ID: problem"), 2 when the file cannot be read or the service cannot be reached \
@@ -24,10 +25,8 @@ extension Mytaxi.Zones {
         @Option(help: ArgumentHelp("The service's API, e.g. http://127.0.0.1:8080.", valueName: "URL"))
         var to: String
 
-        // Unconditional: a token may begin with "-" (base64url), and must not be read as a flag.
-        @Option(parsing: .unconditional,
-                help: ArgumentHelp("A planner's or administrator's bearer token.", valueName: "TOKEN"))
-        var token: String
+        /// A planner's or administrator's bearer token.
+        @OptionGroup var bearer: BearerTokenArguments
 
         @Option(help: ArgumentHelp("A note stored with the version.", valueName: "TEXT"))
         var comment: String?
@@ -39,6 +38,9 @@ extension Mytaxi.Zones {
             guard let url = URL(string: to), url.scheme == "http" || url.scheme == "https", url.host != nil else {
                 throw ValidationError("--to must be an http:// or https:// URL, not '\(to)'")
             }
+            guard bearer.isGiven else {
+                throw ValidationError("give a planner's or administrator's token with --token-stdin or MYTAXI_TOKEN")
+            }
         }
 
         func run() async throws {
@@ -49,7 +51,7 @@ extension Mytaxi.Zones {
                 printError("cannot read \(file): \((error as NSError).localizedDescription)")
                 throw ExitCode(2)
             }
-            guard let base = URL(string: to) else { throw ExitCode(2) }
+            guard let base = URL(string: to), let token = try bearer.resolve() else { throw ExitCode(2) }
             let client = ZoneServiceClient(base: base, token: token)
             do {
                 switch try await client.upload(data, comment: comment) {

@@ -48,7 +48,7 @@ extension Mytaxi.Zones {
                     print(JSONValue.object(["valid": .bool(false), "file": .string(file),
                                             "error": .string(error.description)]).serialized)
                 } else {
-                    printError("\(file): \(error)")
+                    printError(errorLine(error, file: file))
                 }
                 throw ExitCode(2)
             }
