@@ -131,7 +131,7 @@ public enum DispatchNotices {
             notice.kind = "taxi_assigned"
             ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
-            notice.etaS = eta.map { $0 / .seconds(1) }
+            notice.etaS = eta.map(JSONWriter.roundedSeconds)
         case .offerRefused(let id, let taxi):
             notice.kind = "offer_refused"
             ride(id, tellingPassenger: false)
@@ -173,7 +173,7 @@ public enum DispatchNotices {
             notice.kind = "eta_changed"
             ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
-            notice.etaS = eta / .seconds(1)
+            notice.etaS = JSONWriter.roundedSeconds(eta)
         case .reservationMade(let id, let passenger, let pickupAt):
             notice.kind = "reservation_made"
             notice.reservationId = id.description

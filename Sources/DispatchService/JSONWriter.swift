@@ -212,6 +212,19 @@ public struct JSONWriter {
         return rounded == 0 ? 0 : rounded
     }
 
+    /// `value` (seconds, metres) rounded to a tenth: what the API gives out
+    /// for a time or a distance, since a router's estimate is not finer
+    /// than that and `314.64300000000003` helps nobody.
+    public static func roundedTenths(_ value: Double) -> Double {
+        guard value.isFinite else { return value }
+        return (value * 10).rounded() / 10
+    }
+
+    /// A duration's seconds rounded to a tenth (``roundedTenths(_:)``).
+    public static func roundedSeconds(_ duration: Duration) -> Double {
+        roundedTenths(duration / .seconds(1))
+    }
+
     /// Appends `duration` as its `Codable` form: `[high, low]`, the two
     /// halves of its count of attoseconds as a 128-bit integer.
     public mutating func duration(_ duration: Duration) {

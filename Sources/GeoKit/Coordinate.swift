@@ -19,8 +19,16 @@ public struct Coordinate: Hashable, Sendable, CustomStringConvertible, Codable {
             && (-180...180).contains(longitude) && (-90...90).contains(latitude)
     }
 
-    /// `lon,lat`, the order every command of this project reads and writes.
-    public var description: String { "\(longitude),\(latitude)" }
+    /// `lon,lat`, the order every command of this project reads and writes,
+    /// each to 7 decimals (about a centimetre), as the API writes positions:
+    /// a message names `7.415,43.705`, not the float `43.705000000000005`.
+    public var description: String { "\(Self.sevenDecimals(longitude)),\(Self.sevenDecimals(latitude))" }
+
+    private static func sevenDecimals(_ value: Double) -> Double {
+        guard value.isFinite, value.magnitude <= 1e9 else { return value }
+        let rounded = (value * 10_000_000).rounded() / 10_000_000
+        return rounded == 0 ? 0 : rounded
+    }
 }
 
 extension Coordinate {

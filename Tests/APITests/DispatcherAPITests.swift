@@ -66,6 +66,10 @@ import Testing
             #expect(eta.status == .ok)
             #expect((eta.body?["durationS"]?.scalarText).flatMap(Double.init).map { $0 > 0 } == true)
             #expect((eta.body?["distanceM"]?.scalarText).flatMap(Double.init).map { $0 > 500 } == true)
+            for field in ["durationS", "distanceM"] {
+                let value = try #require((eta.body?[field]?.scalarText).flatMap(Double.init))
+                #expect((value * 10).rounded() / 10 == value, "\(field) to a tenth: \(value)")
+            }
             #expect(eta["depart"] == "2026-11-23T13:30:00.000Z")
             #expect(try await client.call(.get, "/v1/eta?from=-73.99&to=-73.98,40.76", token: token).status == .badRequest)
             #expect(try await client.call(.get, "/v1/eta?from=2.35,48.85&to=-73.98,40.76", token: token).status == .unprocessableContent)

@@ -78,3 +78,12 @@ import Testing
         #expect(hits == 8 * 2_000 / 2 + 8 * 10)
     }
 }
+
+/// How a position is written in messages and errors.
+@Suite(.timeLimit(.minutes(20))) struct CoordinateTextTests {
+    @Test func aPositionIsWrittenToSevenDecimals() {
+        #expect(Coordinate(longitude: 7.415, latitude: 43.705000000000005).description == "7.415,43.705")
+        #expect(Coordinate(longitude: -73.98551234567, latitude: 40.7580000001).description == "-73.9855123,40.758")
+        #expect(Coordinate(longitude: -0.00000001, latitude: 0).description == "0.0,0.0")
+    }
+}

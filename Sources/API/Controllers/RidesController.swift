@@ -40,7 +40,7 @@ struct RidesController: Sendable {
         }
         var ride = try await rideJSON(id)
         if ride.status == "queued", let zone {
-            ride.expectedWaitS = await dispatcher.expectedWait(at: pickup, in: zone).map { $0 / .seconds(1) }
+            ride.expectedWaitS = await dispatcher.expectedWait(at: pickup, in: zone).map(JSONWriter.roundedSeconds)
         }
         return try JSONResponse.created(ride, location: "/v1/rides/\(ride.rideId)")
     }

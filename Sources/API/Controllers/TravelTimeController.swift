@@ -1,3 +1,4 @@
+import DispatchService
 import FixRecords
 import Foundation
 import Hummingbird
@@ -43,7 +44,8 @@ struct TravelTimeController: Sendable {
             for (row, estimate) in column.enumerated() { rows[row].append(estimate) }
         }
         return try JSONResponse.ok(TableJSON(
-            durationsS: rows.map { $0.map { $0?.durationSeconds } }, distancesM: rows.map { $0.map { $0?.distanceMetres } },
+            durationsS: rows.map { $0.map { $0.map { JSONWriter.roundedTenths($0.durationSeconds) } } },
+            distancesM: rows.map { $0.map { $0.map { JSONWriter.roundedTenths($0.distanceMetres) } } },
             depart: FixTime.iso8601(depart)))
     }
 
@@ -56,7 +58,7 @@ struct TravelTimeController: Sendable {
         do {
             let route = try router.route(from: from, to: to, depart: depart)
             return try JSONResponse.ok(TravelTimeJSON(
-                durationS: route.durationSeconds, distanceM: route.distanceMetres, depart: FixTime.iso8601(depart)))
+                durationS: JSONWriter.roundedTenths(route.durationSeconds), distanceM: JSONWriter.roundedTenths(route.distanceMetres), depart: FixTime.iso8601(depart)))
         } catch let error as SnapError {
             throw Problem.unprocessable("a point cannot be placed on the road map: \(error)")
         } catch RouteError.noRoute {

@@ -32,7 +32,7 @@ struct WaitsController: Sendable {
         let point = try request.queryPoint()
         let zone = try zoneOf(point)
         let wait = await dispatcher.expectedWait(at: point, in: zone.id)
-        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map { $0 / .seconds(1) }))
+        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds)))
     }
 
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
@@ -62,8 +62,8 @@ struct WaitsController: Sendable {
         if wait == nil { warnings.append("no taxi is free or recently freed in zone \(zone.id): the wait is unknown and counted as none") }
         if !answer.reachable { warnings.append("late by \(Int((-answer.marginSeconds).rounded())) s: call earlier or choose another way") }
         return try JSONResponse.ok(ReachabilityJSON(
-            reachable: answer.reachable, arrival: FixTime.iso8601(answer.arrival), marginS: answer.marginSeconds,
-            expectedWaitS: wait.map { $0 / .seconds(1) }, driveS: answer.driveSeconds, zoneId: zone.id.text, warnings: warnings))
+            reachable: answer.reachable, arrival: FixTime.iso8601(answer.arrival), marginS: JSONWriter.roundedTenths(answer.marginSeconds),
+            expectedWaitS: wait.map(JSONWriter.roundedSeconds), driveS: JSONWriter.roundedTenths(answer.driveSeconds), zoneId: zone.id.text, warnings: warnings))
     }
 
     private func zoneOf(_ point: GeoKit.Coordinate) throws -> Zone {

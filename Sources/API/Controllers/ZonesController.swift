@@ -100,7 +100,7 @@ struct ZonesController: Sendable {
         let choices = await dispatcher.nearestZonesWithFreeTaxis(to: point, limit: limit)
         let zoneSet = zones.current.zoneSet
         return try JSONResponse.ok(choices.map {
-            NearestZoneJSON(zoneId: $0.zone.text, name: zoneSet[$0.zone]?.name, taxiId: $0.taxi.text, etaS: $0.eta / .seconds(1))
+            NearestZoneJSON(zoneId: $0.zone.text, name: zoneSet[$0.zone]?.name, taxiId: $0.taxi.text, etaS: JSONWriter.roundedSeconds($0.eta))
         })
     }
 

@@ -50,7 +50,7 @@ struct RideJSON: Codable, Equatable, Sendable {
         case .assigned(let taxi, let eta):
             status = "assigned"
             taxiId = taxi.text
-            etaS = eta.map { $0 / .seconds(1) }
+            etaS = eta.map(JSONWriter.roundedSeconds)
         case .arrived(let taxi, _):
             status = "arrived"
             taxiId = taxi.text
