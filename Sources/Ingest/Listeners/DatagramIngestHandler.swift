@@ -7,11 +7,16 @@ import NIOCore
 /// A bad datagram is counted and dropped; nothing else is affected.
 /// Replies that become due together leave in one flush (one `sendmmsg`).
 ///
-/// Only a datagram from a registered device is answered: a source address
-/// can be forged, so an answer to anyone else (an unknown device, a bare
-/// `PING`) would let the service reflect traffic at a victim. While the
-/// archive is behind, datagrams are dropped unread and counted: the
-/// terminal, with no ACK, sends them again.
+/// Each datagram carries its own credentials: a line-protocol
+/// `LOGIN` line in it vouches for its device's fixes in that datagram; a
+/// refused login (unknown device, a secret missing or wrong) drops the
+/// whole datagram.
+///
+/// Only a datagram from a device that may report is answered: a source
+/// address can be forged, so an answer to anyone else (an unknown device, a
+/// device without its secret, a bare `PING`) would let the service reflect
+/// traffic at a victim. While the archive is behind, datagrams are dropped
+/// unread and counted: the terminal, with no ACK, sends them again.
 final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
@@ -41,12 +46,13 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
             frame = decoded
         }
         pipeline.metrics.frameReceived(wireProtocol)
-        if let device = frame.announcedDeviceId, pipeline.taxi(forDevice: device) == nil {
-            pipeline.metrics.fixRejected(wireProtocol, .unknownDevice)
-            return
+        var credential: DeviceCredential?
+        if let device = frame.announcedDeviceId {
+            credential = frame.presentedSecret.map { DeviceCredential(deviceId: device, secret: $0) }
+            guard pipeline.checkLogin(ofDevice: device, credential: credential, via: wireProtocol) == nil else { return }
         }
-        let accepted = pipeline.accept(frame.fixes, via: wireProtocol)
-        guard comesFromARegisteredDevice(frame, accepted: accepted) else { return }
+        let accepted = pipeline.accept(frame.fixes, via: wireProtocol, credential: credential)
+        guard comesFromADeviceThatMayReport(frame, accepted: accepted, credential: credential) else { return }
         let remote = envelope.remoteAddress
         let reply = frame.reply
         guard !accepted.isEmpty else {
@@ -61,11 +67,15 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
         }
     }
 
-    /// True when the datagram names a device of the devices file: in its
-    /// header (Teltonika's IMEI) or in one of its fixes.
-    private func comesFromARegisteredDevice(_ frame: DecodedFrame, accepted: [AcceptedFix]) -> Bool {
+    /// True when the datagram comes from a device of the devices file that
+    /// may report with what it presented: one its header or login names
+    /// (already checked), or one of its fixes' (accepted, or refused by
+    /// validation only, which is still answered).
+    private func comesFromADeviceThatMayReport(_ frame: DecodedFrame, accepted: [AcceptedFix], credential: DeviceCredential?) -> Bool {
         if frame.announcedDeviceId != nil || !accepted.isEmpty { return true }
-        return frame.fixes.contains { pipeline.taxi(forDevice: $0.deviceId) != nil }
+        return frame.fixes.contains {
+            pipeline.refusal(ofDevice: $0.deviceId, credential: credential, via: wireProtocol) == nil
+        }
     }
 
     private func send(_ reply: [UInt8], to remote: SocketAddress, arrivedAt: ContinuousClock.Instant, context: ChannelHandlerContext) {
