@@ -16,10 +16,10 @@ import Testing
         let terminal: SocketAddress
         let metrics = TestMetrics()
 
-        init(devices: String = "device_id,taxi_id\nD1,TX1\n") throws {
+        init(devices: String = "device_id,taxi_id\nD1,TX1\n", allowList: IngestAllowList = IngestAllowList()) throws {
             terminal = try SocketAddress(ipAddress: "192.0.2.7", port: 40_001)
             channel = try EmbeddedIngestChannel.make(sink: sink, devices: devices, metrics: metrics) { pipeline, batcher in
-                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher)
+                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher, allowList: allowList)
             }
         }
 
@@ -92,6 +92,23 @@ import Testing
         try harness.send(ListenerHarness.line(seq: 2))
         harness.commit(.success(()))
         #expect(try harness.replies().map(\.text) == ["ACK,2\n"])
+    }
+
+    /// A datagram from outside `--ingest-allow` is dropped before it is
+    /// decoded, and counted; one from inside is served.
+    @Test func aDatagramFromOutsideTheAllowListIsDroppedUnreadAndCounted() throws {
+        let outside = try Harness(allowList: IngestAllowList(parsing: "127.0.0.1/32,::1"))
+        try outside.send(ListenerHarness.line(seq: 1))
+        #expect(outside.sink.waiting == 0)
+        #expect(try outside.replies().isEmpty)
+        #expect(try outside.count("mytaxi_datagrams_dropped_total", reason: "not_allowed") == 1)
+        #expect(try outside.metrics.expectCounter("mytaxi_frames_received_total", [("protocol", "line")]).totalValue == 0)
+
+        let inside = try Harness(allowList: IngestAllowList(parsing: "198.51.100.0/24,192.0.2.0/24"))
+        try inside.send(ListenerHarness.line(seq: 1))
+        inside.commit(.success(()))
+        #expect(try inside.replies().map(\.text) == ["ACK,1\n"])
+        #expect(try inside.count("mytaxi_datagrams_dropped_total", reason: "not_allowed") == 0)
     }
 
     /// Each datagram carries its own credentials: a LOGIN line with the

@@ -7,7 +7,8 @@ import NIOCore
 /// A bad datagram is counted and dropped; nothing else is affected.
 /// Replies that become due together leave in one flush (one `sendmmsg`).
 ///
-/// Each datagram carries its own credentials: a line-protocol
+/// A datagram from a source outside ``IngestAllowList`` is dropped unread
+/// and counted. Each datagram carries its own credentials: a line-protocol
 /// `LOGIN` line in it vouches for its device's fixes in that datagram; a
 /// refused login (unknown device, a secret missing or wrong) drops the
 /// whole datagram.
@@ -23,19 +24,31 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
 
     private let pipeline: IngestPipeline
     private let batcher: LoopSubmissionBatcher
+    private let allowList: IngestAllowList
+    private let notAllowedLog: NotAllowedLog?
     private let clock = ContinuousClock()
     private var flushScheduled = false
 
-    init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
+    init(
+        pipeline: IngestPipeline, batcher: LoopSubmissionBatcher, allowList: IngestAllowList = IngestAllowList(),
+        notAllowedLog: NotAllowedLog? = nil
+    ) {
         self.pipeline = pipeline
         self.batcher = batcher
+        self.allowList = allowList
+        self.notAllowedLog = notAllowedLog
     }
 
     private var wireProtocol: WireProtocol { Decoder.wireProtocol }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol) }
         let envelope = unwrapInboundIn(data)
+        guard allowList.allows(envelope.remoteAddress) else {
+            pipeline.metrics.datagramDropped(wireProtocol, .notAllowed)
+            notAllowedLog?.refused(wireProtocol, from: envelope.remoteAddress)
+            return
+        }
+        guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol, .archiveBehind) }
         let arrivedAt = clock.now
         let frame: DecodedFrame
         switch envelope.data.decodeReadableBytes(Decoder.decodeDatagram) {

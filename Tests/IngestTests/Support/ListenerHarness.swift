@@ -19,13 +19,14 @@ struct ListenerHarness {
     init(
         sink: any FixSink, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes, threads: Int = 1,
         limits: IngestConnectionLimits = IngestConnectionLimits(), devices: String = "device_id,taxi_id\nD1,TX1\nD2,TX2\n",
-        metrics: any MetricsFactory = NOOPMetricsHandler.instance, secretPolicy: DeviceSecretPolicy = DeviceSecretPolicy()
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, secretPolicy: DeviceSecretPolicy = DeviceSecretPolicy(),
+        allowList: IngestAllowList = IngestAllowList()
     ) throws {
         pipeline = IngestPipeline(
             devices: try DeviceRegistry(csv: devices), zones: nil, validator: FixValidator(),
             sink: sink, metrics: IngestMetrics(factory: metrics), maxQueuedFixes: maxQueuedFixes, secretPolicy: secretPolicy)
         group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        listeners = IngestListeners(pipeline: pipeline, group: group, limits: limits)
+        listeners = IngestListeners(pipeline: pipeline, group: group, limits: limits, allowList: allowList)
     }
 
     /// The line protocol over TCP; its port.
