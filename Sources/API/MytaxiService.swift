@@ -97,6 +97,8 @@ public final class MytaxiService: Sendable {
         zonesFileBytes = Mutex(try? Data(contentsOf: URL(fileURLWithPath: configuration.zonesPath)))
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
+        let secretPolicy = DeviceSecretPolicy(requireSecrets: configuration.requireDeviceSecret)
+        if let warning = secretPolicy.warning(for: devices) { logger.warning("\(warning)") }
         let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
         archive = stores.archive
@@ -141,14 +143,20 @@ public final class MytaxiService: Sendable {
         }
         self.dispatcher = dispatcher
         pipeline = IngestPipeline(
-            devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock, logger: logger)
+            devices: devices, zones: zones, validator: validator, sink: committer, metrics: metrics, clock: clock,
+            secretPolicy: secretPolicy, logger: logger)
         group = MultiThreadedEventLoopGroup(numberOfThreads: System.coreCount)
         let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         self.notificationHub = notificationHub
         notificationHub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
         zoneSwitch = ZoneSwitch(
             active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger)
-        listeners = IngestListeners(pipeline: pipeline, group: group, limits: configuration.ingestLimits, logger: logger)
+        listeners = IngestListeners(
+            pipeline: pipeline, group: group, limits: configuration.ingestLimits, allowList: configuration.ingestAllowList,
+            logger: logger)
+        if !configuration.ingestAllowList.ranges.isEmpty {
+            logger.info("the terminals' TCP and UDP listeners serve only \(configuration.ingestAllowList) (--ingest-allow)")
+        }
         let dispatchState = await dispatcher.snapshot
         logger.info(
             "loaded \(loaded.zoneSet.zones.count) zones, \(devices.count) devices; restored \(restored.count) taxis from the archive, \(dispatchState.requests.count) open requests and \(dispatchState.taxiQueues.values.map(\.entries.count).reduce(0, +)) queued taxis from the dispatch log")
@@ -374,6 +382,7 @@ public final class MytaxiService: Sendable {
             pipeline.reloadDevices(devices)
             logger.info("reloaded \(devices.count) devices from \(configuration.devicesPath)")
             if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
+            if let warning = pipeline.secretPolicy.warning(for: devices) { logger.warning("\(warning)") }
         } catch {
             logger.error("kept the current devices: \(configuration.devicesPath): \(error)")
         }

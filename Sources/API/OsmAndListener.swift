@@ -1,4 +1,5 @@
 import FixRecords
+import Fleet
 import Foundation
 import Hummingbird
 import Ingest
@@ -10,8 +11,11 @@ import Ingest
 /// lock), as the other protocols acknowledge refused fixes: the app resends
 /// every non-2xx answer, and its upload queue would stick behind a fix that
 /// resending cannot make better. 400 with the reason when the request cannot
-/// be decoded or the device is unknown; 503 when the fix could not be stored
-/// or the archive is behind, so that the app sends it again.
+/// be decoded or the device is unknown; 401 when the device's secret (the
+/// `key` parameter of the query string or form body) is missing or wrong,
+/// or none is registered while `--require-device-secret` is on; 503 when
+/// the fix could not be stored or the archive is behind, so that the app
+/// sends it again.
 struct OsmAndListener: Sendable {
     let pipeline: IngestPipeline
     /// Largest request body read.
@@ -32,12 +36,14 @@ struct OsmAndListener: Sendable {
         let query = request.uri.query ?? ""
         pipeline.metrics.frameReceived(.osmand)
         let fix: DeviceFix
+        // The parameters (and so `key`) are the query string's, or a form body's when there is no query string.
+        let isJSON = bodyBytes.first == UInt8(ascii: "{")
+        let parameters = query.isEmpty && !isJSON ? String(decoding: bodyBytes, as: UTF8.self) : query
         do {
-            if bodyBytes.first == UInt8(ascii: "{") {
+            if isJSON {
                 fix = try OsmAndDecoder.decode(jsonBody: bodyBytes, now: pipeline.now)
             } else {
-                let form = String(decoding: bodyBytes, as: UTF8.self)
-                fix = try OsmAndDecoder.decode(query: query.isEmpty ? form : query, now: pipeline.now)
+                fix = try OsmAndDecoder.decode(query: parameters, now: pipeline.now)
             }
         } catch {
             pipeline.metrics.frameRejected(.osmand, error.reason)
@@ -46,9 +52,17 @@ struct OsmAndListener: Sendable {
         guard !pipeline.isBacklogged else {
             return Self.plain(.serviceUnavailable, "the archive is behind; send the fix again later")
         }
-        switch pipeline.accept(fix, via: .osmand) {
+        let credential = OsmAndDecoder.key(query: parameters).map {
+            DeviceCredential(deviceId: fix.deviceId, secret: DeviceSecret(presented: $0))
+        }
+        switch pipeline.accept(fix, via: .osmand, credential: credential) {
         case .failure(.unknownDevice):
             return Self.plain(.badRequest, "device \(fix.deviceId) refused: unknown_device (add it to the devices file)")
+        case .failure(let reason) where reason.refusesSecret:
+            var response = Self.plain(
+                .unauthorized, "device \(fix.deviceId) refused: \(reason.rawValue) (the `key` parameter must be the device's secret)")
+            response.headers[.wwwAuthenticate] = #"Key realm="mytaxi-osmand""#
+            return response
         case .failure(let reason):
             pipeline.metrics.ackSent(.osmand, latency: clock.now - arrived)
             return Self.plain(.ok, "fix of device \(fix.deviceId) refused: \(reason.rawValue)")

@@ -37,8 +37,16 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultCompactAfter: TimeInterval = 3_600
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
-    /// The `device_id,taxi_id` CSV file; reloaded on SIGHUP.
+    /// The `device_id,taxi_id[,secret]` CSV file; reloaded on SIGHUP.
     public var devicesPath: String
+    /// `--require-device-secret`: a device without a secret in the devices
+    /// file is refused over the line protocol and OsmAnd (GT06, Teltonika
+    /// and NMEA cannot carry one). A device that has a secret must present
+    /// it either way.
+    public var requireDeviceSecret = false
+    /// `--ingest-allow`: the source addresses the terminals' TCP and UDP
+    /// listeners serve; empty: every address.
+    public var ingestAllowList = IngestAllowList()
     /// Where the archive lives.
     public var dataDirectory: String
     /// The PostgreSQL database every store lives in (`postgres://...`);

@@ -4,49 +4,69 @@ import Foundation
 /// Which tracking device belongs to which taxi (SPEC I4): only registered
 /// devices are accepted, and each belongs to exactly one taxi.
 ///
-/// Read from a devices file: CSV lines `device_id,taxi_id` (the device id is
-/// the IMEI for GT06 and Teltonika terminals), an optional header line
-/// `device_id,taxi_id`, blank lines and `#` comments ignored. A taxi may
-/// carry several devices (a terminal and a phone); a device may not appear twice.
+/// Read from a devices file: CSV lines `device_id,taxi_id[,secret]` (the
+/// device id is the IMEI for GT06 and Teltonika terminals), an optional
+/// header line `device_id,taxi_id` or `device_id,taxi_id,secret`, blank
+/// lines and `#` comments ignored. A taxi may carry several devices (a
+/// terminal and a phone); a device may not appear twice. The secret is
+/// optional per device (an empty third field is none); a device that has
+/// one must present it (see ``DeviceSecret``). No error names a secret.
 public struct DeviceRegistry: Sendable {
-    private let taxiByDevice: [String: TaxiID]
+    private let devices: [String: RegisteredDevice]
     /// Every registered taxi, once each (kept, not derived per call: the API
     /// asks when an administrator binds a driver, under the lock ingest takes).
     public let taxis: Set<TaxiID>
+    /// How many devices have a secret.
+    public let secretCount: Int
 
     /// An empty registry refuses every device.
     public init() {
-        taxiByDevice = [:]
+        devices = [:]
         taxis = []
+        secretCount = 0
     }
 
     /// Reads a devices file's text.
     /// - Throws: ``DeviceRegistryError/invalid(_:)`` listing every bad line by number.
     public init(csv: String) throws(DeviceRegistryError) {
-        var found: [String: TaxiID] = [:]
+        var found: [String: RegisteredDevice] = [:]
         var firstLine: [String: Int] = [:]
         var problems: [String] = []
+        let expected = "expected `device_id,taxi_id` or `device_id,taxi_id,secret`"
         for (offset, rawLine) in csv.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let number = offset + 1
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let fields = line.split(separator: ",", omittingEmptySubsequences: false)
                 .map { $0.trimmingCharacters(in: .whitespaces) }
-            if number == 1 && fields.map({ $0.lowercased() }) == ["device_id", "taxi_id"] { continue }
-            guard fields.count == 2, !fields[0].isEmpty, !fields[1].isEmpty else {
-                problems.append("line \(number): expected `device_id,taxi_id`, found `\(line)`")
+            let header = fields.map { $0.lowercased() }
+            if number == 1 && (header == ["device_id", "taxi_id"] || header == ["device_id", "taxi_id", "secret"]) { continue }
+            guard (2...3).contains(fields.count), !fields[0].isEmpty, !fields[1].isEmpty else {
+                // Only the first two fields are shown: a third may be a secret.
+                let shown = "`\(fields.prefix(2).joined(separator: ","))`"
+                problems.append("line \(number): \(expected), found " + (fields.count > 3 ? "\(fields.count) fields starting \(shown)" : shown))
                 continue
+            }
+            var secret: DeviceSecret?
+            if fields.count == 3, !fields[2].isEmpty {
+                guard let registered = DeviceSecret(registered: fields[2]) else {
+                    problems.append(
+                        "line \(number): the secret of device \(fields[0]) must be \(DeviceSecret.minLength) to \(DeviceSecret.maxLength) printable ASCII characters without spaces or commas")
+                    continue
+                }
+                secret = registered
             }
             if let earlier = firstLine[fields[0]] {
                 problems.append("line \(number): device \(fields[0]) is already registered on line \(earlier)")
                 continue
             }
             firstLine[fields[0]] = number
-            found[fields[0]] = TaxiID(fields[1])
+            found[fields[0]] = RegisteredDevice(taxi: TaxiID(fields[1]), secret: secret)
         }
         if !problems.isEmpty { throw .invalid(problems) }
-        taxiByDevice = found
-        taxis = Set(found.values)
+        devices = found
+        taxis = Set(found.values.map(\.taxi))
+        secretCount = found.values.count { $0.secret != nil }
     }
 
     /// Reads the devices file at `path`.
@@ -62,11 +82,16 @@ public struct DeviceRegistry: Sendable {
 
     /// The taxi a device belongs to, or nil when the device is not registered.
     public func taxi(forDevice deviceId: String) -> TaxiID? {
-        taxiByDevice[deviceId]
+        devices[deviceId]?.taxi
+    }
+
+    /// The registered device, with its taxi and secret; nil when not registered.
+    public func device(_ deviceId: String) -> RegisteredDevice? {
+        devices[deviceId]
     }
 
     /// How many devices are registered.
-    public var count: Int { taxiByDevice.count }
+    public var count: Int { devices.count }
 }
 
 /// Why a devices file was refused.

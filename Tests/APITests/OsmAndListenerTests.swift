@@ -30,14 +30,17 @@ final class FailingOnceSink: FixSink {
 @Suite(.timeLimit(.minutes(20))) struct OsmAndListenerTests {
     static let now = Date(timeIntervalSince1970: 1_795_420_800)
 
-    func makeListener(failFirstCommit: Bool = false) throws -> (OsmAndListener, InMemoryFixArchive, PrometheusCollectorRegistry) {
+    func makeListener(
+        failFirstCommit: Bool = false, devices: String = "device_id,taxi_id\n902064,TX1\n", requireSecrets: Bool = false
+    ) throws -> (OsmAndListener, InMemoryFixArchive, PrometheusCollectorRegistry) {
         let archive = InMemoryFixArchive()
         let registry = PrometheusCollectorRegistry()
         let committer = GroupCommitter(archive: archive)
         let pipeline = IngestPipeline(
-            devices: try DeviceRegistry(csv: "device_id,taxi_id\n902064,TX1\n"), zones: nil, validator: FixValidator(),
+            devices: try DeviceRegistry(csv: devices), zones: nil, validator: FixValidator(),
             sink: failFirstCommit ? FailingOnceSink(next: committer) : committer,
-            metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: registry)), clock: ManualClock(now: Self.now))
+            metrics: IngestMetrics(factory: PrometheusMetricsFactory(registry: registry)), clock: ManualClock(now: Self.now),
+            secretPolicy: DeviceSecretPolicy(requireSecrets: requireSecrets))
         return (OsmAndListener(pipeline: pipeline), archive, registry)
     }
 
@@ -113,5 +116,65 @@ final class FailingOnceSink: FixSink {
         var text: [UInt8] = []
         registry.emit(into: &text)
         #expect(String(decoding: text, as: UTF8.self).contains(#"mytaxi_fixes_rejected_total{protocol="osmand",reason="unknown_device"} 1"#))
+    }
+
+    /// The device's secret comes in `key` (query string, form body, or the
+    /// query string of a JSON post); missing or wrong is 401, counted by
+    /// reason, and never stored. The answer never repeats the key.
+    @Test func aDeviceWithASecretNeedsItsKey() async throws {
+        let (listener, archive, registry) = try makeListener(devices: "device_id,taxi_id,secret\n902064,TX1,s3cret-902064\n")
+        let fix = "id=902064&lat=42.06288&lon=-88.23412"
+        try await Application(router: listener.router()).test(.router) { client in
+            try await client.execute(uri: "/?\(fix)&timestamp=1795420700", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("missing_secret"))
+            }
+            try await client.execute(uri: "/?\(fix)&timestamp=1795420710&key=guess-902064", method: .get) { response in
+                #expect(response.status == .unauthorized)
+                #expect(String(buffer: response.body).contains("bad_secret"))
+                #expect(!String(buffer: response.body).contains("guess"), "the key is not repeated")
+                #expect(response.headers[.wwwAuthenticate] != nil)
+            }
+            try await client.execute(uri: "/?\(fix)&timestamp=1795420720&key=s3cret-902064", method: .get) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(
+                uri: "/", method: .post, headers: [.contentType: "application/x-www-form-urlencoded"],
+                body: ByteBuffer(string: "\(fix)&timestamp=1795420730&key=s3cret%2D902064")
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            let json = #"{"device_id":"902064","location":{"timestamp":"2026-11-23T07:59:40Z","coords":{"latitude":42.07,"longitude":-88.24}}}"#
+            try await client.execute(
+                uri: "/?key=s3cret-902064", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json)
+            ) { response in
+                #expect(response.status == .ok)
+            }
+            try await client.execute(
+                uri: "/", method: .post, headers: [.contentType: "application/json"], body: ByteBuffer(string: json)
+            ) { response in
+                #expect(response.status == .unauthorized)
+            }
+        }
+        #expect(try await archive.count() == 3)
+        var text: [UInt8] = []
+        registry.emit(into: &text)
+        let metrics = String(decoding: text, as: UTF8.self)
+        #expect(metrics.contains(#"mytaxi_fixes_rejected_total{protocol="osmand",reason="missing_secret"} 2"#), "\(metrics)")
+        #expect(metrics.contains(#"mytaxi_fixes_rejected_total{protocol="osmand",reason="bad_secret"} 1"#))
+        #expect(!metrics.contains("s3cret") && !metrics.contains("guess"))
+    }
+
+    /// With `--require-device-secret`, a device without a secret in the
+    /// devices file is 401 (`secret_not_registered`); without it, 200 as before.
+    @Test(arguments: [(true, HTTPResponse.Status.unauthorized), (false, .ok)])
+    func aDeviceWithoutASecretFollowsTheRequirement(required: Bool, status: HTTPResponse.Status) async throws {
+        let (listener, _, _) = try makeListener(requireSecrets: required)
+        try await Application(router: listener.router()).test(.router) { client in
+            try await client.execute(uri: "/?id=902064&lat=42.06&lon=-88.23&timestamp=1795420700", method: .get) { response in
+                #expect(response.status == status)
+                if required { #expect(String(buffer: response.body).contains("secret_not_registered")) }
+            }
+        }
     }
 }

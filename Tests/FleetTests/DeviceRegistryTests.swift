@@ -22,12 +22,74 @@ import Testing
     /// Every bad line is named by its number; nothing is half-loaded.
     @Test func rejectsBadLinesByNumber() {
         #expect(throws: DeviceRegistryError.invalid([
-            "line 2: expected `device_id,taxi_id`, found `12345`",
+            "line 2: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found `12345`",
             "line 3: device 1 is already registered on line 1",
-            "line 4: expected `device_id,taxi_id`, found `7,`",
+            "line 4: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found `7,`",
         ])) {
             try DeviceRegistry(csv: "1,A\n12345\n1,B\n7,\n")
         }
+    }
+
+    /// The third column is the device's secret, optional per device: an
+    /// empty field or a two-column line is a device without one, and the
+    /// old two-column file reads as before.
+    @Test func aThirdColumnGivesADeviceItsSecret() throws {
+        let registry = try DeviceRegistry(csv: """
+            device_id,taxi_id,secret
+            LINE-1,TX1,s3cret-Line-1
+            359632100000001,TX2,
+            phone-17,TX1
+            """)
+        #expect(registry.count == 3)
+        #expect(registry.secretCount == 1)
+        #expect(registry.taxi(forDevice: "LINE-1") == "TX1")
+        let line = try #require(registry.device("LINE-1"))
+        #expect(line.taxi == "TX1")
+        #expect(line.secret?.matches(DeviceSecret(presented: "s3cret-Line-1")) == true)
+        #expect(line.secret?.matches(DeviceSecret(presented: "s3cret-Line-2")) == false)
+        #expect(registry.device("359632100000001")?.secret == nil)
+        #expect(registry.device("phone-17")?.secret == nil)
+        #expect(registry.device("unknown") == nil)
+    }
+
+    /// A bad secret, or a line with too many fields, is named by its line
+    /// number and device, and the error never shows a secret.
+    @Test func badSecretLinesAreNamedWithoutShowingTheSecret() throws {
+        let csv = """
+            device_id,taxi_id,secret
+            LINE-1,TX1,short
+            LINE-2,TX2,has space inside
+            LINE-3,TX3,s3cret-with,tail-part
+            LINE-4,TX4,\(String(repeating: "x", count: 65))
+            LINE-5,TX5,fine-secret-5
+            """
+        #expect(throws: DeviceRegistryError.invalid([
+            "line 2: the secret of device LINE-1 must be 8 to 64 printable ASCII characters without spaces or commas",
+            "line 3: the secret of device LINE-2 must be 8 to 64 printable ASCII characters without spaces or commas",
+            "line 4: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found 4 fields starting `LINE-3,TX3`",
+            "line 5: the secret of device LINE-4 must be 8 to 64 printable ASCII characters without spaces or commas",
+        ])) {
+            try DeviceRegistry(csv: csv)
+        }
+        do {
+            _ = try DeviceRegistry(csv: csv)
+        } catch {
+            for secret in ["short", "has space inside", "s3cret-with", "tail-part", "xxxxxxxx"] {
+                #expect(!error.description.contains(secret), "the error shows a secret: \(error)")
+            }
+        }
+    }
+
+    /// A secret printed, interpolated or dumped shows `<secret>`, never its text.
+    @Test func aSecretIsNeverPrinted() throws {
+        let registry = try DeviceRegistry(csv: "LINE-1,TX1,s3cret-Line-1\n")
+        let device = try #require(registry.device("LINE-1"))
+        var dumped = ""
+        dump(device, to: &dumped)
+        for text in [String(describing: device), String(reflecting: device), "\(registry)", dumped] {
+            #expect(!text.contains("s3cret"), "\(text)")
+        }
+        #expect(String(describing: device.secret!) == "<secret>")
     }
 
     @Test func missingFileIsUnreadable() {

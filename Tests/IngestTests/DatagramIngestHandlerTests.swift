@@ -1,4 +1,5 @@
 import Foundation
+import MetricsTestKit
 import NIOCore
 import NIOEmbedded
 import Testing
@@ -13,12 +14,18 @@ import Testing
         let channel: EmbeddedChannel
         let sink = HeldSink()
         let terminal: SocketAddress
+        let metrics = TestMetrics()
 
-        init() throws {
+        init(devices: String = "device_id,taxi_id\nD1,TX1\n", allowList: IngestAllowList = IngestAllowList()) throws {
             terminal = try SocketAddress(ipAddress: "192.0.2.7", port: 40_001)
-            channel = try EmbeddedIngestChannel.make(sink: sink) { pipeline, batcher in
-                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher)
+            channel = try EmbeddedIngestChannel.make(sink: sink, devices: devices, metrics: metrics) { pipeline, batcher in
+                DatagramIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher, allowList: allowList)
             }
+        }
+
+        /// A counter of the line protocol's, by its label and reason.
+        func count(_ label: String, reason: String) throws -> Int64 {
+            try metrics.expectCounter(label, [("protocol", "line"), ("reason", reason)]).totalValue
         }
 
         /// One datagram from the terminal's address.
@@ -85,5 +92,39 @@ import Testing
         try harness.send(ListenerHarness.line(seq: 2))
         harness.commit(.success(()))
         #expect(try harness.replies().map(\.text) == ["ACK,2\n"])
+    }
+
+    /// A datagram from outside `--ingest-allow` is dropped before it is
+    /// decoded, and counted; one from inside is served.
+    @Test func aDatagramFromOutsideTheAllowListIsDroppedUnreadAndCounted() throws {
+        let outside = try Harness(allowList: IngestAllowList(parsing: "127.0.0.1/32,::1"))
+        try outside.send(ListenerHarness.line(seq: 1))
+        #expect(outside.sink.waiting == 0)
+        #expect(try outside.replies().isEmpty)
+        #expect(try outside.count("mytaxi_datagrams_dropped_total", reason: "not_allowed") == 1)
+        #expect(try outside.metrics.expectCounter("mytaxi_frames_received_total", [("protocol", "line")]).totalValue == 0)
+
+        let inside = try Harness(allowList: IngestAllowList(parsing: "198.51.100.0/24,192.0.2.0/24"))
+        try inside.send(ListenerHarness.line(seq: 1))
+        inside.commit(.success(()))
+        #expect(try inside.replies().map(\.text) == ["ACK,1\n"])
+        #expect(try inside.count("mytaxi_datagrams_dropped_total", reason: "not_allowed") == 0)
+    }
+
+    /// Each datagram carries its own credentials: a LOGIN line with the
+    /// secret lets its fixes through; without it, or with a wrong one,
+    /// nothing is stored or answered, and the refusal is counted.
+    @Test func eachDatagramCarriesItsOwnLogin() throws {
+        let harness = try Harness(devices: "device_id,taxi_id,secret\nD1,TX1,s3cret-D1-000\n")
+        try harness.send("MT1,D1,1,LOGIN,s3cret-D1-000\n" + ListenerHarness.line(seq: 2))
+        harness.commit(.success(()))
+        #expect(try harness.replies().map(\.text) == ["ACK,1\nACK,2\n"])
+
+        try harness.send(ListenerHarness.line(seq: 3))
+        try harness.send("MT1,D1,4,LOGIN,s3cret-D1-001\n" + ListenerHarness.line(seq: 5))
+        #expect(harness.sink.waiting == 0)
+        #expect(try harness.replies().isEmpty, "no answer to a datagram whose device did not prove itself")
+        #expect(try harness.count("mytaxi_fixes_rejected_total", reason: "missing_secret") == 1)
+        #expect(try harness.count("mytaxi_fixes_rejected_total", reason: "bad_secret") == 1)
     }
 }

@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import Testing
 @testable import Ingest
@@ -52,6 +53,67 @@ import Testing
         #expect(frame.kind == .heartbeat)
         #expect(frame.fixes.isEmpty)
         #expect(frame.reply == Array("ACK,99\n".utf8))
+    }
+
+    /// `MT1,<deviceId>,<seq>,LOGIN,<secret>`: a login naming its device and
+    /// presenting its secret, answered like any line.
+    @Test func aLoginLinePresentsTheDevicesSecret() throws {
+        let frame = try #require(try decode("MT1,TAXI-42,1,LOGIN,s3cret-Taxi-42\r\n"))
+        #expect(frame.kind == .login)
+        #expect(frame.length == 36)
+        #expect(frame.announcedDeviceId == "TAXI-42")
+        #expect(frame.presentedSecret == DeviceSecret(presented: "s3cret-Taxi-42"))
+        #expect(frame.presentedSecret != DeviceSecret(presented: "s3cret-Taxi-43"))
+        #expect(frame.fixes.isEmpty)
+        #expect(frame.reply == Array("ACK,1\n".utf8))
+        #expect(frame.refusalReply == nil, "a refused login is closed without a word")
+    }
+
+    /// A fix line presents no secret: old terminals' lines decode as before.
+    @Test func aFixLinePresentsNoSecret() throws {
+        let frame = try #require(try decode("MT1,TAXI-42,17,2026-11-23T08:00:05Z,40.758896,-73.985130,23.5,271,A\n"))
+        #expect(frame.presentedSecret == nil)
+        #expect(frame.announcedDeviceId == nil)
+    }
+
+    /// A bad login is skipped and named, and its message never quotes the secret.
+    @Test(arguments: [
+        ("MT1,TAXI-42,1,LOGIN\n", "field 5 (secret) is missing"),
+        ("MT1,TAXI-42,1,LOGIN,\n", "field 5 (secret) of a LOGIN line must be 1 to 64 characters"),
+        ("MT1,TAXI-42,1,LOGIN,\(String(repeating: "s", count: 65))\n", "field 5 (secret) of a LOGIN line must be 1 to 64 characters"),
+        ("MT1,TAXI-42,1,LOGIN,s3cret-Taxi,42\n", "a LOGIN line ends after its secret"),
+    ])
+    func aBadLoginLineIsSkippedWithoutQuotingTheSecret(line: String, message: String) throws {
+        let error = try #require(self.reason(line))
+        #expect(error.reason == .malformed)
+        #expect(error.message.contains(message), "\(error.message)")
+        #expect(!error.message.contains("s3cret") && !error.message.contains("sssss"), "\(error.message)")
+        #expect(error.recovery == .skip(line.utf8.count))
+    }
+
+    /// A datagram carries its own credentials: a LOGIN line among its fix lines.
+    @Test func aDatagramMayCarryALoginBeforeItsFixes() throws {
+        let text = "MT1,D1,1,LOGIN,s3cret-D1-000\nMT1,D1,2,2026-11-23T08:00:00Z,43.7,7.4,10,90,A\n"
+        let frame = try Array(text.utf8).withUnsafeBytes { raw in try LineProtocolDecoder.decodeDatagram(raw) }
+        #expect(frame.kind == .position)
+        #expect(frame.announcedDeviceId == "D1")
+        #expect(frame.presentedSecret == DeviceSecret(presented: "s3cret-D1-000"))
+        #expect(frame.fixes.map(\.deviceId) == ["D1"])
+        #expect(frame.reply == Array("ACK,1\nACK,2\n".utf8))
+    }
+
+    @Test func aDatagramWithTwoLoginsIsRefused() {
+        let text = "MT1,D1,1,LOGIN,s3cret-D1-000\nMT1,D2,2,LOGIN,s3cret-D2-000\n"
+        let outcome = Array(text.utf8).withUnsafeBytes { raw -> FrameError? in
+            do throws(FrameError) {
+                _ = try LineProtocolDecoder.decodeDatagram(raw)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        #expect(outcome?.reason == .malformed)
+        #expect(outcome?.message.contains("one LOGIN line") == true)
     }
 
     @Test func anIncompleteLineWaitsForMoreBytes() throws {

@@ -284,7 +284,8 @@ import Testing
                      "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
                      "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",
                      "--graph", "--speed-profile", "--offer-timeout", "--confirmation-timeout", "--zone-dwell",
-                     "--stale-grace", "--missing-client-wait", "--fix-retention-days", "--compact-after-hours"] {
+                     "--stale-grace", "--missing-client-wait", "--fix-retention-days", "--compact-after-hours",
+                     "--require-device-secret", "--ingest-allow"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {

@@ -7,30 +7,48 @@ import NIOCore
 /// A bad datagram is counted and dropped; nothing else is affected.
 /// Replies that become due together leave in one flush (one `sendmmsg`).
 ///
-/// Only a datagram from a registered device is answered: a source address
-/// can be forged, so an answer to anyone else (an unknown device, a bare
-/// `PING`) would let the service reflect traffic at a victim. While the
-/// archive is behind, datagrams are dropped unread and counted: the
-/// terminal, with no ACK, sends them again.
+/// A datagram from a source outside ``IngestAllowList`` is dropped unread
+/// and counted. Each datagram carries its own credentials: a line-protocol
+/// `LOGIN` line in it vouches for its device's fixes in that datagram; a
+/// refused login (unknown device, a secret missing or wrong) drops the
+/// whole datagram.
+///
+/// Only a datagram from a device that may report is answered: a source
+/// address can be forged, so an answer to anyone else (an unknown device, a
+/// device without its secret, a bare `PING`) would let the service reflect
+/// traffic at a victim. While the archive is behind, datagrams are dropped
+/// unread and counted: the terminal, with no ACK, sends them again.
 final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandler {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
     typealias OutboundOut = AddressedEnvelope<ByteBuffer>
 
     private let pipeline: IngestPipeline
     private let batcher: LoopSubmissionBatcher
+    private let allowList: IngestAllowList
+    private let notAllowedLog: NotAllowedLog?
     private let clock = ContinuousClock()
     private var flushScheduled = false
 
-    init(pipeline: IngestPipeline, batcher: LoopSubmissionBatcher) {
+    init(
+        pipeline: IngestPipeline, batcher: LoopSubmissionBatcher, allowList: IngestAllowList = IngestAllowList(),
+        notAllowedLog: NotAllowedLog? = nil
+    ) {
         self.pipeline = pipeline
         self.batcher = batcher
+        self.allowList = allowList
+        self.notAllowedLog = notAllowedLog
     }
 
     private var wireProtocol: WireProtocol { Decoder.wireProtocol }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol) }
         let envelope = unwrapInboundIn(data)
+        guard allowList.allows(envelope.remoteAddress) else {
+            pipeline.metrics.datagramDropped(wireProtocol, .notAllowed)
+            notAllowedLog?.refused(wireProtocol, from: envelope.remoteAddress)
+            return
+        }
+        guard !batcher.archiveIsBacklogged else { return pipeline.metrics.datagramDropped(wireProtocol, .archiveBehind) }
         let arrivedAt = clock.now
         let frame: DecodedFrame
         switch envelope.data.decodeReadableBytes(Decoder.decodeDatagram) {
@@ -41,12 +59,13 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
             frame = decoded
         }
         pipeline.metrics.frameReceived(wireProtocol)
-        if let device = frame.announcedDeviceId, pipeline.taxi(forDevice: device) == nil {
-            pipeline.metrics.fixRejected(wireProtocol, .unknownDevice)
-            return
+        var credential: DeviceCredential?
+        if let device = frame.announcedDeviceId {
+            credential = frame.presentedSecret.map { DeviceCredential(deviceId: device, secret: $0) }
+            guard pipeline.checkLogin(ofDevice: device, credential: credential, via: wireProtocol) == nil else { return }
         }
-        let accepted = pipeline.accept(frame.fixes, via: wireProtocol)
-        guard comesFromARegisteredDevice(frame, accepted: accepted) else { return }
+        let accepted = pipeline.accept(frame.fixes, via: wireProtocol, credential: credential)
+        guard comesFromADeviceThatMayReport(frame, accepted: accepted, credential: credential) else { return }
         let remote = envelope.remoteAddress
         let reply = frame.reply
         guard !accepted.isEmpty else {
@@ -61,11 +80,15 @@ final class DatagramIngestHandler<Decoder: DatagramDecoder>: ChannelInboundHandl
         }
     }
 
-    /// True when the datagram names a device of the devices file: in its
-    /// header (Teltonika's IMEI) or in one of its fixes.
-    private func comesFromARegisteredDevice(_ frame: DecodedFrame, accepted: [AcceptedFix]) -> Bool {
+    /// True when the datagram comes from a device of the devices file that
+    /// may report with what it presented: one its header or login names
+    /// (already checked), or one of its fixes' (accepted, or refused by
+    /// validation only, which is still answered).
+    private func comesFromADeviceThatMayReport(_ frame: DecodedFrame, accepted: [AcceptedFix], credential: DeviceCredential?) -> Bool {
         if frame.announcedDeviceId != nil || !accepted.isEmpty { return true }
-        return frame.fixes.contains { pipeline.taxi(forDevice: $0.deviceId) != nil }
+        return frame.fixes.contains {
+            pipeline.refusal(ofDevice: $0.deviceId, credential: credential, via: wireProtocol) == nil
+        }
     }
 
     private func send(_ reply: [UInt8], to remote: SocketAddress, arrivedAt: ContinuousClock.Instant, context: ChannelHandlerContext) {

@@ -11,23 +11,31 @@ public final class IngestListeners: Sendable {
     private let group: any EventLoopGroup
     /// Deadlines and the connection limit of the TCP listeners.
     public let limits: IngestConnectionLimits
+    /// The source addresses served (`--ingest-allow`); others are turned away unread.
+    public let allowList: IngestAllowList
     private let channels = Mutex<[any Channel]>([])
     private let batchers: LoopSubmissionBatchers
     private let budget: ConnectionBudget
     private let refusalLog: ConnectionRefusalLog
     private let acceptFailureLog: AcceptFailureLog
+    private let notAllowedLog: NotAllowedLog
     private let started = Atomic<Bool>(false)
 
     /// - Parameters:
-    ///   - logger: Where refused connections and failed accepts are reported
-    ///     (one line every ten seconds at most for each).
+    ///   - allowList: The source addresses served; a connection or datagram
+    ///     from elsewhere is turned away unread and counted.
+    ///   - logger: Where refused connections, sources turned away and
+    ///     failed accepts are reported (one line every ten seconds at most
+    ///     for each).
     public init(
         pipeline: IngestPipeline, group: any EventLoopGroup, limits: IngestConnectionLimits = IngestConnectionLimits(),
-        logger: Logger = Logger(label: "mytaxi.ingest")
+        allowList: IngestAllowList = IngestAllowList(), logger: Logger = Logger(label: "mytaxi.ingest")
     ) {
         self.pipeline = pipeline
         self.group = group
         self.limits = limits
+        self.allowList = allowList
+        notAllowedLog = NotAllowedLog(logger: logger)
         batchers = LoopSubmissionBatchers(group: group, pipeline: pipeline)
         budget = ConnectionBudget(limit: limits.maxConnections)
         refusalLog = ConnectionRefusalLog(logger: logger, limit: limits.maxConnections)
@@ -36,9 +44,10 @@ public final class IngestListeners: Sendable {
 
     /// Listens for TCP connections speaking `decoder`'s protocol; returns the bound port.
     ///
-    /// A connection beyond ``IngestConnectionLimits/maxConnections`` is
-    /// closed as soon as it is accepted, counted, and logged as a warning
-    /// (rate-limited). A failed `accept` (`EMFILE` at the open-file limit)
+    /// A connection from outside ``allowList``, or beyond
+    /// ``IngestConnectionLimits/maxConnections``, is closed as soon as it is
+    /// accepted, before a byte is read, counted by reason, and logged as a
+    /// warning (rate-limited). A failed `accept` (`EMFILE` at the open-file limit)
     /// is counted by reason and logged the same way, and the listener
     /// waits a second before accepting again (the connection stays queued)
     /// while the connections it has keep being served.
@@ -50,6 +59,8 @@ public final class IngestListeners: Sendable {
         let budget = self.budget
         let refusalLog = self.refusalLog
         let acceptFailureLog = self.acceptFailureLog
+        let allowList = self.allowList
+        let notAllowedLog = self.notAllowedLog
         let channel = try await ServerBootstrap(group: group)
             .serverChannelOption(.backlog, value: 4096)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
@@ -63,8 +74,14 @@ public final class IngestListeners: Sendable {
             .childChannelOption(.socketOption(.tcp_nodelay), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    guard allowList.allows(channel.remoteAddress) else {
+                        pipeline.metrics.connectionRefused(D.wireProtocol, .notAllowed)
+                        notAllowedLog.refused(D.wireProtocol, from: channel.remoteAddress)
+                        channel.close(promise: nil)
+                        return
+                    }
                     guard budget.take() else {
-                        pipeline.metrics.connectionRefused(D.wireProtocol)
+                        pipeline.metrics.connectionRefused(D.wireProtocol, .maxConnections)
                         refusalLog.refused(D.wireProtocol)
                         channel.close(promise: nil)
                         return
@@ -84,6 +101,7 @@ public final class IngestListeners: Sendable {
     }
 
     /// Listens for UDP datagrams speaking `decoder`'s protocol; returns the bound port.
+    /// A datagram from outside ``allowList`` is dropped unread and counted.
     ///
     /// One socket per event loop shares the port (SO_REUSEPORT), so that
     /// datagrams from different senders are decoded on every core; each socket
@@ -109,6 +127,8 @@ public final class IngestListeners: Sendable {
     {
         let pipeline = self.pipeline
         let batchers = self.batchers
+        let allowList = self.allowList
+        let notAllowedLog = self.notAllowedLog
         return try await DatagramBootstrap(group: eventLoop)
             .channelOption(.socketOption(.so_reuseaddr), value: 1)
             .channelOption(.socketOption(.init(rawValue: SO_REUSEPORT)), value: 1)
@@ -121,7 +141,9 @@ public final class IngestListeners: Sendable {
                     guard let batcher = batchers.batcher(for: channel.eventLoop) else {
                         throw ChannelError.inappropriateOperationForState
                     }
-                    try channel.pipeline.syncOperations.addHandler(DatagramIngestHandler<D>(pipeline: pipeline, batcher: batcher))
+                    try channel.pipeline.syncOperations.addHandler(
+                        DatagramIngestHandler<D>(
+                            pipeline: pipeline, batcher: batcher, allowList: allowList, notAllowedLog: notAllowedLog))
                 }
             }
             .bind(host: host, port: port).get()

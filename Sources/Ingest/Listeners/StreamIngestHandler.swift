@@ -40,8 +40,11 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
     private var pending: [PendingReplies] = []
     private var nextBatchId: UInt64 = 0
     private var closing = false
-    /// True once a frame named a registered device (see ``TerminalIdentified``).
+    /// True once the connection is bound to a device that may report over
+    /// it (see ``TerminalIdentified``).
     private var identified = false
+    /// The device the connection speaks for, and the secret it presented.
+    private var binding = TerminalBinding()
     /// A read the channel asked for and this handler holds back (backpressure).
     private var readHeld = false
     private var waitingForArchiveRoom = false
@@ -128,14 +131,24 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
             case .success(let frame?):
                 bytes.moveReaderIndex(forwardBy: min(max(frame.length, 1), bytes.readableBytes))
                 pipeline.metrics.frameReceived(wireProtocol)
-                if let device = frame.announcedDeviceId, pipeline.taxi(forDevice: device) == nil {
-                    pipeline.metrics.fixRejected(wireProtocol, .unknownDevice)
-                    replies += frame.refusalReply ?? []
-                    shouldClose = true
-                    break decoding
+                if let device = frame.announcedDeviceId {
+                    guard binding.admits(device) else {
+                        // Another device's login: refused unanswered; the connection goes on for its own.
+                        pipeline.metrics.fixRejected(wireProtocol, .deviceMismatch)
+                        continue decoding
+                    }
+                    let credential = frame.presentedSecret.map { DeviceCredential(deviceId: device, secret: $0) }
+                    if pipeline.checkLogin(ofDevice: device, credential: credential, via: wireProtocol) != nil {
+                        replies += frame.refusalReply ?? []
+                        shouldClose = true
+                        break decoding
+                    }
+                    binding.loggedIn(credential)
                 }
-                let acceptedNow = pipeline.accept(frame.fixes, via: wireProtocol)
-                if !identified { noteIdentification(frame, accepted: acceptedNow, context: context) }
+                binding.bindIfUnbound(to: frame.fixes.first?.deviceId)
+                let acceptedNow = pipeline.accept(
+                    frame.fixes, via: wireProtocol, boundDevice: binding.device, credential: binding.credential)
+                if !identified { noteIdentification(context: context) }
                 accepted += acceptedNow
                 replies += frame.reply
             case .failure(let error):
@@ -163,12 +176,14 @@ final class StreamIngestHandler<Decoder: StreamFrameDecoder>: ChannelDuplexHandl
         }
     }
 
-    /// Tells the deadline handler once a frame names a registered device:
-    /// in its login (GT06, Teltonika, NMEA) or in one of its fixes.
-    private func noteIdentification(_ frame: DecodedFrame, accepted: [AcceptedFix], context: ChannelHandlerContext) {
-        let named = frame.announcedDeviceId.map { pipeline.taxi(forDevice: $0) != nil }
-            ?? (!accepted.isEmpty || frame.fixes.contains { pipeline.taxi(forDevice: $0.deviceId) != nil })
-        guard named else { return }
+    /// Tells the deadline handler once the connection is bound to a device
+    /// that may report over it: named in a login (GT06, Teltonika, NMEA, a
+    /// line-protocol `LOGIN`) or in a fix, registered, and with its secret
+    /// when it needs one.
+    private func noteIdentification(context: ChannelHandlerContext) {
+        guard let device = binding.device,
+            pipeline.refusal(ofDevice: device, credential: binding.credential, via: wireProtocol) == nil
+        else { return }
         identified = true
         context.triggerUserOutboundEvent(TerminalIdentified(), promise: nil)
     }

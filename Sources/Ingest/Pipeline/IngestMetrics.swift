@@ -27,9 +27,9 @@ public final class IngestMetrics: Sendable {
     private let archiveFailures: Counter
     private let archiveQueue: Gauge
     private let readsPaused: [Counter]
-    private let datagramsDropped: [Counter]
+    private let datagramsDropped: [[Counter]]
     private let moveFailures: Counter
-    private let connectionsRefused: [Counter]
+    private let connectionsRefused: [[Counter]]
     private let connectionsTimedOut: [[Counter]]
     private let acceptFailures: [[Counter]]
 
@@ -79,12 +79,18 @@ public final class IngestMetrics: Sendable {
         readsPaused = perProtocol {
             Counter(label: "mytaxi_ingest_reads_paused_total", dimensions: [("protocol", $0)], factory: factory)
         }
-        datagramsDropped = perProtocol {
-            Counter(label: "mytaxi_datagrams_dropped_total", dimensions: [("protocol", $0)], factory: factory)
+        datagramsDropped = perProtocol { name in
+            DatagramDropReason.allCases.map {
+                Counter(label: "mytaxi_datagrams_dropped_total", dimensions: [("protocol", name), ("reason", $0.rawValue)],
+                        factory: factory)
+            }
         }
         moveFailures = Counter(label: "mytaxi_archive_move_failures_total", dimensions: [], factory: factory)
-        connectionsRefused = perProtocol {
-            Counter(label: "mytaxi_connections_refused_total", dimensions: [("protocol", $0)], factory: factory)
+        connectionsRefused = perProtocol { name in
+            ConnectionRefusalReason.allCases.map {
+                Counter(label: "mytaxi_connections_refused_total", dimensions: [("protocol", name), ("reason", $0.rawValue)],
+                        factory: factory)
+            }
         }
         connectionsTimedOut = perProtocol { name in
             ["identification", "idle"].map {
@@ -174,15 +180,18 @@ public final class IngestMetrics: Sendable {
         readsPaused[Self.index(wireProtocol)].increment()
     }
 
-    /// A datagram dropped unread because the archive is behind; the
-    /// terminal, which got no ACK, sends it again.
-    public func datagramDropped(_ wireProtocol: WireProtocol) {
-        datagramsDropped[Self.index(wireProtocol)].increment()
+    /// A datagram dropped unread: the archive is behind (the terminal,
+    /// which got no ACK, sends it again), or its source is not allowed.
+    public func datagramDropped(_ wireProtocol: WireProtocol, _ reason: DatagramDropReason) {
+        let reasonIndex = DatagramDropReason.allCases.firstIndex(of: reason) ?? 0
+        datagramsDropped[Self.index(wireProtocol)][reasonIndex].increment()
     }
 
-    /// A connection closed on accepting it: the ingest listeners hold their maximum.
-    public func connectionRefused(_ wireProtocol: WireProtocol) {
-        connectionsRefused[Self.index(wireProtocol)].increment()
+    /// A connection closed on accepting it: the ingest listeners hold their
+    /// maximum, or its source is not allowed.
+    public func connectionRefused(_ wireProtocol: WireProtocol, _ reason: ConnectionRefusalReason) {
+        let reasonIndex = ConnectionRefusalReason.allCases.firstIndex(of: reason) ?? 0
+        connectionsRefused[Self.index(wireProtocol)][reasonIndex].increment()
     }
 
     /// A connection closed because it did not identify itself in time, or

@@ -8,8 +8,8 @@ import Synchronization
 import Zones
 
 /// Everything between a decoded frame and the archive (SPEC I3, I4, Z2):
-/// device registry, validation, zone assignment, counting, and handing the
-/// accepted fixes to the durable sink. Shared by every listener.
+/// device registry and secrets, validation, zone assignment, counting, and
+/// handing the accepted fixes to the durable sink. Shared by every listener.
 ///
 /// Listeners submit accepted fixes here, not to the sink: the pipeline tells
 /// the validator about them only once they are durable, and counts what is
@@ -34,6 +34,8 @@ public final class IngestPipeline: FixSink {
     private let logger: Logger
     /// The server clock fixes are judged by.
     public let clock: any ServiceClock
+    /// Which devices must present their secret, over which protocols.
+    public let secretPolicy: DeviceSecretPolicy
 
     /// Fixes queued for the archive unless told otherwise: about a second of
     /// the design load (100,000 fixes/s), a few tens of megabytes.
@@ -42,7 +44,8 @@ public final class IngestPipeline: FixSink {
     public init(
         devices: DeviceRegistry, zones: ActiveZones?, validator: FixValidator, sink: any FixSink,
         metrics: IngestMetrics, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes,
-        clock: any ServiceClock = SystemClock(), logger: Logger = Logger(label: "mytaxi.ingest")
+        clock: any ServiceClock = SystemClock(), secretPolicy: DeviceSecretPolicy = DeviceSecretPolicy(),
+        logger: Logger = Logger(label: "mytaxi.ingest")
     ) {
         self.logger = logger
         self.devices = Mutex(devices)
@@ -52,6 +55,7 @@ public final class IngestPipeline: FixSink {
         self.metrics = metrics
         self.maxQueuedFixes = maxQueuedFixes
         self.clock = clock
+        self.secretPolicy = secretPolicy
     }
 
     /// Hands accepted fixes to the sink. Once they are durable the validator
@@ -125,9 +129,37 @@ public final class IngestPipeline: FixSink {
         devices.withLock { $0.taxi(forDevice: deviceId) }
     }
 
+    /// Why `deviceId` may not report over `wireProtocol` with `credential`
+    /// (not registered, its secret missing or wrong); nil when it may.
+    /// Counts nothing: for a listener deciding whether a connection is
+    /// identified or a datagram deserves an answer.
+    public func refusal(ofDevice deviceId: String, credential: DeviceCredential?, via wireProtocol: WireProtocol) -> RejectReason? {
+        guard let device = devices.withLock({ $0.device(deviceId) }) else { return .unknownDevice }
+        return secretPolicy.refusal(for: device, presented: credential?.secret(for: deviceId), via: wireProtocol)
+    }
+
+    /// Checks a login (GT06, Teltonika, an NMEA identifier line, a line
+    /// protocol `LOGIN`): nil when `deviceId` may report over this
+    /// connection or datagram, else why not, counted in
+    /// `mytaxi_fixes_rejected_total` by reason.
+    public func checkLogin(ofDevice deviceId: String, credential: DeviceCredential?, via wireProtocol: WireProtocol) -> RejectReason? {
+        guard let reason = refusal(ofDevice: deviceId, credential: credential, via: wireProtocol) else { return nil }
+        metrics.fixRejected(wireProtocol, reason)
+        return reason
+    }
+
     /// Validates `fixes` received over `wireProtocol`, counts every outcome,
     /// and returns the accepted ones with their taxi and zone.
-    public func accept(_ fixes: [DeviceFix], via wireProtocol: WireProtocol) -> [AcceptedFix] {
+    ///
+    /// - Parameters:
+    ///   - boundDevice: The one device the TCP connection speaks for; a
+    ///     fix of another device is refused (`device_mismatch`). Nil for
+    ///     datagrams, which are not bound.
+    ///   - credential: The secret presented on the connection or in the
+    ///     datagram, which vouches for its own device's fixes only.
+    public func accept(
+        _ fixes: [DeviceFix], via wireProtocol: WireProtocol, boundDevice: String? = nil, credential: DeviceCredential? = nil
+    ) -> [AcceptedFix] {
         guard !fixes.isEmpty else { return [] }
         let now = clock.now
         metrics.fixesReceived(wireProtocol, count: fixes.count)
@@ -136,7 +168,10 @@ public final class IngestPipeline: FixSink {
         var accepted: [AcceptedFix] = []
         accepted.reserveCapacity(fixes.count)
         for fix in fixes {
-            if case .success(let fix) = judge(fix, via: wireProtocol, now: now, registry: registry, zones: index) {
+            if case .success(let fix) = judge(
+                fix, via: wireProtocol, boundDevice: boundDevice, credential: credential, now: now, registry: registry,
+                zones: index)
+            {
                 accepted.append(fix)
             }
         }
@@ -144,21 +179,36 @@ public final class IngestPipeline: FixSink {
         return accepted
     }
 
-    /// Validates one fix, counting the outcome; the accepted fix or why not.
-    public func accept(_ fix: DeviceFix, via wireProtocol: WireProtocol) -> Result<AcceptedFix, RejectReason> {
+    /// Validates one fix, with the secret presented beside it (OsmAnd's
+    /// `key`), counting the outcome; the accepted fix or why not.
+    public func accept(
+        _ fix: DeviceFix, via wireProtocol: WireProtocol, credential: DeviceCredential? = nil
+    ) -> Result<AcceptedFix, RejectReason> {
         metrics.fixesReceived(wireProtocol, count: 1)
         let result = judge(
-            fix, via: wireProtocol, now: clock.now, registry: devices.withLock { $0 }, zones: zones?.current)
+            fix, via: wireProtocol, boundDevice: nil, credential: credential, now: clock.now,
+            registry: devices.withLock { $0 }, zones: zones?.current)
         if case .success = result { metrics.fixesAccepted(wireProtocol, count: 1) }
         return result
     }
 
     private func judge(
-        _ fix: DeviceFix, via wireProtocol: WireProtocol, now: Date, registry: DeviceRegistry, zones index: ZoneIndex?
+        _ fix: DeviceFix, via wireProtocol: WireProtocol, boundDevice: String?, credential: DeviceCredential?, now: Date,
+        registry: DeviceRegistry, zones index: ZoneIndex?
     ) -> Result<AcceptedFix, RejectReason> {
-        guard let taxi = registry.taxi(forDevice: fix.deviceId) else {
+        if let bound = boundDevice, fix.deviceId != bound {
+            metrics.fixRejected(wireProtocol, .deviceMismatch)
+            return .failure(.deviceMismatch)
+        }
+        guard let device = registry.device(fix.deviceId) else {
             metrics.fixRejected(wireProtocol, .unknownDevice)
             return .failure(.unknownDevice)
+        }
+        if let reason = secretPolicy.refusal(
+            for: device, presented: credential?.secret(for: fix.deviceId), via: wireProtocol)
+        {
+            metrics.fixRejected(wireProtocol, reason)
+            return .failure(reason)
         }
         switch validator.check(fix, now: now) {
         case .reject(let reason):
@@ -169,7 +219,7 @@ public final class IngestPipeline: FixSink {
             let coordinate = Coordinate(longitude: fix.longitude, latitude: fix.latitude)
             return .success(
                 AcceptedFix(
-                    taxiId: taxi, deviceId: fix.deviceId, wireProtocol: wireProtocol, time: fix.time,
+                    taxiId: device.taxi, deviceId: fix.deviceId, wireProtocol: wireProtocol, time: fix.time,
                     coordinate: coordinate, speedKmh: fix.speedKmh, heading: fix.course,
                     zoneId: index?.zone(at: coordinate)?.id, receivedAt: now))
         }

@@ -22,4 +22,26 @@ public enum RejectReason: String, CaseIterable, Sendable, Error {
     case implausibleJump = "implausible_jump"
     /// The device is not in the devices file.
     case unknownDevice = "unknown_device"
+    /// The TCP connection is bound to another device: the first device it
+    /// named (see ``TerminalBinding``); one connection speaks for one device.
+    case deviceMismatch = "device_mismatch"
+    /// The device has a secret and presented none: no `LOGIN` line before
+    /// its fixes, no OsmAnd `key`, or a protocol that cannot carry one
+    /// (GT06, Teltonika, NMEA) for a device that has a secret.
+    case missingSecret = "missing_secret"
+    /// The device presented a secret that is not its own.
+    case badSecret = "bad_secret"
+    /// `--require-device-secret` is on and the device has no secret in the
+    /// devices file, over a protocol that can carry one (line, OsmAnd).
+    case secretNotRegistered = "secret_not_registered"
+
+    /// True for the refusals of a device's secret (missing, wrong, or none
+    /// registered while required): the sender is not believed to be the
+    /// device, whatever the fix says.
+    public var refusesSecret: Bool {
+        switch self {
+        case .missingSecret, .badSecret, .secretNotRegistered: true
+        default: false
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import CoreMetrics
 import FixRecords
 import Fleet
 import Foundation
@@ -7,8 +8,9 @@ import NIOPosix
 @testable import Ingest
 
 /// The ingest listeners on loopback with ports picked by the OS, feeding a
-/// pipeline with devices D1 (TX1) and D2 (TX2) and the given sink: the
-/// server side of a listener test, without a process or an archive.
+/// pipeline with devices D1 (TX1) and D2 (TX2) (unless `devices` says
+/// otherwise) and the given sink: the server side of a listener test,
+/// without a process or an archive.
 struct ListenerHarness {
     let pipeline: IngestPipeline
     let listeners: IngestListeners
@@ -16,13 +18,15 @@ struct ListenerHarness {
 
     init(
         sink: any FixSink, maxQueuedFixes: Int = IngestPipeline.defaultMaxQueuedFixes, threads: Int = 1,
-        limits: IngestConnectionLimits = IngestConnectionLimits()
+        limits: IngestConnectionLimits = IngestConnectionLimits(), devices: String = "device_id,taxi_id\nD1,TX1\nD2,TX2\n",
+        metrics: any MetricsFactory = NOOPMetricsHandler.instance, secretPolicy: DeviceSecretPolicy = DeviceSecretPolicy(),
+        allowList: IngestAllowList = IngestAllowList()
     ) throws {
         pipeline = IngestPipeline(
-            devices: try DeviceRegistry(csv: "device_id,taxi_id\nD1,TX1\nD2,TX2\n"), zones: nil, validator: FixValidator(),
-            sink: sink, metrics: IngestMetrics(factory: NOOPMetricsHandler.instance), maxQueuedFixes: maxQueuedFixes)
+            devices: try DeviceRegistry(csv: devices), zones: nil, validator: FixValidator(),
+            sink: sink, metrics: IngestMetrics(factory: metrics), maxQueuedFixes: maxQueuedFixes, secretPolicy: secretPolicy)
         group = MultiThreadedEventLoopGroup(numberOfThreads: threads)
-        listeners = IngestListeners(pipeline: pipeline, group: group, limits: limits)
+        listeners = IngestListeners(pipeline: pipeline, group: group, limits: limits, allowList: allowList)
     }
 
     /// The line protocol over TCP; its port.

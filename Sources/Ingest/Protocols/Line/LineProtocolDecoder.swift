@@ -1,4 +1,5 @@
 import FixRecords
+import Fleet
 import Foundation
 
 /// Our own text protocol (docs/line-protocol.md), one fix per line:
@@ -7,8 +8,11 @@ import Foundation
 ///
 /// `time` is ISO 8601 UTC (`2026-11-23T08:00:00Z`, optional fraction) or
 /// Unix seconds; `A` means a GPS lock. `MT1,<deviceId>,<seq>,PING` is a
-/// keep-alive. Every line is answered `ACK,<seq>\n` once it is stored.
-/// Parsing works on the bytes: no allocation but the device id string.
+/// keep-alive. `MT1,<deviceId>,<seq>,LOGIN,<secret>` presents the device's
+/// secret: a login, for the fixes of that device that follow on the
+/// connection (or in the datagram). Every line is answered `ACK,<seq>\n`
+/// once it is stored (a login once it is accepted). Parsing works on the
+/// bytes: no allocation but the device id string (and a login's secret).
 public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
     public static var wireProtocol: WireProtocol { .line }
 
@@ -25,6 +29,9 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
     }
 
     /// A datagram holds one or more lines; a missing final newline is allowed.
+    /// At most one of them is a `LOGIN`, whose secret vouches for the
+    /// fixes of its device in the same datagram (a datagram carries its
+    /// own credentials: UDP has no connection to remember a login).
     public static func decodeDatagram(_ bytes: UnsafeRawBufferPointer) throws(FrameError) -> DecodedFrame {
         var combined = DecodedFrame(length: bytes.count, kind: .heartbeat)
         var start = 0
@@ -35,6 +42,14 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             if end > start && bytes[end - 1] == UInt8(ascii: "\r") { end -= 1 }
             if end > start {
                 let frame = try decodeLine(UnsafeRawBufferPointer(rebasing: bytes[start..<end]), frameLength: newline - start)
+                if frame.kind == .login {
+                    guard combined.announcedDeviceId == nil else {
+                        throw FrameError(.malformed, "a datagram may carry one LOGIN line, not two", recovery: .skip(bytes.count))
+                    }
+                    combined.announcedDeviceId = frame.announcedDeviceId
+                    combined.presentedSecret = frame.presentedSecret
+                    if combined.kind == .heartbeat { combined.kind = .login }
+                }
                 combined.fixes += frame.fixes
                 combined.reply += frame.reply
                 if frame.kind == .position { combined.kind = .position }
@@ -65,6 +80,9 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
         let timeField = try fields.next(named: "time")
         if fields.text(timeField) == "PING" && fields.atEnd {
             return DecodedFrame(length: frameLength, kind: .heartbeat, reply: reply)
+        }
+        if fields.text(timeField) == "LOGIN" {
+            return try login(of: deviceId, secretFrom: &fields, reply: reply)
         }
         guard let time = Self.time(timeField) else {
             throw fields.error("field 4 (time) '\(fields.text(timeField))' is neither ISO 8601 UTC nor Unix seconds")
@@ -97,6 +115,24 @@ public struct LineProtocolDecoder: StreamFrameDecoder, DatagramDecoder {
             }
         }
         return DecodedFrame(length: frameLength, kind: fix.alarm == nil ? .position : .alarm, fixes: [fix], reply: reply)
+    }
+
+    /// The rest of `MT1,<deviceId>,<seq>,LOGIN,<secret>`: exactly one field,
+    /// the secret, 1 to 64 bytes. No error quotes it: a secret must not
+    /// reach a log line.
+    private static func login(
+        of deviceId: String, secretFrom fields: inout FieldCursor, reply: [UInt8]
+    ) throws(FrameError) -> DecodedFrame {
+        let secretField = try fields.next(named: "secret")
+        guard !secretField.isEmpty, secretField.count <= DeviceSecret.maxLength else {
+            throw fields.error("field 5 (secret) of a LOGIN line must be 1 to \(DeviceSecret.maxLength) characters")
+        }
+        guard fields.atEnd else {
+            throw fields.error("a LOGIN line ends after its secret (field 5): no comma in a secret, nothing after it")
+        }
+        return DecodedFrame(
+            length: fields.frameLength, kind: .login, announcedDeviceId: deviceId,
+            presentedSecret: DeviceSecret(presented: String(decoding: secretField, as: UTF8.self)), reply: reply)
     }
 
     /// ISO 8601 UTC (`YYYY-MM-DDThh:mm:ss[.fff]Z`) or Unix seconds up to

@@ -8,18 +8,13 @@ import GeoKit
 /// or a JSON body (newer Traccar Client) with `device_id` and `location`.
 ///
 /// The HTTP listener answers 200 when the fix was decoded and stored, 400
-/// with the error's message when not.
+/// with the error's message when not. A device's secret comes in the `key`
+/// parameter (``key(query:)``), never in the fix.
 public enum OsmAndDecoder {
     /// Decodes a query string (with or without the leading `/?`) or a
     /// form-encoded body. A missing `timestamp` means "now".
     public static func decode(query: String, now: Date) throws(FrameError) -> DeviceFix {
-        var parameters: [String: String] = [:]
-        let text = query.hasPrefix("/?") ? query.dropFirst(2) : query.hasPrefix("?") ? query.dropFirst() : Substring(query)
-        for pair in text.split(separator: "&") {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = percentDecoded(parts[0])
-            parameters[key] = parts.count > 1 ? percentDecoded(parts[1]) : ""
-        }
+        let parameters = parameters(query)
         guard let deviceId = (parameters["id"] ?? parameters["deviceid"]).flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw reject("missing device identifier: parameter 'id' (or 'deviceid')")
         }
@@ -54,6 +49,25 @@ public enum OsmAndDecoder {
             altitude: try number(parameters["altitude"], name: "altitude"),
             accuracy: try number(parameters["accuracy"], name: "accuracy"),
             batteryPercent: try number(parameters["batt"], name: "batt"))
+    }
+
+    /// The device's secret in a query string or form body: the `key`
+    /// parameter, percent-decoded; nil when absent or empty.
+    public static func key(query: String) -> String? {
+        parameters(query)["key"].flatMap { $0.isEmpty ? nil : $0 }
+    }
+
+    /// The parameters of a query string (with or without the leading `/?`)
+    /// or form body, percent-decoded; the last of a repeated name wins.
+    private static func parameters(_ query: String) -> [String: String] {
+        var parameters: [String: String] = [:]
+        let text = query.hasPrefix("/?") ? query.dropFirst(2) : query.hasPrefix("?") ? query.dropFirst() : Substring(query)
+        for pair in text.split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let key = percentDecoded(parts[0])
+            parameters[key] = parts.count > 1 ? percentDecoded(parts[1]) : ""
+        }
+        return parameters
     }
 
     /// Decodes the JSON body of the newer Traccar Client (`device_id`,

@@ -20,7 +20,10 @@ struct Serve: AsyncParsableCommand {
             limit at start, and a warning says when the devices file has more devices than fit.
             Settings come from the flags, then the --config file (JSON, keys as the long flag names,
             e.g. {"zones": "zones.geojson", "http-port": 8080, "line-port": 5100}), then the defaults shown.
-            A port of 0 picks a free port; "off" turns a listener off.
+            A port of 0 picks a free port; "off" turns a listener off; a switch is true or false
+            (e.g. {"require-device-secret": true}).
+            A device with a secret in the devices file must present it: in a LOGIN line (line protocol) or
+            the key parameter (OsmAnd); GT06, Teltonika and NMEA cannot, see --ingest-allow.
             """)
 
     @Option(help: ArgumentHelp("Zone GeoJSON file.", valueName: "FILE"))
@@ -28,8 +31,14 @@ struct Serve: AsyncParsableCommand {
 
     @OptionGroup var zoneFile: ZoneFileArguments
 
-    @Option(help: ArgumentHelp("Devices file: CSV lines device_id,taxi_id. Reloaded on SIGHUP.", valueName: "FILE"))
+    @Option(help: ArgumentHelp(
+        "Devices file: CSV lines device_id,taxi_id[,secret]; a device with a secret must present it (line protocol LOGIN, OsmAnd key). Reloaded on SIGHUP.",
+        valueName: "FILE"))
     var devices: String?
+
+    @Flag(name: .customLong("require-device-secret"), inversion: .prefixedNo, help: ArgumentHelp(
+        "Refuse line-protocol and OsmAnd fixes of devices without a secret in the devices file. GT06, Teltonika and NMEA cannot carry a secret and are still accepted by device id: keep them on a private network or behind --ingest-allow. (default: off)"))
+    var requireDeviceSecret: Bool?
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
         "Directory of the fix archive (created if missing).", valueName: "DIR"))
@@ -53,6 +62,11 @@ struct Serve: AsyncParsableCommand {
         "Address the terminals' listeners (TCP, UDP, OsmAnd) listen on, so that ingest can face the terminals' network without the API. (default: the --bind address)",
         valueName: "ADDRESS"))
     var ingestBind: String?
+
+    @Option(name: .customLong("ingest-allow"), help: ArgumentHelp(
+        "Source addresses the terminals' TCP and UDP listeners serve, as CIDR blocks separated by commas (10.0.0.0/8,2001:db8::/32); connections and datagrams from elsewhere are turned away unread and counted in mytaxi_connections_refused_total and mytaxi_datagrams_dropped_total (reason=\"not_allowed\"). OsmAnd (phones on any network) is not restricted. (default: every address)",
+        valueName: "CIDR,..."))
+    var ingestAllow: String?
 
     @Option(help: ArgumentHelp("JSON config file; flags override it.", valueName: "FILE"))
     var config: String?
@@ -220,6 +234,7 @@ struct Serve: AsyncParsableCommand {
         (settings.idProperty, settings.nameProperty, settings.overlapTolerance) =
             (zoneFile.idProperty, zoneFile.nameProperty, zoneFile.overlapTolerance)
         (settings.httpPort, settings.bind, settings.ingestBind) = (httpPort, bind, ingestBind)
+        (settings.ingestAllow, settings.requireDeviceSecret) = (ingestAllow, requireDeviceSecret)
         (settings.linePort, settings.nmeaPort, settings.osmandPort) = (linePort, nmeaPort, osmandPort)
         (settings.teltonikaPort, settings.gt06Port) = (teltonikaPort, gt06Port)
         (settings.staleAfter, settings.idleTimeout, settings.loginTimeout) = (staleAfter, idleTimeout, loginTimeout)

@@ -25,6 +25,8 @@ struct ServeSettings: Decodable, Equatable {
     var httpPort: Int?
     var bind: String?
     var ingestBind: String?
+    var ingestAllow: String?
+    var requireDeviceSecret: Bool?
     var linePort: String?
     var nmeaPort: String?
     var osmandPort: String?
@@ -53,7 +55,8 @@ struct ServeSettings: Decodable, Equatable {
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
-        case ingestBind = "ingest-bind", linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
+        case ingestBind = "ingest-bind", ingestAllow = "ingest-allow", requireDeviceSecret = "require-device-secret"
+        case linePort = "line-port", nmeaPort = "nmea-port", osmandPort = "osmand-port"
         case teltonikaPort = "teltonika-port", gt06Port = "gt06-port", staleAfter = "stale-after"
         case idleTimeout = "idle-timeout", loginTimeout = "login-timeout", httpTimeout = "http-timeout"
         case maxConnections = "max-connections", httpMaxConnections = "http-max-connections"
@@ -69,7 +72,7 @@ struct ServeSettings: Decodable, Equatable {
     private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
         [
             (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
-            (.ingestBind, \.ingestBind), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
+            (.ingestBind, \.ingestBind), (.ingestAllow, \.ingestAllow), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
             (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port), (.metricsBind, \.metricsBind),
         ]
     }
@@ -88,10 +91,16 @@ struct ServeSettings: Decodable, Equatable {
          (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait), (.sessionLifetime, \.sessionLifetime)]
     }
 
+    /// The settings that are on or off, by key.
+    private static var switches: [(CodingKeys, WritableKeyPath<ServeSettings, Bool?>)] {
+        [(.requireDeviceSecret, \.requireDeviceSecret)]
+    }
+
     init() {}
 
     /// Reads a config file's object; a value may be a JSON number or a
-    /// string (`"line-port": "off"`, `"idle-timeout": "900"`).
+    /// string (`"line-port": "off"`, `"idle-timeout": "900"`), a switch
+    /// `true` or `false` (or those words as strings).
     init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String? {
@@ -113,6 +122,15 @@ struct ServeSettings: Decodable, Equatable {
             self[keyPath: field] = try text(key).map { value in
                 guard let number = Double(value) else { throw ValidationError("--\(key.rawValue) must be a number, not '\(value)'") }
                 return number
+            }
+        }
+        for (key, field) in Self.switches where container.contains(key) {
+            if let value = try? container.decode(Bool.self, forKey: key) {
+                self[keyPath: field] = value
+            } else if let word = try? container.decode(String.self, forKey: key), ["true", "false"].contains(word) {
+                self[keyPath: field] = word == "true"
+            } else {
+                throw ValidationError("\"\(key.rawValue)\" must be true or false")
             }
         }
     }
@@ -137,6 +155,7 @@ struct ServeSettings: Decodable, Equatable {
         for (_, field) in Self.texts { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
         for (_, field) in Self.wholeNumbers { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
         for (_, field) in Self.numbers { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
+        for (_, field) in Self.switches { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
         return merged
     }
 
@@ -159,6 +178,14 @@ struct ServeSettings: Decodable, Equatable {
             idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
         configuration.bindHost = bind ?? configuration.bindHost
         configuration.ingestBindHost = ingestBind
+        configuration.requireDeviceSecret = requireDeviceSecret ?? configuration.requireDeviceSecret
+        if let ingestAllow {
+            do {
+                configuration.ingestAllowList = try IngestAllowList(parsing: ingestAllow)
+            } catch {
+                throw ValidationError("--ingest-allow takes CIDR blocks separated by commas (10.0.0.0/8,2001:db8::/32): \(error)")
+            }
+        }
         configuration.httpPort = try Self.port(httpPort ?? configuration.httpPort, flag: "http-port")
         configuration.staleAfterSeconds = try Self.seconds(staleAfter ?? configuration.staleAfterSeconds, flag: "stale-after")
         configuration.idleTimeoutSeconds = try Self.seconds(idleTimeout ?? configuration.idleTimeoutSeconds, flag: "idle-timeout")
