@@ -57,6 +57,8 @@ public struct APIServer: Sendable {
     public static let defaultHistoryMaxWindow: TimeInterval = 7 * 86_400
     /// The folder the map's Leaflet files are read from (Debian's `libjs-leaflet` by default).
     public let leafletDirectory: String
+    /// The reverse proxies whose `X-Forwarded-For` names the client.
+    public let trustedProxies: TrustedProxies
     /// True when `/metrics` is served by ``metricsRouter()`` on a listener
     /// of its own, and not with the API.
     public let metricsApart: Bool
@@ -77,9 +79,11 @@ public struct APIServer: Sendable {
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
-        leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false
+        leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
+        trustedProxies: TrustedProxies = TrustedProxies()
     ) {
         self.metricsApart = metricsApart
+        self.trustedProxies = trustedProxies
         self.fleet = fleet
         self.archive = archive
         self.zones = zones
@@ -117,9 +121,11 @@ public struct APIServer: Sendable {
         let registrations = AttemptLimiter(
             burst: registrationsPerAddressPerMinute, perMinute: registrationsPerAddressPerMinute, clock: clock)
         let sessions = SessionsController(
-            accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress)
+            accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress,
+            proxies: trustedProxies)
         sessions.addPublicRoutes(to: router.group("v1/sessions"))
-        PassengersController(accounts: accounts, limiter: registrations).addRoutes(to: router.group("v1/passengers"))
+        PassengersController(accounts: accounts, limiter: registrations, proxies: trustedProxies)
+            .addRoutes(to: router.group("v1/passengers"))
 
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
         sessions.addRoutes(to: v1.group("sessions"))

@@ -208,7 +208,8 @@ public final class MytaxiService: Sendable {
             accounts: accounts, hasDevice: { [pipeline] in pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
             zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
-            historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil)
+            historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil,
+            trustedProxies: configuration.trustedProxies)
         services.append(.init(service: notificationHub))
         if let metrics = configuration.metricsAddress {
             services.append(.init(service: Application(

@@ -59,6 +59,8 @@ public struct ServiceConfiguration: Sendable {
     public var ingestBindHost: String?
     /// HTTP API port.
     public var httpPort: Int = 8080
+    /// The reverse proxies whose `X-Forwarded-For` names the client.
+    public var trustedProxies = TrustedProxies()
     /// Where `/metrics` is served on a listener of its own; nil: on the API's port.
     public var metricsAddress: (host: String, port: Int)?
     /// TCP listener port per protocol; 0 picks a free port, absent means off.

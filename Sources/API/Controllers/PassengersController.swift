@@ -7,6 +7,8 @@ import Storage
 struct PassengersController: Sendable {
     let accounts: AccountService
     let limiter: AttemptLimiter
+    /// Who the client is behind a reverse proxy.
+    let proxies: TrustedProxies
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: register)
@@ -17,7 +19,7 @@ struct PassengersController: Sendable {
     /// confirmation e-mail with its token goes to the outbox. 400 names
     /// every failed rule, 409 the taken username or address.
     @Sendable func register(_ request: Request, context: APIRequestContext) async throws -> Response {
-        try limiter.attempt("register-address:\(context.remoteAddress?.ipAddress ?? "unknown")", what: "registration")
+        try limiter.attempt("register-address:\(proxies.clientAddress(of: request, peer: context.remoteAddress))", what: "registration")
         let body = try await request.decode(as: RegistrationBody.self, context: context)
         let account = try await accounts.registerPassenger(username: body.username, email: body.email, password: body.password)
         return try JSONResponse.created(AccountJSON(account), location: "/v1/passengers/\(account.username)")
@@ -26,7 +28,7 @@ struct PassengersController: Sendable {
     /// `POST /v1/passengers/confirmations` `{"token"}`: confirms the e-mail
     /// address of the token's account, which can log in from then on.
     @Sendable func confirm(_ request: Request, context: APIRequestContext) async throws -> Response {
-        try limiter.attempt("confirm-address:\(context.remoteAddress?.ipAddress ?? "unknown")", what: "confirmation")
+        try limiter.attempt("confirm-address:\(proxies.clientAddress(of: request, peer: context.remoteAddress))", what: "confirmation")
         let body = try await request.decode(as: ConfirmationBody.self, context: context)
         return try JSONResponse.ok(AccountJSON(try await accounts.confirmEmail(token: body.token)))
     }

@@ -17,6 +17,8 @@ struct SessionsController: Sendable {
     let throttle: LoginThrottle
     /// Login attempts per client address.
     let addressLimiter: AttemptLimiter
+    /// Who the client is behind a reverse proxy.
+    let proxies: TrustedProxies
 
     /// `POST /v1/sessions`, which anyone may call.
     func addPublicRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -34,7 +36,7 @@ struct SessionsController: Sendable {
         if let problem = AccountService.loginProblem(username: body.username, password: body.password) {
             throw Problem(AccountError.invalid([problem]))
         }
-        let address = context.remoteAddress?.ipAddress ?? "unknown"
+        let address = proxies.clientAddress(of: request, peer: context.remoteAddress)
         try addressLimiter.attempt(address, what: "login")
         try throttle.check(username: body.username, address: address)
         let session: SessionToken

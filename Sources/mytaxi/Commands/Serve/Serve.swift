@@ -172,6 +172,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "N"))
     var maxReservations: Int?
 
+    @Option(name: .customLong("trusted-proxy"), help: ArgumentHelp(
+        "The reverse proxies in front of the API (CIDR blocks, comma-separated): from them, X-Forwarded-For names the client the login and registration limits count. (default: none; the connection's peer is the client)",
+        valueName: "CIDR,..."))
+    var trustedProxy: String?
+
     @Option(name: .customLong("metrics-bind"), help: ArgumentHelp(
         "Serve /metrics on this address and port of its own (e.g. 127.0.0.1:9464) instead of on the API's port, so that a public API does not show it. (default: on the API's port)",
         valueName: "HOST:PORT"))
@@ -244,7 +249,7 @@ struct Serve: AsyncParsableCommand {
         (settings.sessionLifetime, settings.bcryptCost, settings.loginLimit) = (sessionLifetime, bcryptCost, loginLimit)
         (settings.registrationLimit, settings.historyMaxDays) = (registrationLimit, historyMaxDays)
         (settings.fixRetentionDays, settings.compactAfterHours) = (fixRetentionDays, compactAfterHours)
-        (settings.maxReservations, settings.metricsBind) = (maxReservations, metricsBind)
+        (settings.maxReservations, settings.metricsBind, settings.trustedProxy) = (maxReservations, metricsBind, trustedProxy)
         return settings
     }
 

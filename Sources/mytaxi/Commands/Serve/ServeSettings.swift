@@ -52,6 +52,7 @@ struct ServeSettings: Decodable, Equatable {
     var compactAfterHours: Int?
     var maxReservations: Int?
     var metricsBind: String?
+    var trustedProxy: String?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
@@ -65,7 +66,7 @@ struct ServeSettings: Decodable, Equatable {
         case sessionLifetime = "session-lifetime", bcryptCost = "bcrypt-cost", loginLimit = "login-limit"
         case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
         case fixRetentionDays = "fix-retention-days", compactAfterHours = "compact-after-hours"
-        case maxReservations = "max-reservations", metricsBind = "metrics-bind"
+        case maxReservations = "max-reservations", metricsBind = "metrics-bind", trustedProxy = "trusted-proxy"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -73,7 +74,7 @@ struct ServeSettings: Decodable, Equatable {
         [
             (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.ingestAllow, \.ingestAllow), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
-            (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port), (.metricsBind, \.metricsBind),
+            (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port), (.metricsBind, \.metricsBind), (.trustedProxy, \.trustedProxy),
         ]
     }
 
@@ -201,6 +202,13 @@ struct ServeSettings: Decodable, Equatable {
             configuration.dispatchRules.maximumOpenReservations = try Self.count(maxReservations, flag: "max-reservations")
         }
         if let metricsBind { configuration.metricsAddress = try Self.hostAndPort(metricsBind, flag: "metrics-bind") }
+        if let trustedProxy {
+            do {
+                configuration.trustedProxies = try TrustedProxies(parsing: trustedProxy)
+            } catch {
+                throw ValidationError("--trusted-proxy takes CIDR blocks separated by commas (10.0.0.5,192.0.2.0/24): \(error)")
+            }
+        }
         if let sessionLifetime {
             configuration.accountSettings.sessionLifetime = .milliseconds(Int64(try Self.seconds(sessionLifetime, flag: "session-lifetime") * 1000))
         }
