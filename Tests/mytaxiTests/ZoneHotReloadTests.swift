@@ -81,6 +81,11 @@ import Zones
             try DispatchRestartTests.expect(
                 service.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": true}"#), 200)
         }
+        try await waitUntil("the available drivers queued") {
+            let state = try DispatchRestartTests.state(service, admin).state
+            return (queued: state.taxiQueues.values.map(\.entries.count).reduce(0, +),
+                    drivers: taxis.map { "\($0): \(state.taxis[TaxiID($0)].map { "\($0)" } ?? "unknown")" })
+        } satisfies: { $0.queued > 0 }
 
         for swap in 0..<10 {
             let version = swap % 2 == 0 ? 2 : 1
