@@ -1,3 +1,5 @@
+import FixRecords
+
 /// Why a store failed, for every store of the service (fixes, the dispatch
 /// log and accounts today; zone versions as they come): callers decide
 /// by case (retry, answer 503, stop at start) and show the description,
@@ -38,4 +40,9 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             "the \(field) \(value) is already taken; nothing was stored"
         }
     }
+}
+
+extension StorageError: SinkClosingError {
+    /// True for ``shuttingDown``.
+    public var isSinkClosing: Bool { self == .shuttingDown }
 }

@@ -211,7 +211,8 @@ final class FlakyDispatchLog: DispatchLog {
         let later = clock.now.addingTimeInterval(5 * 3600), sooner = clock.now.addingTimeInterval(3 * 3600)
         try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: later))
         try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: sooner))
-        try await dispatcher.execute(.reserve("p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: later))
+        try await dispatcher.execute(.reserve(
+            "p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: later.addingTimeInterval(600)))
         try await dispatcher.execute(.cancelReservation(ReservationID(3)))
 
         let history = try await dispatcher.history(ofPassenger: "p1")

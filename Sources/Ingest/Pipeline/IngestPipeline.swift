@@ -95,7 +95,11 @@ public final class IngestPipeline: FixSink {
         }
         commitFailing.store(error != nil, ordering: .relaxed)
         if let text, previous == nil {
-            logger.error("\(text); no fix is acknowledged until it can")
+            if (error as? any SinkClosingError)?.isSinkClosing == true {
+                logger.info("\(text): fixes that arrive while the service stops are not acknowledged")
+            } else {
+                logger.error("\(text); no fix is acknowledged until it can")
+            }
         } else if text == nil, previous != nil {
             logger.info("the archive stores fixes again")
         }
