@@ -76,6 +76,17 @@ extension AccountService {
         return AuthenticatedSession(account: found.account, tokenHash: hash, expiresAt: found.token.expiresAt)
     }
 
+    /// Whether a bearer token that does not log in belongs to a disabled
+    /// account, so that its holder is told to ask an administrator rather
+    /// than to log in again (which would be refused too).
+    /// - Throws: ``AccountError/storage(_:)``.
+    public func belongsToDisabledAccount(bearer: String) async throws(AccountError) -> Bool {
+        guard !bearer.isEmpty, bearer.utf8.count <= Self.maximumBearerLength else { return false }
+        let hash = SecretToken.hash(of: bearer)
+        let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
+        return found?.token.kind == .session && found?.account.disabled == true
+    }
+
     /// Confirms a passenger's e-mail address with the token of the
     /// confirmation e-mail, which then no longer works: the passenger may
     /// log in from now on.

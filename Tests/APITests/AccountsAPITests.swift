@@ -94,8 +94,12 @@ import Testing
             let driverToken = try await harness.token("T2")
             #expect(try await client.call(.get, "/v1/driver", token: driverToken).status == .ok)
             #expect(try await client.call(.post, "/v1/accounts/T2/disable", token: admin).status == .ok)
-            #expect(try await client.call(.get, "/v1/driver", token: driverToken).status == .unauthorized, "A2: stops at once")
-            #expect(try await client.call(.post, "/v1/accounts/nobody/disable", token: admin).status == .notFound)
+            let stopped = try await client.call(.get, "/v1/driver", token: driverToken)
+            #expect(stopped.status == .unauthorized, "stops at once")
+            #expect(stopped["detail"]?.contains("disabled; ask an administrator") == true, "not told to log in again")
+            let nobody = try await client.call(.post, "/v1/accounts/nobody/disable", token: admin)
+            #expect(nobody.status == .notFound)
+            #expect(nobody["detail"]?.contains("GET /v1/accounts lists them") == true)
             #expect(try await client.call(.post, "/v1/accounts/administrator/disable", token: admin).status == .conflict)
         }
     }

@@ -18,6 +18,9 @@ struct AuthenticationMiddleware: RouterMiddleware {
         }
         let session = try await accounts.authenticateSession(bearer: token)
         guard let session else {
+            if try await accounts.belongsToDisabledAccount(bearer: token) {
+                throw Problem.unauthorized("the account of this bearer token is disabled; ask an administrator")
+            }
             throw Problem.unauthorized("the bearer token is unknown, expired or revoked: log in again with POST /v1/sessions")
         }
         var context = context

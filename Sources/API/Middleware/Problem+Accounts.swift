@@ -16,7 +16,7 @@ extension Problem {
         case .badCredentials: self = .unauthorized("\(error)")
         case .emailNotConfirmed, .disabled: self = Problem(status: .forbidden, detail: "\(error)")
         case .invalidToken: self = .badRequest("\(error)")
-        case .unknownAccount: self = .notFound("\(error)")
+        case .unknownAccount(let username): self = .notFound("there is no account named \(username); GET /v1/accounts lists them")
         case .storage: self = .unavailable("the account store cannot answer now; nothing was changed; try again shortly")
         }
     }
