@@ -152,6 +152,13 @@ import Testing
             let booked = try await client.call(.post, "/v1/reservations", token: passenger, json: body(hoursAhead: 3))
             #expect(booked.status == .created)
             #expect(booked["status"] == "booked")
+            #expect(booked.body?["pickup"] == booked.body?["origin"] && booked.body?["pickup"] != nil, "pickup, as rides name it")
+            let at = FixTime.iso8601(APIHarness.now.addingTimeInterval(4 * 3600))
+            let named = try await client.call(
+                .post, "/v1/reservations", token: passenger,
+                json: #"{"pickup": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}, "pickupAt": "\#(at)"}"#)
+            #expect(named.status == .created, "the pickup named as a ride's")
+            #expect(try await client.call(.delete, "/v1/reservations/\(named["reservationId"] ?? "")", token: passenger).status == .noContent)
             let id = try #require(booked["reservationId"])
             let listed = try await client.call(.get, "/v1/reservations", token: passenger)
             let reservations = try listed.list()

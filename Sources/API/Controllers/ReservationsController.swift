@@ -22,11 +22,14 @@ struct ReservationsController: Sendable {
         group.delete(":reservationId", use: cancel)
     }
 
-    /// `POST /v1/reservations` `{"origin", "destination", "pickupAt"}`: 201 with the reservation.
+    /// `POST /v1/reservations` `{"pickup", "destination", "pickupAt"}` (`origin` read for `pickup`): 201 with the reservation.
     @Sendable func reserve(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.passenger])
         let body = try await request.decode(as: ReservationBody.self, context: context)
-        let origin = try body.origin.coordinate(field: "origin")
+        guard let pickup = body.pickup ?? body.origin else {
+            throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...}")
+        }
+        let origin = try pickup.coordinate(field: body.pickup == nil ? "origin" : "pickup")
         let destination = try body.destination.coordinate(field: "destination")
         guard let pickupAt = FixTime.date(iso8601: body.pickupAt) else {
             throw Problem.badRequest("'pickupAt' must be an ISO 8601 time, e.g. 2026-11-24T08:30:00-05:00")
@@ -74,7 +77,10 @@ struct ReservationsController: Sendable {
 
 /// The body of `POST /v1/reservations`.
 struct ReservationBody: Codable, Sendable {
-    var origin: PointJSON
+    /// Where to pick the passenger up, named as a ride's pickup is.
+    var pickup: PointJSON?
+    /// The same, by its older name, still read.
+    var origin: PointJSON?
     var destination: PointJSON
     /// ISO 8601 with an offset or `Z`.
     var pickupAt: String

@@ -11,6 +11,9 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     /// `booked`, `awaitingTaxi` (its allocation time came, no free taxi yet), `allocated`.
     var status: String
     var zoneId: String
+    /// Where the passenger is picked up, named as a ride's pickup is.
+    var pickup: PointJSON
+    /// The same, by its older name, for the clients that read it.
     var origin: PointJSON
     var destination: PointJSON
     /// ISO 8601.
@@ -24,7 +27,8 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     init(_ reservation: Reservation) {
         reservationId = reservation.id.description
         zoneId = reservation.zone.text
-        origin = PointJSON(reservation.origin)
+        pickup = PointJSON(reservation.origin)
+        origin = pickup
         destination = PointJSON(reservation.destination)
         pickupAt = FixTime.iso8601(reservation.pickupAt)
         switch reservation.phase {
