@@ -3,7 +3,7 @@ import Testing
 
 /// A device's secret: what the devices file takes, and a comparison that
 /// answers only "equal or not".
-@Suite(.timeLimit(.minutes(5))) struct DeviceSecretTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceSecretTests {
     @Test(arguments: ["s3cret-Line-1", "12345678", String(repeating: "~", count: 64), "A!#$%&'()*+-./:;<=>?@[]^_`{|}"])
     func printableASCIIOf8To64CharactersIsASecret(text: String) {
         #expect(DeviceSecret(registered: text) != nil, "\(text)")

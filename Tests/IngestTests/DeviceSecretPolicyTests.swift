@@ -10,7 +10,7 @@ import Testing
 /// set is a secret enforced; `--require-device-secret` refuses devices
 /// without one where a secret can be carried; the protocols that cannot
 /// carry one (GT06, Teltonika, NMEA) identify by device id alone.
-@Suite(.timeLimit(.minutes(5))) struct DeviceSecretPolicyTests {
+@Suite(.timeLimit(.minutes(20))) struct DeviceSecretPolicyTests {
     static let withSecret = RegisteredDevice(taxi: "TX1", secret: DeviceSecret(registered: "s3cret-D1-000"))
     static let withoutSecret = RegisteredDevice(taxi: "TX2")
     static let right = DeviceSecret(presented: "s3cret-D1-000")

@@ -8,7 +8,7 @@ import Testing
 /// `--ingest-allow`: CIDR blocks of IPv4 and IPv6 read strictly, with an
 /// error naming the bad one; and the listeners over loopback turning away a
 /// source outside them before reading a byte, counted by reason.
-@Suite(.timeLimit(.minutes(5))) struct IngestAllowListTests {
+@Suite(.timeLimit(.minutes(20))) struct IngestAllowListTests {
     static func address(_ text: String) throws -> SocketAddress {
         try SocketAddress(ipAddress: text, port: 5100)
     }

@@ -9,7 +9,7 @@ import Testing
 /// One TCP connection speaks for one device, and a device with a secret
 /// logs in with it: the line-protocol handler on an `EmbeddedChannel`,
 /// step by step, with the refusals counted by reason.
-@Suite(.timeLimit(.minutes(5))) struct TerminalBindingTests {
+@Suite(.timeLimit(.minutes(20))) struct TerminalBindingTests {
     struct Harness {
         let channel: EmbeddedChannel
         let sink = HeldSink()

@@ -7,7 +7,7 @@ import Testing
 /// over loopback: knowing a device id no longer moves its taxi over the
 /// line protocol or OsmAnd, one connection speaks for one device, and the
 /// refusals are counted by reason in `/metrics`.
-@Suite(.serialized, .timeLimit(.minutes(5))) final class DeviceSecretServeTests: Sendable {
+@Suite(.serialized, .timeLimit(.minutes(20))) final class DeviceSecretServeTests: Sendable {
     typealias TCPClient = ServeCommandTests.TCPClient
     let directory: URL
 
