@@ -39,8 +39,11 @@ import Zones
         let sets = [try Data(contentsOf: Self.manhattan), try Data(contentsOf: grid)]
         let ids = try sets.map(Self.zoneIDs)
 
+        // The stream lasts 15 s; a machine busy with the other suites can take longer than the
+        // 90 s staleness limit to reach the swaps, and a stale taxi leaves its queue.
         let service = try ServiceProcess(
-            arguments: DurabilityTests.serveArguments(only: "line").map { $0.hasSuffix("monaco/zones.geojson") ? Self.manhattan.path : $0 },
+            arguments: DurabilityTests.serveArguments(only: "line").map { $0.hasSuffix("monaco/zones.geojson") ? Self.manhattan.path : $0 }
+                + ["--stale-after", "3600"],
             directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
         let admin = try service.administratorSession()
