@@ -21,11 +21,7 @@ public struct TrustedProxies: Sendable, Equatable {
     /// Reads a comma-separated list of CIDR blocks (`10.0.0.5,192.0.2.0/24`).
     /// - Throws: ``IPAddressRangeError`` naming the first bad block.
     public init(parsing text: String) throws(IPAddressRangeError) {
-        var ranges: [IPAddressRange] = []
-        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            ranges.append(try IPAddressRange(parsing: String(entry)))
-        }
-        self.ranges = ranges
+        ranges = try IPAddressRange.list(parsing: text)
     }
 
     /// The client of `request` (``clientAddress(forwardedFor:peer:)``).

@@ -46,6 +46,17 @@ public struct IPAddressRange: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The blocks of a comma-separated list (`10.0.0.0/8,2001:db8::/32`),
+    /// as `--ingest-allow` and `--trusted-proxy` take them.
+    /// - Throws: ``IPAddressRangeError`` naming the first bad block.
+    public static func list(parsing text: String) throws(IPAddressRangeError) -> [IPAddressRange] {
+        var ranges: [IPAddressRange] = []
+        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
+            ranges.append(try IPAddressRange(parsing: String(entry)))
+        }
+        return ranges
+    }
+
     /// True when `address` lies in this block.
     public func contains(_ address: SocketAddress) -> Bool {
         guard let bits = Self.bits(of: address) else { return false }

@@ -20,11 +20,7 @@ public struct IngestAllowList: Sendable, Equatable, CustomStringConvertible {
     /// Reads a comma-separated list of CIDR blocks (`10.0.0.0/8,2001:db8::/32`).
     /// - Throws: ``IPAddressRangeError`` naming the first bad block.
     public init(parsing text: String) throws(IPAddressRangeError) {
-        var ranges: [IPAddressRange] = []
-        for entry in text.split(separator: ",", omittingEmptySubsequences: false) {
-            ranges.append(try IPAddressRange(parsing: String(entry)))
-        }
-        self.ranges = ranges
+        ranges = try IPAddressRange.list(parsing: text)
     }
 
     /// True when a connection or datagram from `address` may be served:
