@@ -188,6 +188,12 @@ let package = Package(
             dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
 
+        // LearningSimulation: how well the router learns speeds from simulated taxis' fixes.
+        .target(
+            name: "LearningSimulation",
+            dependencies: ["Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
+
         // FleetSimulator: a simulated city against a running service over its real
         // interfaces (terminals on the wire protocols, drivers and passengers on the API).
         .target(
@@ -295,7 +301,7 @@ let package = Package(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "PostgresStorage", "API",
-                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "Accounts",
+                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -141,6 +141,7 @@ public struct APIServer: Sendable {
         fixHistory.addTaxiRoutes(to: v1.group("taxis"))
         fixHistory.addZoneRoutes(to: v1.group("zones"))
         RoadsController(graph: roadRouter.graph).addRoutes(to: v1.group("roads"))
+        RoadSpeedsController(router: roadRouter, clock: clock).addRoutes(to: v1.group("roads"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
         ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))

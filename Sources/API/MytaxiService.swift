@@ -56,6 +56,8 @@ public final class MytaxiService: Sendable {
     /// The zones file's bytes as last put in force, to tell on SIGHUP whether it changed.
     private let zonesFileBytes: Mutex<Data?>
     private let router: Routing.Router
+    /// Learns travel times from the committed fixes and puts them in force in the router (``SpeedLearningService``).
+    private let speedLearning: FleetSpeedLearning
     /// Snaps the taxis that moved to the roads, in the background (``PositionSnappingService``).
     private let positionSnapper: PositionSnapper
     /// Accounts, passwords and tokens of the API (SPEC A2).
@@ -116,8 +118,12 @@ public final class MytaxiService: Sendable {
             return (position, fix.receivedAt)
         })
         validator.recordCommitted(restored)
+        let speedLearning = await FleetSpeedLearning(
+            router: router, store: stores.learnedSpeeds, metricsFactory: PrometheusMetricsFactory(registry: registry), logger: logger)
+        self.speedLearning = speedLearning
         committer = GroupCommitter(archive: archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
+            speedLearning.receive(fixes)
             metrics.committed(fixCount: report.itemCount, duration: report.duration)
         }
         let dispatchMetrics = DispatchMetrics(factory: PrometheusMetricsFactory(registry: registry))
@@ -237,6 +243,7 @@ public final class MytaxiService: Sendable {
             services.append(.init(service: DatabaseProbeService(pool: databasePool, clock: clock, logger: logger)))
         }
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
+        services.append(.init(service: SpeedLearningService(learning: speedLearning, clock: clock)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
         services.append(.init(service: ArchiveRetentionService(
             archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,

@@ -12,6 +12,8 @@ struct ServiceStores {
     let accounts: any AccountStore
     let dispatchLog: any DispatchLog
     let zoneSets: any ZoneSetStore
+    /// The speeds learned from the fleet, saved now and then and read at start.
+    let learnedSpeeds: any LearnedSpeedStore
     /// The PostgreSQL connections, nil on SQLite.
     let pool: PostgresPool?
     /// The archive again when it is the SQLite one, whose segments
@@ -36,13 +38,14 @@ struct ServiceStores {
         let pool = PostgresPool(url: url)
         let applied = try PostgresSchema.migrate(pool)
         let migrations = applied.isEmpty ? "" : "; applied schema migrations \(applied.map(String.init).joined(separator: ", "))"
-        logger.info("fixes, dispatch log, accounts and zone sets on PostgreSQL \(url)\(migrations)")
+        logger.info("fixes, dispatch log, accounts, zone sets and learned speeds on PostgreSQL \(url)\(migrations)")
         let archive = PostgresFixArchive(
             pool: pool, onMove: { metrics.moved(fixCount: $0.storedFixes, duration: $0.duration) },
             onMoveFailure: moveFailureReporter(metrics: metrics, logger: logger))
         return ServiceStores(
             archive: archive, accounts: PostgresAccountStore(pool: pool),
-            dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool), pool: pool,
+            dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
+            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), pool: pool,
             compactableArchive: nil,
             problem: {
                 if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
@@ -57,6 +60,7 @@ struct ServiceStores {
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
+            learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory),
             pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
     }
 

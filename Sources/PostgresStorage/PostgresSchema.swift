@@ -145,6 +145,15 @@ public enum PostgresSchema {
                            AND stored.device_id = journal.device_id)
                      ORDER BY taxi_id, time, device_id, received_at);
                 """),
+        PostgresMigration(
+            version: 6, description: "the latest snapshot of the speeds learned from the fleet",
+            sql: """
+                CREATE TABLE learned_speeds (
+                    id int PRIMARY KEY CHECK (id = 1),
+                    graph text NOT NULL,
+                    saved_ms int8 NOT NULL,
+                    cells bytea NOT NULL);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

@@ -46,7 +46,7 @@ struct TravelTimeController: Sendable {
         return try JSONResponse.ok(TableJSON(
             durationsS: rows.map { $0.map { $0.map { JSONWriter.roundedTenths($0.durationSeconds) } } },
             distancesM: rows.map { $0.map { $0.map { JSONWriter.roundedTenths($0.distanceMetres) } } },
-            depart: FixTime.iso8601(depart)))
+            depart: FixTime.iso8601(depart), speeds: router.speedProvenance(departing: depart).rawValue))
     }
 
     /// `GET /v1/eta?from=LON,LAT&to=LON,LAT&depart=ISO8601` → `{"durationS", "distanceM", "depart"}`.
@@ -58,7 +58,8 @@ struct TravelTimeController: Sendable {
         do {
             let route = try router.route(from: from, to: to, depart: depart)
             return try JSONResponse.ok(TravelTimeJSON(
-                durationS: JSONWriter.roundedTenths(route.durationSeconds), distanceM: JSONWriter.roundedTenths(route.distanceMetres), depart: FixTime.iso8601(depart)))
+                durationS: JSONWriter.roundedTenths(route.durationSeconds), distanceM: JSONWriter.roundedTenths(route.distanceMetres),
+                depart: FixTime.iso8601(depart), speeds: router.speedProvenance(departing: depart).rawValue))
         } catch let error as SnapError {
             throw Problem.unprocessable("a point cannot be placed on the road map: \(error)")
         } catch RouteError.noRoute {
@@ -80,6 +81,8 @@ struct TableJSON: Codable, Sendable {
     var durationsS: [[Double?]]
     var distancesM: [[Double?]]
     var depart: String
+    /// Where the speeds came from, as ``TravelTimeJSON/speeds``.
+    var speeds: String
 }
 
 /// `GET /v1/eta`.
@@ -90,4 +93,8 @@ struct TravelTimeJSON: Codable, Sendable {
     var distanceM: Double
     /// ISO 8601: the departure the estimate is for.
     var depart: String
+    /// Where the speeds came from: `profile` (the weekly speed profile),
+    /// `learned` (weekly speeds learned from the fleet's fixes) or `live`
+    /// (the fleet's last minutes).
+    var speeds: String
 }

@@ -3,7 +3,9 @@
 // date (the push socket's decisions and a fleet read every few seconds for
 // positions), draws the zones again when a new zone set is put in force
 // (the push socket's `zones_changed`), and shows a zone's queues and the
-// nearest zones with free taxis where the dispatcher clicks.
+// nearest zones with free taxis where the dispatcher clicks. On demand it
+// colours the roads whose speeds the fleet taught the router (red slower
+// than the speed profile, green faster), read again every minute.
 //
 // Everything the page shows from the service (zone names and ids, taxi
 // ids, passengers) is written as text (textContent, text nodes), never as
@@ -22,6 +24,7 @@
   let fleet = [];
   const expectedWaits = new Map();
   let refreshQueued = false;
+  let roadSpeedLayer = null;
 
   async function api(path, options = {}) {
     const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
@@ -53,10 +56,33 @@
     const roads = await api("/v1/roads");
     L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
     document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
+    document.getElementById("road-speeds").addEventListener("change", drawRoadSpeeds);
+    setInterval(drawRoadSpeeds, 60000);
     await refresh();
     openPush();
     setInterval(refresh, 3000);
     setInterval(readWaits, 15000);
+  }
+
+  // The roads whose learned time differs from the profile's (GET /v1/roads/speeds), when asked for.
+  async function drawRoadSpeeds() {
+    const shown = document.getElementById("road-speeds").checked;
+    document.getElementById("road-speeds-legend").hidden = !shown;
+    const note = document.getElementById("road-speeds-note");
+    if (roadSpeedLayer) { roadSpeedLayer.remove(); roadSpeedLayer = null; }
+    if (!shown) { note.textContent = ""; return; }
+    const speeds = await api("/v1/roads/speeds");
+    note.textContent = speeds.features.length === 0
+      ? " (nothing learned yet: taxis must drive a few minutes)"
+      : " (" + speeds.features.length + " road segments, " + speeds.speeds + " speeds)";
+    roadSpeedLayer = L.geoJSON(speeds, {
+      style: (feature) => ({
+        className: "road-speed", weight: 4, opacity: 0.85,
+        color: feature.properties.ratio < 1 ? (feature.properties.ratio < 0.6 ? "#b71c1c" : "#ef6c00") : "#2e7d32",
+      }),
+      onEachFeature: (feature, layer) => layer.bindTooltip(textElement(
+        feature.properties.kmh + " km/h (profile " + feature.properties.profileKmh + " km/h)")),
+    }).addTo(map);
   }
 
   // The zones in force (GET /v1/zones), in place of those drawn before.

@@ -14,10 +14,16 @@ import Synchronization
 /// so one slow hour doesn't block the others), and each call borrows a
 /// query object with its own scratch from a pool.
 ///
-/// Hours whose durations are the same (the source's
-/// ``EdgeSpeedSource/durationsKey(hourOfWeek:)``) share one metric, so the
-/// dense-city profile needs 9 customizations for the whole week, not 168.
-/// At most ``maxCachedMetrics`` are kept; the least recently used goes first.
+/// Departures whose durations are the same (the source's
+/// ``EdgeSpeedSource/durationsKey(departing:timeZone:)``) share one metric,
+/// so the dense-city profile needs 9 customizations for the whole week, not
+/// 168. At most ``maxCachedMetrics`` are kept; the least recently used goes first.
+///
+/// The speed source can be replaced while queries run
+/// (``replaceSpeeds(with:preparing:)``, how speeds learned from the fleet
+/// come in): the metrics of the new source that matter now are customized
+/// before the swap, so no query waits for them, and a query under way
+/// finishes on the metric it started with.
 public final class Router: Sendable {
     /// The road graph routed on.
     public let graph: RoadGraph
@@ -25,8 +31,8 @@ public final class Router: Sendable {
     public let topology: CCHTopology
     /// The spatial index coordinates are snapped with.
     public let snapper: Snapper
-    /// Where per-hour edge durations come from.
-    public let speeds: any EdgeSpeedSource
+    /// Where per-hour edge durations come from now.
+    public var speeds: any EdgeSpeedSource { speedState.withLock { $0.source } }
     /// The city's time zone, for the hour of the week of a departure.
     public let timeZone: TimeZone
     /// Coordinates farther than this from every road are refused, in metres.
@@ -38,7 +44,7 @@ public final class Router: Sendable {
     public let maxCachedMetrics: Int
     /// Seconds added to every drive: pulling out, finding the kerb, the first
     /// and last metres no road speed accounts for (``SpeedProfile/tripOverheadSeconds``).
-    public let tripOverheadSeconds: Double
+    public var tripOverheadSeconds: Double { speedState.withLock { $0.tripOverheadSeconds } }
     /// The default ``snapRadiusMetres``. GPS fixes in Manhattan's street
     /// canyons are often 10-30 m off, so the nearest road is often the wrong
     /// one (a corner pickup lands on a one-way street heading away, and the
@@ -49,6 +55,9 @@ public final class Router: Sendable {
     /// a corner of four two-way streets, and it bounds the search's seeds.
     public static let maxSnapCandidates = 8
     private let metrics = Mutex(MetricCache())
+    /// The speed source, the trip overhead that goes with it, and how many
+    /// times they were replaced (metrics are cached per generation).
+    private let speedState: Mutex<SpeedState>
     private let pool = Mutex<[QueryBox]>([])
 
     /// Creates a router; builds the topology when none is given (seconds on a large city).
@@ -57,33 +66,73 @@ public final class Router: Sendable {
                 snapRadiusMetres: Double = Router.defaultSnapRadiusMetres, maxCachedMetrics: Int = 24,
                 tripOverheadSeconds: Double = 0) {
         self.maxCachedMetrics = max(maxCachedMetrics, 1)
-        self.tripOverheadSeconds = tripOverheadSeconds
         self.graph = graph
         self.topology = topology ?? CCHTopology(graph: graph)
         snapper = Snapper(graph: graph)
-        self.speeds = speeds ?? ProfiledEdgeSpeeds(graph: graph)
+        speedState = Mutex(SpeedState(source: speeds ?? ProfiledEdgeSpeeds(graph: graph),
+                                      tripOverheadSeconds: tripOverheadSeconds, generation: 0))
         self.timeZone = timeZone
         self.maxSnapDistanceMetres = maxSnapDistanceMetres
         self.snapRadiusMetres = max(snapRadiusMetres, 0)
     }
 
-    /// The metric for `hourOfWeek`, customizing it on first use.
+    /// The metric for departures at the start of `hourOfWeek`, customizing it on first use.
     public func metric(hourOfWeek: Int) -> CCHMetric {
-        let key = speeds.durationsKey(hourOfWeek: hourOfWeek)
+        metric(departing: SpeedProfile.date(startingHourOfWeek: hourOfWeek, in: timeZone))
+    }
+
+    /// The metric for departures at `date`, customizing it on first use.
+    public func metric(departing date: Date) -> CCHMetric {
+        let state = speedState.withLock { $0 }
+        let key = MetricKey(generation: state.generation, durations: state.source.durationsKey(departing: date, timeZone: timeZone))
         if let cached = metrics.withLock({ $0.metric(for: key) }) { return cached }
-        let built = CCHMetric(topology: topology, graph: graph, weights: speeds.edgeDurations(hourOfWeek: hourOfWeek))
+        let built = CCHMetric(topology: topology, graph: graph,
+                              weights: state.source.edgeDurations(departing: date, timeZone: timeZone))
         return metrics.withLock { $0.insert(built, for: key, limit: maxCachedMetrics) }
+    }
+
+    /// Where the speeds of a departure at `date` come from: the profile,
+    /// speeds learned over weeks, or the live speeds of the last minutes.
+    public func speedProvenance(departing date: Date) -> SpeedProvenance {
+        speedState.withLock { $0.source }.provenance(departing: date, timeZone: timeZone)
+    }
+
+    /// Puts `source` in force (with `tripOverheadSeconds`, unchanged when
+    /// nil): the metrics of departures at `dates` (say, now) are customized
+    /// first, outside any lock, and go into the cache with the swap, so the
+    /// queries that follow find them ready; the old source's metrics are dropped.
+    /// - Returns: how long the customizations took, seconds.
+    @discardableResult
+    public func replaceSpeeds(with source: any EdgeSpeedSource, tripOverheadSeconds: Double? = nil,
+                              preparing dates: [Date] = []) -> Double {
+        let started = ContinuousClock.now
+        var prepared: [Int: CCHMetric] = [:]
+        for date in dates {
+            let key = source.durationsKey(departing: date, timeZone: timeZone)
+            if prepared[key] == nil {
+                prepared[key] = CCHMetric(topology: topology, graph: graph, weights: source.edgeDurations(departing: date, timeZone: timeZone))
+            }
+        }
+        let elapsed = started.duration(to: .now)
+        let generation = speedState.withLock { state in
+            state.generation += 1
+            state.source = source
+            if let tripOverheadSeconds { state.tripOverheadSeconds = tripOverheadSeconds }
+            return state.generation
+        }
+        metrics.withLock { cache in
+            cache = MetricCache()
+            for (durations, metric) in prepared {
+                _ = cache.insert(metric, for: MetricKey(generation: generation, durations: durations), limit: maxCachedMetrics)
+            }
+        }
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Forgets every customized metric, so the next queries customize from the
     /// speed source again; call it when a live source's durations change.
     public func discardMetrics() {
         metrics.withLock { $0 = MetricCache() }
-    }
-
-    /// The metric for departures at `date`.
-    public func metric(departing date: Date) -> CCHMetric {
-        metric(hourOfWeek: SpeedProfile.hourOfWeek(date, in: timeZone))
     }
 
     /// The fastest route from `source` to `target` leaving at `depart`, from
@@ -170,12 +219,25 @@ public final class Router: Sendable {
     }
 }
 
-/// Customized metrics by durations key, with least-recently-used eviction.
+/// The router's speed source and what goes with it.
+private struct SpeedState: Sendable {
+    var source: any EdgeSpeedSource
+    var tripOverheadSeconds: Double
+    var generation: Int
+}
+
+/// Which customized metric: the generation of the speed source, and the source's durations key.
+private struct MetricKey: Hashable, Sendable {
+    var generation: Int
+    var durations: Int
+}
+
+/// Customized metrics by key, with least-recently-used eviction.
 private struct MetricCache: Sendable {
-    private var entries: [Int: (metric: CCHMetric, lastUse: UInt64)] = [:]
+    private var entries: [MetricKey: (metric: CCHMetric, lastUse: UInt64)] = [:]
     private var clock: UInt64 = 0
 
-    mutating func metric(for key: Int) -> CCHMetric? {
+    mutating func metric(for key: MetricKey) -> CCHMetric? {
         guard let entry = entries[key] else { return nil }
         clock += 1
         entries[key] = (entry.metric, clock)
@@ -183,7 +245,7 @@ private struct MetricCache: Sendable {
     }
 
     /// Stores `metric` unless another thread stored one first; returns the one kept.
-    mutating func insert(_ metric: CCHMetric, for key: Int, limit: Int) -> CCHMetric {
+    mutating func insert(_ metric: CCHMetric, for key: MetricKey, limit: Int) -> CCHMetric {
         if let raced = self.metric(for: key) { return raced }
         if entries.count >= limit, let oldest = entries.min(by: { $0.value.lastUse < $1.value.lastUse })?.key {
             entries[oldest] = nil

@@ -1,10 +1,12 @@
-/// Where the router gets per-edge travel times for an hour of the week.
+import Foundation
+
+/// Where the router gets per-edge travel times for a departure.
 ///
 /// The speed profile over free-flow times (``ProfiledEdgeSpeeds``) is the
-/// first source; live speeds measured by the fleet can replace it segment by
-/// segment later by conforming to this protocol (and falling back to the
-/// profile for segments without data). The router customizes one CCH
-/// metric per hour from what this returns.
+/// first source; speeds learned from the fleet (``LearnedEdgeSpeeds``)
+/// replace it edge by edge where there is data, falling back to the
+/// profile. The router customizes one CCH metric per distinct durations
+/// key from what this returns.
 public protocol EdgeSpeedSource: Sendable {
     /// Travel time of every edge, in ms, for departures in `hourOfWeek`
     /// (0 = Monday 00:00–01:00 local time); ``unreachableMs`` closes an edge.
@@ -13,11 +15,44 @@ public protocol EdgeSpeedSource: Sendable {
     /// Equal for two hours exactly when their ``edgeDurations(hourOfWeek:)``
     /// are equal, so the router customizes each distinct week-hour once.
     func durationsKey(hourOfWeek: Int) -> Int
+
+    /// Travel time of every edge, in ms, for departures at `date`, whose
+    /// local time in `timeZone` decides the hour (or finer slot) of the week.
+    func edgeDurations(departing date: Date, timeZone: TimeZone) -> [UInt32]
+
+    /// Equal for two departures exactly when their durations are equal.
+    func durationsKey(departing date: Date, timeZone: TimeZone) -> Int
+
+    /// Where the durations of a departure at `date` come from.
+    func provenance(departing date: Date, timeZone: TimeZone) -> SpeedProvenance
 }
 
 extension EdgeSpeedSource {
     /// Every hour distinct: the safe default.
     public func durationsKey(hourOfWeek: Int) -> Int { hourOfWeek }
+
+    /// The durations of the departure's hour of the week.
+    public func edgeDurations(departing date: Date, timeZone: TimeZone) -> [UInt32] {
+        edgeDurations(hourOfWeek: SpeedProfile.hourOfWeek(date, in: timeZone))
+    }
+
+    /// The key of the departure's hour of the week.
+    public func durationsKey(departing date: Date, timeZone: TimeZone) -> Int {
+        durationsKey(hourOfWeek: SpeedProfile.hourOfWeek(date, in: timeZone))
+    }
+
+    /// A weekly profile, unless the source says otherwise.
+    public func provenance(departing date: Date, timeZone: TimeZone) -> SpeedProvenance { .profile }
+}
+
+/// Where the travel times of an answer come from, as the API tells it.
+public enum SpeedProvenance: String, Sendable, Codable, CaseIterable {
+    /// The weekly speed profile (built in, fitted to trips, or given with `--speed-profile`).
+    case profile
+    /// The weekly speeds learned from the fleet's fixes, over the profile where they have no data.
+    case learned
+    /// The live speeds of the last minutes, over the learned weekly ones.
+    case live
 }
 
 /// Free-flow edge durations scaled by a ``SpeedProfile``: the factor of each

@@ -112,4 +112,13 @@ public struct SpeedProfile: Sendable, Equatable {
         let mondayBased = (parts.weekday! + 5) % 7
         return mondayBased * 24 + parts.hour!
     }
+
+    /// A date at the start of `hourOfWeek` (0 = Monday 00:00) in `timeZone`,
+    /// in the week of 2024-01-01 (a Monday): a departure that stands for the hour.
+    public static func date(startingHourOfWeek hourOfWeek: Int, in timeZone: TimeZone) -> Date {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let monday = calendar.date(from: DateComponents(year: 2024, month: 1, day: 1))!
+        return calendar.date(byAdding: .hour, value: hourOfWeek, to: monday)!
+    }
 }

@@ -112,7 +112,8 @@ extension Mytaxi.Graph {
                 try GraphFile.write(graph: result.graph, profile: routingProfile.name,
                                     extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs)]) { $1 }
                                         .merging(source.map { [GraphSource.sectionName: $0] } ?? [:]) { $1 }
-                                        .merging(edgeZones?.sections ?? [:]) { $1 },
+                                        .merging(edgeZones?.sections ?? [:]) { $1 }
+                                        .merging(EdgeNames(edgeWayIDs: result.edgeWayIDs, ways: extract.ways).sections) { $1 },
                                     to: url)
             } catch {
                 printError("\(error)")

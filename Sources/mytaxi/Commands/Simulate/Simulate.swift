@@ -5,7 +5,7 @@ extension Mytaxi {
     struct Simulate: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Run a simulated fleet and its passengers against a running service, over its real protocols and API.",
-            subcommands: [SimulateRun.self, SimulatePlan.self, SimulateDevices.self],
+            subcommands: [SimulateRun.self, SimulatePlan.self, SimulateDevices.self, SimulateLearning.self],
             defaultSubcommand: SimulateRun.self)
     }
 }

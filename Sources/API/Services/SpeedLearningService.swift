@@ -1,0 +1,34 @@
+import Foundation
+import ServiceClock
+import ServiceLifecycle
+
+/// Runs the fleet's speed learning (``FleetSpeedLearning``): matches the
+/// waiting fixes every few seconds, puts the learned speeds in force every
+/// ``publishEvery``, saves the weekly table every ``saveEvery`` and once
+/// more when the service stops.
+struct SpeedLearningService: Service {
+    let learning: FleetSpeedLearning
+    let clock: any ServiceClock
+    var matchEvery: Duration = .seconds(1)
+    var publishEvery: TimeInterval = 60
+    var saveEvery: TimeInterval = 600
+
+    func run() async throws {
+        var lastPublish = clock.now, lastSave = clock.now
+        while !Task.isCancelled, !Task.isShuttingDownGracefully {
+            try? await clock.sleep(for: matchEvery)
+            learning.learnWaiting()
+            let now = clock.now
+            if now.timeIntervalSince(lastPublish) >= publishEvery {
+                learning.publish(now: now)
+                lastPublish = now
+            }
+            if now.timeIntervalSince(lastSave) >= saveEvery {
+                await learning.save(now: now)
+                lastSave = now
+            }
+        }
+        learning.learnWaiting()
+        await learning.save(now: clock.now)
+    }
+}
