@@ -62,6 +62,8 @@ public struct APIServer: Sendable {
     /// True when `/metrics` is served by ``metricsRouter()`` on a listener
     /// of its own, and not with the API.
     public let metricsApart: Bool
+    /// The moment the fleet's live speeds are of (``FleetSpeedLearning/fleetTime(now:)``); the clock's now when nil.
+    public let fleetTime: (@Sendable () -> Date)?
 
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
@@ -80,8 +82,9 @@ public struct APIServer: Sendable {
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
-        trustedProxies: TrustedProxies = TrustedProxies()
+        trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil
     ) {
+        self.fleetTime = fleetTime
         self.metricsApart = metricsApart
         self.trustedProxies = trustedProxies
         self.fleet = fleet
@@ -141,7 +144,7 @@ public struct APIServer: Sendable {
         fixHistory.addTaxiRoutes(to: v1.group("taxis"))
         fixHistory.addZoneRoutes(to: v1.group("zones"))
         RoadsController(graph: roadRouter.graph).addRoutes(to: v1.group("roads"))
-        RoadSpeedsController(router: roadRouter, clock: clock).addRoutes(to: v1.group("roads"))
+        RoadSpeedsController(router: roadRouter, fleetTime: fleetTime ?? { [clock] in clock.now }).addRoutes(to: v1.group("roads"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
         ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))

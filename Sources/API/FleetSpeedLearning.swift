@@ -80,16 +80,24 @@ final class FleetSpeedLearning: Sendable {
         return waiting.count
     }
 
-    /// Puts the speeds learned until `now` in force in the router.
+    /// The time of the newest fix learned from, never later than `now`: the
+    /// moment the fleet's live speeds are of (behind the clock when the
+    /// fleet is a replay or a simulation, or fell silent).
+    func fleetTime(now: Date) -> Date {
+        min(learner.withLock { $0.newestFixTime } ?? now, now)
+    }
+
+    /// Puts the speeds learned until `now` in force in the router; the
+    /// metrics of now and of the fleet's time are customized before the swap.
     func publish(now: Date) {
-        let (speeds, cells) = learner.withLock { ($0.speeds(now: now), $0.table.cellCount) }
-        let seconds = router.replaceSpeeds(with: speeds, preparing: [now])
+        let fleetNow = fleetTime(now: now)
+        let (speeds, cells) = learner.withLock { ($0.speeds(now: fleetNow), $0.table.cellCount) }
+        let seconds = router.replaceSpeeds(with: speeds, preparing: [now, fleetNow])
         metrics.recustomization.record(seconds)
         metrics.cells.record(cells)
-        metrics.currentSlotEdges.record(speeds.table.edgesWithData(inSlot: WeekSlot.index(of: now, in: router.timeZone)))
+        metrics.currentSlotEdges.record(speeds.table.edgesWithData(inSlot: WeekSlot.index(of: fleetNow, in: router.timeZone)))
         metrics.liveEdges.record(speeds.live?.sums.count ?? 0)
-        let newest = learner.withLock { $0.live.newest }
-        metrics.liveAge.record(newest.map { max(now.timeIntervalSince($0), 0) } ?? 0)
+        metrics.liveAge.record(max(now.timeIntervalSince(fleetNow), 0))
     }
 
     /// Saves the weekly table, stamped `now`.

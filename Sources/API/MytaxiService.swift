@@ -215,7 +215,8 @@ public final class MytaxiService: Sendable {
             zoneSets: zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil,
-            trustedProxies: configuration.trustedProxies)
+            trustedProxies: configuration.trustedProxies,
+            fleetTime: { [speedLearning, clock] in speedLearning.fleetTime(now: clock.now) })
         services.append(.init(service: notificationHub))
         if let metrics = configuration.metricsAddress {
             services.append(.init(service: Application(

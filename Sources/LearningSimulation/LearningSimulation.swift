@@ -47,6 +47,7 @@ public final class LearningSimulation {
         let probes = incidentProbes(randomPlace: randomPlace)
         var taxis = (0..<settings.taxis).map { _ in LearningTaxi(position: randomPlace(), parkedUntil: random.nextUnit() * 300) }
         let phases = (0..<settings.taxis).map { _ in random.nextUnit() * settings.fixIntervalSeconds }
+        let taxiNames = (0..<settings.taxis).map { "T\($0)" }
         let builtIn = Router(graph: graph, topology: serviceRouter.topology, speeds: serviceRouter.speeds,
                              timeZone: serviceRouter.timeZone, tripOverheadSeconds: serviceRouter.tripOverheadSeconds)
         var report = LearningReport(settings: settings, taxis: settings.taxis)
@@ -56,9 +57,14 @@ public final class LearningSimulation {
         var nextRecustomize = settings.recustomizeSeconds
         var matchingSeconds = 0.0, recustomizations: [Double] = []
         let clock = ContinuousClock()
+        var speedChanges = incidents.flatMap { [$0.start, $0.end] }.map { $0.timeIntervalSince(settings.start) }.sorted()
         var tick = 0.0
         while tick < end {
-            let matchingStarted = clock.now
+            while let change = speedChanges.first, change <= tick {
+                speedChanges.removeFirst()
+                let weights = trueRouter.metric(departing: settings.start.addingTimeInterval(change + 1)).edgeWeights
+                for index in taxis.indices { taxis[index].retime(at: change, weights: weights) }
+            }
             for index in taxis.indices {
                 let seconds = tick + phases[index]
                 for trip in taxis[index].advance(to: seconds, parking: { 60 + random.nextUnit() * 240 }, startTrip: { from, at in
@@ -72,9 +78,11 @@ public final class LearningSimulation {
                 }
                 guard random.nextUnit() >= settings.dropRate else { continue }
                 let fix = noisy(taxis[index].place(at: seconds))
-                learner.observe(taxi: "T\(index)", at: fix, time: settings.start.addingTimeInterval(seconds))
+                let matchingStarted = clock.now
+                learner.observe(taxi: taxiNames[index], at: fix, time: settings.start.addingTimeInterval(seconds),
+                                mayBeWaiting: taxis[index].isParked)
+                matchingSeconds += elapsedSeconds(clock.now - matchingStarted)
             }
-            matchingSeconds += seconds(clock.now - matchingStarted)
             tick += settings.fixIntervalSeconds
             if tick >= nextRecustomize {
                 let now = settings.start.addingTimeInterval(tick)
@@ -151,7 +159,7 @@ public final class LearningSimulation {
                           latitude: coordinate.latitude + north / metresPerDegree)
     }
 
-    private func seconds(_ duration: Duration) -> Double {
+    private func elapsedSeconds(_ duration: Duration) -> Double {
         Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -57,6 +57,18 @@ struct LearningTaxi {
         }
     }
 
+    /// Times the rest of the drive under way at `seconds` again from edge
+    /// `weights` (the true speeds changed: an incident started or ended).
+    mutating func retime(at seconds: Double, weights: [UInt32]) {
+        guard let route, seconds < tripEnd, seconds > driveStart else { return }
+        let retimed = route.retimed(after: seconds - driveStart, weights: weights)
+        tripEnd += retimed.durationSeconds - route.durationSeconds
+        self.route = retimed
+    }
+
+    /// Whether the taxi is free, parked between trips (as a dispatcher knows of a taxi in a rank's queue).
+    var isParked: Bool { route == nil }
+
     /// Where the taxi is at `seconds` (after ``advance(to:parking:startTrip:)`` to then).
     func place(at seconds: Double) -> Coordinate {
         guard let route else { return position }

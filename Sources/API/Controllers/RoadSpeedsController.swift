@@ -4,7 +4,6 @@ import Foundation
 import GeoKit
 import Hummingbird
 import Routing
-import ServiceClock
 import Storage
 
 /// `/v1/roads/speeds`: the roads whose travel times the fleet taught the
@@ -13,15 +12,16 @@ import Storage
 /// says shows red, a faster one green.
 struct RoadSpeedsController: Sendable {
     let router: Routing.Router
-    let clock: any ServiceClock
+    /// The moment shown when the request names none: the fleet's (the newest fix learned from).
+    let fleetTime: @Sendable () -> Date
     /// The node each edge leaves (the graph only stores heads), computed once.
     let edgeTails: [UInt32]
     /// Roads whose learned time is within this fraction of the profile's are left out.
     static let smallestDifference = 0.05
 
-    init(router: Routing.Router, clock: any ServiceClock) {
+    init(router: Routing.Router, fleetTime: @escaping @Sendable () -> Date) {
         self.router = router
-        self.clock = clock
+        self.fleetTime = fleetTime
         edgeTails = router.snapper.edgeTail
     }
 
@@ -29,7 +29,8 @@ struct RoadSpeedsController: Sendable {
         group.get("speeds", use: speeds)
     }
 
-    /// `GET /v1/roads/speeds?at=ISO8601` → a GeoJSON FeatureCollection of
+    /// `GET /v1/roads/speeds?at=ISO8601` (default: the time of the newest
+    /// fix learned from, which is now unless the fleet is a replay) → a GeoJSON FeatureCollection of
     /// LineStrings, one per road segment (each direction apart) whose time
     /// differs from the profile's by more than 5 %, with `ratio` (profile
     /// time ÷ the router's: below 1 slower than the profile), `kmh` (the
@@ -37,7 +38,7 @@ struct RoadSpeedsController: Sendable {
     /// (where the times come from) and `at`.
     @Sendable func speeds(_ request: Request, context: APIRequestContext) throws -> Response {
         _ = try context.requireCaller(in: RoadsController.readers)
-        let at = try request.queryTime("at", default: clock.now)
+        let at = try request.queryTime("at", default: fleetTime())
         let current = router.metric(departing: at).edgeWeights
         let profile = (router.speeds as? LearnedEdgeSpeeds)?.base.edgeDurations(departing: at, timeZone: router.timeZone) ?? current
         let graph = router.graph

@@ -36,8 +36,12 @@ public final class FleetMatcher {
     /// The taxis with a track under way.
     public var trackedTaxis: Int { tracks.count }
 
-    /// Matches `taxi`'s fix at `coordinate`, taken at `time`, against its previous one.
-    public func match(taxi: String, at coordinate: Coordinate, time: Date) -> MatchOutcome {
+    /// Matches `taxi`'s fix at `coordinate`, taken at `time`, against its
+    /// previous one. `mayBeWaiting` says the taxi may stand on purpose (free
+    /// at a rank, at a pickup, or in a state nobody told): then a move
+    /// shorter than ``MapMatchSettings/standingMetres`` is standing, not a
+    /// drive. A taxi on a ride that barely moves is in traffic, and is learned from.
+    public func match(taxi: String, at coordinate: Coordinate, time: Date, mayBeWaiting: Bool = true) -> MatchOutcome {
         let candidates = self.candidates(coordinate)
         guard !candidates.isEmpty else {
             tracks[taxi] = nil
@@ -55,7 +59,7 @@ public final class FleetMatcher {
             return .unmatched(.gap)
         }
         let straight = previous.coordinate.haversineDistance(to: coordinate)
-        guard straight >= settings.standingMetres else {
+        guard straight >= settings.standingMetres || !mayBeWaiting else {
             tracks[taxi] = fresh
             return .unmatched(.standing)
         }
@@ -120,7 +124,7 @@ public final class FleetMatcher {
     /// is joined by a drive possible in `seconds`.
     private func viterbiStep(from previous: Track, to next: Track, straightMetres: Double, seconds: Double)
         -> (track: Track, edges: [DrivenEdge], metres: Double)? {
-        let limit = min(straightMetres * 2 + 4 * settings.transitionScaleMetres, seconds * settings.maxSpeedMetresPerSecond)
+        let limit = min(straightMetres * 1.5 + 2 * settings.transitionScaleMetres, seconds * settings.maxSpeedMetresPerSecond)
         var best = [(score: Double, from: Int, metres: Double, alongOneEdge: Bool)?](repeating: nil, count: next.candidates.count)
         var searchedFrom = -1
         for (i, from) in previous.candidates.enumerated() {

@@ -23,7 +23,9 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     /// Weight at which an edge's own mean counts as much as its group's.
     public static let edgePrior = 2.0
     /// Weight at which the last minutes count as much as the weekly estimate.
-    public static let livePrior = 0.5
+    public static let livePrior = 0.3
+    /// Weight at which a road's last minutes count as much as its weekly estimate.
+    public static let liveRoadPrior = 0.3
     /// Departures this close to ``liveAt``, seconds, use the live layer.
     public static let liveHorizonSeconds = 900.0
     /// Learned durations stay within these multiples of free flow.
@@ -35,16 +37,20 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     public let table: LearnedSpeedTable
     /// The live observations, per edge, and when they were taken; nil when none.
     public let live: (sums: [Int32: ObservationSums], at: Date)?
+    /// The roads edges belong to, for pooling the live layer; nil pools per edge only.
+    let roads: EdgeContinuations?
     /// Each edge's group, an index into the groups the learner made.
     let edgeGroup: [Int32]
     let groupCount: Int
 
-    /// Learned speeds over `base` from `table`, with the `live` layer taken at a moment.
+    /// Learned speeds over `base` from `table`, with the `live` layer taken
+    /// at a moment, pooled per road of `roads`.
     public init(base: ProfiledEdgeSpeeds, table: LearnedSpeedTable, live: (sums: [Int32: ObservationSums], at: Date)?,
-                groups: EdgeGroups) {
+                groups: EdgeGroups, roads: EdgeContinuations? = nil) {
         self.base = base
         self.table = table
         self.live = live
+        self.roads = roads
         edgeGroup = groups.edgeGroup
         groupCount = groups.count
     }
@@ -71,6 +77,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     public func edgeDurations(departing date: Date, timeZone: TimeZone) -> [UInt32] {
         var ratios = weeklyLogRatios(slot: WeekSlot.index(of: date, in: timeZone))
         if usesLive(date), let live {
+            if let roads { ratios.shiftRoads(roads, by: live.sums) }
             for (edge, sums) in live.sums where sums.weight > 0 {
                 let index = Int(edge)
                 ratios.values[index] = (sums.logSum + Self.livePrior * ratios.values[index]) / (sums.weight + Self.livePrior)
@@ -144,6 +151,23 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     /// Per-edge log time ratios, turned into durations.
     struct LogRatios {
         var values: [Double]
+
+        /// Moves every edge of each road with live observations by the
+        /// road's mean deviation from these ratios, shrunk toward none with ``liveRoadPrior``.
+        mutating func shiftRoads(_ roads: EdgeContinuations, by live: [Int32: ObservationSums]) {
+            var weight: [Int32: Double] = [:], deviation: [Int32: Double] = [:]
+            for (edge, sums) in live where sums.weight > 0 {
+                let road = roads.road[Int(edge)]
+                weight[road, default: 0] += sums.weight
+                deviation[road, default: 0] += sums.logSum - sums.weight * values[Int(edge)]
+            }
+            let shift = deviation.reduce(into: [Int32: Double]()) { shifts, entry in
+                shifts[entry.key] = entry.value / (weight[entry.key, default: 0] + LearnedEdgeSpeeds.liveRoadPrior)
+            }
+            for edge in values.indices {
+                if let moved = shift[roads.road[edge]] { values[edge] += moved }
+            }
+        }
 
         func durations(freeFlow: [UInt32]) -> [UInt32] {
             let low = log(LearnedEdgeSpeeds.ratioRange.low), high = log(LearnedEdgeSpeeds.ratioRange.high)

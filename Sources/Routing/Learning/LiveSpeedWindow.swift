@@ -1,12 +1,16 @@
 import Foundation
 
 /// The speeds of the last minutes: what matched drives measured per edge,
-/// in one bucket per minute, the oldest dropped as the window moves. An
-/// accident or a closed avenue shows here within minutes, long before the
-/// weekly table (``LearnedSpeedTable``) would notice it.
+/// in one bucket per minute, the oldest dropped as the window moves, and
+/// each minute counting less as it ages (``halfLifeSeconds``), so that an
+/// accident or a closed avenue outweighs the normal traffic seen before it
+/// within minutes, long before the weekly table (``LearnedSpeedTable``)
+/// would notice it.
 public struct LiveSpeedWindow: Sendable {
     /// How far back the window reaches, seconds.
     public let windowSeconds: Double
+    /// The age at which a minute's observations count half, seconds.
+    public static let halfLifeSeconds = 120.0
     private var buckets: [(minute: Int, edges: [Int32: ObservationSums])] = []
     /// When the newest observation was made.
     public private(set) var newest: Date?
@@ -36,12 +40,14 @@ public struct LiveSpeedWindow: Sendable {
         buckets.removeAll { $0.minute < oldest }
     }
 
-    /// The sums of every edge over the window, as of the last ``prune(now:)``.
-    public var sums: [Int32: ObservationSums] {
+    /// The sums of every edge over the window at `now`, each minute's weight halved every ``halfLifeSeconds`` of its age.
+    public func sums(now: Date) -> [Int32: ObservationSums] {
         var total: [Int32: ObservationSums] = [:]
         for bucket in buckets {
+            let age = max(now.timeIntervalSince1970 - Double(bucket.minute * 60 + 30), 0)
+            let decay = pow(0.5, age / Self.halfLifeSeconds)
             for (edge, sums) in bucket.edges {
-                total[edge, default: ObservationSums()].add(weight: sums.weight, logRatio: sums.weight > 0 ? sums.logSum / sums.weight : 0)
+                total[edge, default: ObservationSums()].add(weight: sums.weight * decay, logRatio: sums.weight > 0 ? sums.logSum / sums.weight : 0)
             }
         }
         return total

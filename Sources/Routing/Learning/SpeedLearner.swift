@@ -23,12 +23,16 @@ public final class SpeedLearner {
     public private(set) var matchedFixes = 0
     /// Fixes that taught nothing, by reason.
     public private(set) var unmatchedFixes: [UnmatchedReason: Int] = [:]
+    /// The time of the newest fix observed: the fleet's now, which the live
+    /// layer is anchored to (a replayed or simulated fleet runs behind the clock).
+    public private(set) var newestFixTime: Date?
     private let matcher: FleetMatcher
     /// The latest trips (a ride, or a simulated taxi's drive from kerb to kerb), for the trip overhead.
     private var trips: [(from: Coordinate, to: Coordinate, depart: Date, seconds: Double)] = []
     /// Trips kept for the overhead estimate.
     static let keptTrips = 200
     private let groups: EdgeGroups
+    private let roads: EdgeContinuations
     /// Drives shorter than this at free flow, ms, are too short to time.
     static let shortestDriveMs = 2_000.0
 
@@ -41,12 +45,15 @@ public final class SpeedLearner {
         timeZone = router.timeZone
         matcher = FleetMatcher(router: router, settings: settings)
         groups = EdgeGroups(graph: router.graph, zones: base.zones)
+        roads = EdgeContinuations(graph: router.graph, edgeTail: router.snapper.edgeTail)
     }
 
-    /// Matches one fix of `taxi` and learns from the drive since its previous one, if any.
+    /// Matches one fix of `taxi` and learns from the drive since its
+    /// previous one, if any; `mayBeWaiting` as ``FleetMatcher/match(taxi:at:time:mayBeWaiting:)``.
     @discardableResult
-    public func observe(taxi: String, at coordinate: Coordinate, time: Date) -> MatchOutcome {
-        let outcome = matcher.match(taxi: taxi, at: coordinate, time: time)
+    public func observe(taxi: String, at coordinate: Coordinate, time: Date, mayBeWaiting: Bool = true) -> MatchOutcome {
+        newestFixTime = max(newestFixTime ?? time, time)
+        let outcome = matcher.match(taxi: taxi, at: coordinate, time: time, mayBeWaiting: mayBeWaiting)
         switch outcome {
         case .matched(let leg):
             let freeFlowMs = leg.edges.reduce(0.0) { $0 + Double(base.freeFlowMs[$1.edge]) * $1.share }
@@ -110,6 +117,6 @@ public final class SpeedLearner {
     public func speeds(now: Date) -> LearnedEdgeSpeeds {
         live.prune(now: now)
         matcher.forgetTracks(before: now.addingTimeInterval(-3600))
-        return LearnedEdgeSpeeds(base: base, table: table, live: (live.sums, now), groups: groups)
+        return LearnedEdgeSpeeds(base: base, table: table, live: (live.sums(now: now), now), groups: groups, roads: roads)
     }
 }

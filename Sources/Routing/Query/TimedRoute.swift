@@ -9,6 +9,8 @@ public struct TimedRoute: Sendable {
     /// One stretch of the route: the part of an edge driven, from `start` to `end` (seconds after leaving).
     public struct Stretch: Sendable, Equatable {
         public var edge: Int
+        /// The fraction of the edge driven.
+        public var share: Double
         public var from: Coordinate
         public var to: Coordinate
         public var start: Double
@@ -20,6 +22,34 @@ public struct TimedRoute: Sendable {
 
     /// Seconds from leaving to arriving.
     public var durationSeconds: Double { stretches.last?.end ?? 0 }
+
+    /// The same route with the stretches not yet finished `elapsed` seconds
+    /// after leaving timed again from edge `weights` (ms, a metric's
+    /// ``CCHMetric/edgeWeights``): what a vehicle already on its way meets
+    /// when the speeds change under it (an accident ahead).
+    public func retimed(after elapsed: Double, weights: [UInt32]) -> TimedRoute {
+        var clock = 0.0
+        var retimed: [Stretch] = []
+        for stretch in stretches {
+            var timed = stretch
+            let seconds = Double(weights[stretch.edge]) / 1000 * stretch.share
+            if stretch.end <= elapsed {
+                clock = stretch.end
+            } else if stretch.start < elapsed {
+                // Under way: the part left at the new speed, the part done where it was.
+                let done = (elapsed - stretch.start) / (stretch.end - stretch.start)
+                timed.end = elapsed + seconds * (1 - done)
+                timed.start = timed.end - seconds
+                clock = timed.end
+            } else {
+                timed.start = clock
+                timed.end = clock + seconds
+                clock = timed.end
+            }
+            retimed.append(timed)
+        }
+        return TimedRoute(stretches: retimed)
+    }
 
     /// Where the vehicle is `elapsed` seconds after leaving (the end once arrived), and the edge it is on.
     public func position(after elapsed: Double) -> (coordinate: Coordinate, edge: Int?) {
@@ -57,7 +87,7 @@ extension Router {
             let from = driven.count == 1 ? source : index == 0 ? Self.interpolate(tail, head, 1 - part.share) : tail
             let to = driven.count == 1 ? target : index == driven.count - 1 ? Self.interpolate(tail, head, part.share) : head
             let seconds = Double(weights[part.edge]) / 1000 * part.share
-            stretches.append(TimedRoute.Stretch(edge: part.edge, from: from, to: to, start: clock, end: clock + seconds))
+            stretches.append(TimedRoute.Stretch(edge: part.edge, share: part.share, from: from, to: to, start: clock, end: clock + seconds))
             clock += seconds
         }
         return TimedRoute(stretches: stretches)
