@@ -193,6 +193,9 @@ let package = Package(
             name: "LearningSimulation",
             dependencies: ["Routing", "GeoKit"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "LearningSimulationTests", dependencies: ["TestSupport", "LearningSimulation", "Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
 
         // FleetSimulator: a simulated city against a running service over its real
         // interfaces (terminals on the wire protocols, drivers and passengers on the API).

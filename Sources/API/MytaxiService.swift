@@ -244,7 +244,8 @@ public final class MytaxiService: Sendable {
             services.append(.init(service: DatabaseProbeService(pool: databasePool, clock: clock, logger: logger)))
         }
         services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
-        services.append(.init(service: SpeedLearningService(learning: speedLearning, clock: clock)))
+        services.append(.init(service: SpeedLearningService(
+            learning: speedLearning, clock: clock, publishEvery: configuration.learnedSpeedsEverySeconds)))
         services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
         services.append(.init(service: ArchiveRetentionService(
             archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,

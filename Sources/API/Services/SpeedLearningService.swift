@@ -2,18 +2,19 @@ import Foundation
 import ServiceClock
 import ServiceLifecycle
 
-/// Runs the fleet's speed learning (``FleetSpeedLearning``): matches the
-/// waiting fixes every few seconds, puts the learned speeds in force every
-/// ``publishEvery``, saves the weekly table every ``saveEvery`` and once
-/// more when the service stops.
+/// Runs the fleet's speed learning (``FleetSpeedLearning``): puts what was
+/// restored in force at once, then matches the waiting fixes every second,
+/// puts the learned speeds in force every ``publishEvery`` seconds, saves
+/// the weekly table every ``saveEvery`` and once more when the service stops.
 struct SpeedLearningService: Service {
     let learning: FleetSpeedLearning
     let clock: any ServiceClock
-    var matchEvery: Duration = .seconds(1)
     var publishEvery: TimeInterval = 60
     var saveEvery: TimeInterval = 600
+    var matchEvery: Duration = .seconds(1)
 
     func run() async throws {
+        learning.publish(now: clock.now)
         var lastPublish = clock.now, lastSave = clock.now
         while !Task.isCancelled, !Task.isShuttingDownGracefully {
             try? await clock.sleep(for: matchEvery)

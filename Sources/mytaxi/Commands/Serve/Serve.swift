@@ -91,6 +91,11 @@ struct Serve: AsyncParsableCommand {
         "Seconds of silence after which a taxi is stale. (default: 90)", valueName: "SECONDS"))
     var staleAfter: Double?
 
+    @Option(name: .customLong("learned-speeds-every"), help: ArgumentHelp(
+        "Seconds between two puttings in force of the travel times learned from the fleet's fixes (the live layer's cadence; the weekly table is saved every 10 minutes). (default: 60)",
+        valueName: "SECONDS"))
+    var learnedSpeedsEvery: Double?
+
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp(
         "Seconds of silence after which a terminal's connection is closed; longer than the 10-minute reporting period terminals may use. (default: 900)",
         valueName: "SECONDS"))
@@ -243,6 +248,7 @@ struct Serve: AsyncParsableCommand {
         (settings.linePort, settings.nmeaPort, settings.osmandPort) = (linePort, nmeaPort, osmandPort)
         (settings.teltonikaPort, settings.gt06Port) = (teltonikaPort, gt06Port)
         (settings.staleAfter, settings.idleTimeout, settings.loginTimeout) = (staleAfter, idleTimeout, loginTimeout)
+        settings.learnedSpeedsEvery = learnedSpeedsEvery
         (settings.httpTimeout, settings.maxConnections, settings.httpMaxConnections) = (httpTimeout, maxConnections, httpMaxConnections)
         (settings.offerTimeout, settings.confirmationTimeout, settings.zoneDwell) = (offerTimeout, confirmationTimeout, zoneDwell)
         (settings.staleGrace, settings.missingClientWait) = (staleGrace, missingClientWait)

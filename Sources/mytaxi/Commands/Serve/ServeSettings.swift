@@ -33,6 +33,7 @@ struct ServeSettings: Decodable, Equatable {
     var teltonikaPort: String?
     var gt06Port: String?
     var staleAfter: Double?
+    var learnedSpeedsEvery: Double?
     var idleTimeout: Double?
     var loginTimeout: Double?
     var httpTimeout: Double?
@@ -67,6 +68,7 @@ struct ServeSettings: Decodable, Equatable {
         case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
         case fixRetentionDays = "fix-retention-days", compactAfterHours = "compact-after-hours"
         case maxReservations = "max-reservations", metricsBind = "metrics-bind", trustedProxy = "trusted-proxy"
+        case learnedSpeedsEvery = "learned-speeds-every"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
@@ -89,7 +91,8 @@ struct ServeSettings: Decodable, Equatable {
     private static var numbers: [(CodingKeys, WritableKeyPath<ServeSettings, Double?>)] {
         [(.overlapTolerance, \.overlapTolerance), (.staleAfter, \.staleAfter), (.idleTimeout, \.idleTimeout), (.loginTimeout, \.loginTimeout), (.httpTimeout, \.httpTimeout),
          (.offerTimeout, \.offerTimeout), (.confirmationTimeout, \.confirmationTimeout), (.zoneDwell, \.zoneDwell),
-         (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait), (.sessionLifetime, \.sessionLifetime)]
+         (.staleGrace, \.staleGrace), (.missingClientWait, \.missingClientWait), (.sessionLifetime, \.sessionLifetime),
+         (.learnedSpeedsEvery, \.learnedSpeedsEvery)]
     }
 
     /// The settings that are on or off, by key.
@@ -189,6 +192,8 @@ struct ServeSettings: Decodable, Equatable {
         }
         configuration.httpPort = try Self.port(httpPort ?? configuration.httpPort, flag: "http-port")
         configuration.staleAfterSeconds = try Self.seconds(staleAfter ?? configuration.staleAfterSeconds, flag: "stale-after")
+        configuration.learnedSpeedsEverySeconds = try Self.seconds(
+            learnedSpeedsEvery ?? configuration.learnedSpeedsEverySeconds, flag: "learned-speeds-every")
         configuration.idleTimeoutSeconds = try Self.seconds(idleTimeout ?? configuration.idleTimeoutSeconds, flag: "idle-timeout")
         configuration.loginTimeoutSeconds = try Self.seconds(
             loginTimeout ?? configuration.loginTimeoutSeconds, flag: "login-timeout")
