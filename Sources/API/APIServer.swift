@@ -64,6 +64,8 @@ public struct APIServer: Sendable {
     public let metricsApart: Bool
     /// The moment the fleet's live speeds are of (``FleetSpeedLearning/fleetTime(now:)``); the clock's now when nil.
     public let fleetTime: (@Sendable () -> Date)?
+    /// The walking router for `mode=foot`, nil when the service has no foot graph.
+    public let footRouter: Routing.Router?
 
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
@@ -82,9 +84,11 @@ public struct APIServer: Sendable {
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
-        trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil
+        trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil,
+        footRouter: Routing.Router? = nil
     ) {
         self.fleetTime = fleetTime
+        self.footRouter = footRouter
         self.metricsApart = metricsApart
         self.trustedProxies = trustedProxies
         self.fleet = fleet
@@ -150,7 +154,9 @@ public struct APIServer: Sendable {
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
         DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver"))
-        TravelTimeController(router: roadRouter, clock: clock).addRoutes(to: v1.group("eta"))
+        let travelTimes = TravelTimeController(routers: TravelModes(car: roadRouter, foot: footRouter), clock: clock)
+        travelTimes.addRoutes(to: v1.group("eta"))
+        travelTimes.addRouteGeometry(to: v1.group("route"))
         WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, clock: clock)
             .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
         ZoneSetsController(store: zoneSets, zoneSwitch: zoneSwitch, clock: clock).addRoutes(to: v1.group("zone-sets"))

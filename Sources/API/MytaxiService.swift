@@ -56,6 +56,8 @@ public final class MytaxiService: Sendable {
     /// The zones file's bytes as last put in force, to tell on SIGHUP whether it changed.
     private let zonesFileBytes: Mutex<Data?>
     private let router: Routing.Router
+    /// The walking router of `--foot-graph`, if any.
+    private let footRouter: Routing.Router?
     /// Learns travel times from the committed fixes and puts them in force in the router (``SpeedLearningService``).
     private let speedLearning: FleetSpeedLearning
     /// Snaps the taxis that moved to the roads, in the background (``PositionSnappingService``).
@@ -103,6 +105,13 @@ public final class MytaxiService: Sendable {
         if let warning = secretPolicy.warning(for: devices) { logger.warning("\(warning)") }
         let router = try Self.loadRouter(configuration, logger: logger)
         self.router = router
+        footRouter = try configuration.footGraphPath.map { path in
+            do {
+                return try RoutingGraph.router(for: GraphFile.read(from: URL(fileURLWithPath: path)))
+            } catch {
+                throw ServiceStartError(file: path, reason: "\(error)")
+            }
+        }
         archive = stores.archive
         compactableArchive = stores.compactableArchive
         accounts = AccountService(store: stores.accounts, clock: clock, settings: configuration.accountSettings)
@@ -216,7 +225,7 @@ public final class MytaxiService: Sendable {
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil,
             trustedProxies: configuration.trustedProxies,
-            fleetTime: { [speedLearning, clock] in speedLearning.fleetTime(now: clock.now) })
+            fleetTime: { [speedLearning, clock] in speedLearning.fleetTime(now: clock.now) }, footRouter: footRouter)
         services.append(.init(service: notificationHub))
         if let metrics = configuration.metricsAddress {
             services.append(.init(service: Application(

@@ -15,6 +15,8 @@ public struct ServiceConfiguration: Sendable {
     public var graphPath: String
     /// A weekly speed profile for the graph; nil: the graph's own.
     public var speedProfilePath: String?
+    /// The walking graph for `mode=foot` (SPEC R5); nil refuses walking times.
+    public var footGraphPath: String?
     /// bcrypt's cost and the lifetimes of login and confirmation tokens (SPEC A2).
     public var accountSettings = AccountSettings()
     /// Logins a minute allowed from one client address (SPEC A2's brute-force limit).

@@ -48,7 +48,7 @@ final class APIHarness: Sendable {
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
         leafletDirectory: String = APIServer.debianLeafletDirectory,
-        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst
+        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: Routing.Router? = nil
     ) async throws {
         self.archive = archive
         let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
@@ -68,7 +68,7 @@ final class APIHarness: Sendable {
             router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
             notificationHub: hub,
             zoneSets: zoneSets, registrationsPerAddressPerMinute: registrationsPerAddressPerMinute,
-            leafletDirectory: leafletDirectory)
+            leafletDirectory: leafletDirectory, footRouter: footRouter)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }

@@ -126,6 +126,11 @@ struct Serve: AsyncParsableCommand {
         valueName: "CITY.graph"))
     var graph: String?
 
+    @Option(name: .customLong("foot-graph"), help: ArgumentHelp(
+        "A walking graph (`mytaxi graph build --profile foot`) for mode=foot in /v1/eta, /v1/eta/table and /v1/route. (default: none: walking times are refused)",
+        valueName: "FILE"))
+    var footGraph: String?
+
     @Option(name: .customLong("speed-profile"), help: ArgumentHelp(
         "A weekly speed profile file for --graph (docs/speed-profile.md) instead of the graph's own. (default: the graph's)",
         valueName: "FILE"))
@@ -240,7 +245,7 @@ struct Serve: AsyncParsableCommand {
         var settings = ServeSettings()
         (settings.zones, settings.devices, settings.dataDir) = (zones, devices, dataDir)
         settings.database = database ?? DatabaseURLOption.fromEnvironment
-        (settings.graph, settings.speedProfile) = (graph, speedProfile)
+        (settings.graph, settings.speedProfile, settings.footGraph) = (graph, speedProfile, footGraph)
         (settings.idProperty, settings.nameProperty, settings.overlapTolerance) =
             (zoneFile.idProperty, zoneFile.nameProperty, zoneFile.overlapTolerance)
         (settings.httpPort, settings.bind, settings.ingestBind) = (httpPort, bind, ingestBind)

@@ -16,6 +16,7 @@ struct ServeSettings: Decodable, Equatable {
     var zones: String?
     var graph: String?
     var speedProfile: String?
+    var footGraph: String?
     var idProperty: String?
     var nameProperty: String?
     var overlapTolerance: Double?
@@ -68,13 +69,13 @@ struct ServeSettings: Decodable, Equatable {
         case registrationLimit = "registration-limit", historyMaxDays = "history-max-days"
         case fixRetentionDays = "fix-retention-days", compactAfterHours = "compact-after-hours"
         case maxReservations = "max-reservations", metricsBind = "metrics-bind", trustedProxy = "trusted-proxy"
-        case learnedSpeedsEvery = "learned-speeds-every"
+        case learnedSpeedsEvery = "learned-speeds-every", footGraph = "foot-graph"
     }
 
     /// The settings that are text (paths, addresses, ports that may be "off"), by key.
     private static var texts: [(CodingKeys, WritableKeyPath<ServeSettings, String?>)] {
         [
-            (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
+            (.zones, \.zones), (.graph, \.graph), (.speedProfile, \.speedProfile), (.footGraph, \.footGraph), (.idProperty, \.idProperty), (.nameProperty, \.nameProperty), (.devices, \.devices), (.dataDir, \.dataDir), (.database, \.database), (.bind, \.bind),
             (.ingestBind, \.ingestBind), (.ingestAllow, \.ingestAllow), (.linePort, \.linePort), (.nmeaPort, \.nmeaPort), (.osmandPort, \.osmandPort),
             (.teltonikaPort, \.teltonikaPort), (.gt06Port, \.gt06Port), (.metricsBind, \.metricsBind), (.trustedProxy, \.trustedProxy),
         ]
@@ -176,6 +177,7 @@ struct ServeSettings: Decodable, Equatable {
         }
         var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices, dataDirectory: dataDir)
         configuration.speedProfilePath = speedProfile
+        configuration.footGraphPath = footGraph
         configuration.databaseURL = database
         try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
         configuration.zoneFileOptions = ZoneFileArguments.options(
