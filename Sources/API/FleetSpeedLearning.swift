@@ -17,6 +17,9 @@ import Synchronization
 final class FleetSpeedLearning: Sendable {
     /// Fixes waiting to be matched, in commit order.
     private let inbox = Mutex<[(taxi: String, coordinate: Coordinate, time: Date)]>([])
+    /// The time of the newest fix received, kept apart from the learner so
+    /// that reading it never waits for a batch being matched.
+    private let newestFix = Mutex<Date?>(nil)
     private let learner: Mutex<SpeedLearner>
     private let router: Routing.Router
     private let store: any LearnedSpeedStore
@@ -52,13 +55,19 @@ final class FleetSpeedLearning: Sendable {
 
     /// Hands committed fixes to the learner (called on the commit path: it only appends).
     func receive(_ fixes: some Sequence<AcceptedFix>) {
-        inbox.withLock { inbox in
-            for fix in fixes { inbox.append((fix.taxiId.text, fix.coordinate, fix.time)) }
+        let newest = inbox.withLock { inbox in
+            var newest: Date?
+            for fix in fixes {
+                inbox.append((fix.taxiId.text, fix.coordinate, fix.time))
+                newest = max(newest ?? fix.time, fix.time)
+            }
             if inbox.count > Self.inboxLimit {
                 metrics.dropped.increment(by: Int64(inbox.count - Self.inboxLimit))
                 inbox.removeFirst(inbox.count - Self.inboxLimit)
             }
+            return newest
         }
+        if let newest { newestFix.withLock { $0 = max($0 ?? newest, newest) } }
     }
 
     /// Matches the waiting fixes; returns how many.
@@ -80,11 +89,11 @@ final class FleetSpeedLearning: Sendable {
         return waiting.count
     }
 
-    /// The time of the newest fix learned from, never later than `now`: the
+    /// The time of the newest fix received, never later than `now`: the
     /// moment the fleet's live speeds are of (behind the clock when the
     /// fleet is a replay or a simulation, or fell silent).
     func fleetTime(now: Date) -> Date {
-        min(learner.withLock { $0.newestFixTime } ?? now, now)
+        min(newestFix.withLock { $0 } ?? now, now)
     }
 
     /// Puts the speeds learned until `now` in force in the router; the

@@ -33,9 +33,6 @@ public final class FleetMatcher {
         paths = NearbyPaths(graph: router.graph, edgeTail: router.snapper.edgeTail)
     }
 
-    /// The taxis with a track under way.
-    public var trackedTaxis: Int { tracks.count }
-
     /// Matches `taxi`'s fix at `coordinate`, taken at `time`, against its
     /// previous one. `mayBeWaiting` says the taxi may stand on purpose (free
     /// at a rank, at a pickup, or in a state nobody told): then a move

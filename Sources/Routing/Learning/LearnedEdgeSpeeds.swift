@@ -15,7 +15,7 @@ import Foundation
 ///
 /// One taxi stuck behind a bus thus barely slows a street, while a street
 /// many taxis found slow is learned as slow. For departures close to
-/// ``liveAt`` (the learner's now), the live layer of the last minutes goes
+/// the moment of ``live`` (the fleet's now), the live layer of the last minutes goes
 /// on top, shrunk toward the weekly estimate with ``livePrior``.
 public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     /// Weight (edges driven) at which a group's own mean counts as much as the profile.
@@ -26,7 +26,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     public static let livePrior = 0.3
     /// Weight at which a road's last minutes count as much as its weekly estimate.
     public static let liveRoadPrior = 0.3
-    /// Departures this close to ``liveAt``, seconds, use the live layer.
+    /// Departures this close to the moment of ``live``, seconds, use the live layer.
     public static let liveHorizonSeconds = 900.0
     /// Learned durations stay within these multiples of free flow.
     static let ratioRange = (low: 0.5, high: 20.0)
@@ -38,7 +38,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     /// The live observations, per edge, and when they were taken; nil when none.
     public let live: (sums: [Int32: ObservationSums], at: Date)?
     /// The roads edges belong to, for pooling the live layer; nil pools per edge only.
-    let roads: EdgeContinuations?
+    let roads: RoadChains?
     /// Each edge's group, an index into the groups the learner made.
     let edgeGroup: [Int32]
     let groupCount: Int
@@ -46,7 +46,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     /// Learned speeds over `base` from `table`, with the `live` layer taken
     /// at a moment, pooled per road of `roads`.
     public init(base: ProfiledEdgeSpeeds, table: LearnedSpeedTable, live: (sums: [Int32: ObservationSums], at: Date)?,
-                groups: EdgeGroups, roads: EdgeContinuations? = nil) {
+                groups: EdgeGroups, roads: RoadChains? = nil) {
         self.base = base
         self.table = table
         self.live = live
@@ -54,9 +54,6 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
         edgeGroup = groups.edgeGroup
         groupCount = groups.count
     }
-
-    /// When the live layer was taken.
-    public var liveAt: Date? { live?.at }
 
     private func usesLive(_ date: Date) -> Bool {
         guard let live, !live.sums.isEmpty else { return false }
@@ -154,7 +151,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
 
         /// Moves every edge of each road with live observations by the
         /// road's mean deviation from these ratios, shrunk toward none with ``liveRoadPrior``.
-        mutating func shiftRoads(_ roads: EdgeContinuations, by live: [Int32: ObservationSums]) {
+        mutating func shiftRoads(_ roads: RoadChains, by live: [Int32: ObservationSums]) {
             var weight: [Int32: Double] = [:], deviation: [Int32: Double] = [:]
             for (edge, sums) in live where sums.weight > 0 {
                 let road = roads.road[Int(edge)]

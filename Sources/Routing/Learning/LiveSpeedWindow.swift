@@ -12,8 +12,6 @@ public struct LiveSpeedWindow: Sendable {
     /// The age at which a minute's observations count half, seconds.
     public static let halfLifeSeconds = 120.0
     private var buckets: [(minute: Int, edges: [Int32: ObservationSums])] = []
-    /// When the newest observation was made.
-    public private(set) var newest: Date?
 
     /// An empty window of `windowSeconds` (15 minutes unless told).
     public init(windowSeconds: Double = 900) {
@@ -31,7 +29,6 @@ public struct LiveSpeedWindow: Sendable {
             buckets.append((minute, edges))
             buckets.sort { $0.minute < $1.minute }
         }
-        newest = max(newest ?? date, date)
     }
 
     /// Drops the minutes older than the window before `now`.

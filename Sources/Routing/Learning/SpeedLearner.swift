@@ -32,7 +32,7 @@ public final class SpeedLearner {
     /// Trips kept for the overhead estimate.
     static let keptTrips = 200
     private let groups: EdgeGroups
-    private let roads: EdgeContinuations
+    private let roads: RoadChains
     /// Drives shorter than this at free flow, ms, are too short to time.
     static let shortestDriveMs = 2_000.0
 
@@ -45,7 +45,7 @@ public final class SpeedLearner {
         timeZone = router.timeZone
         matcher = FleetMatcher(router: router, settings: settings)
         groups = EdgeGroups(graph: router.graph, zones: base.zones)
-        roads = EdgeContinuations(graph: router.graph, edgeTail: router.snapper.edgeTail)
+        roads = RoadChains(graph: router.graph, edgeTail: router.snapper.edgeTail)
     }
 
     /// Matches one fix of `taxi` and learns from the drive since its

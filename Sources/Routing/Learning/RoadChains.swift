@@ -7,7 +7,7 @@ import GeoKit
 /// direction). A slowdown measured on a few blocks of an avenue is likely
 /// on its other blocks too: the live layer pools what it measured per road
 /// first (``LearnedEdgeSpeeds``), then per edge.
-public struct EdgeContinuations: Sendable {
+public struct RoadChains: Sendable {
     /// The sharpest bend still counted as the same road, degrees.
     public static let maxTurnDegrees = 30.0
     /// Per edge, the edge ahead on the same road, -1 when none.
