@@ -141,9 +141,9 @@ public struct LearningReport: Sendable, Codable {
     public var trueProfileOnMeasuredTrips: TripScore?
     /// The built-in profile's score on the measured trips.
     public var builtInOnMeasuredTrips: TripScore?
-    /// Fixes matched and learned from per second of one core.
+    /// Fixes matched and learned from per CPU second of the simulation's thread.
     public var matchingFixesPerSecond = 0.0
-    /// The median time of one re-customization (learned speeds to a new metric), seconds.
+    /// The median CPU time of one re-customization (learned speeds to a new metric), seconds.
     public var recustomizationSeconds = 0.0
 
     /// The settings, as the report shows them.

@@ -56,7 +56,6 @@ public final class LearningSimulation {
         var checkpoints = settings.checkpointHours.sorted().map { $0 * 3600 }
         var nextRecustomize = settings.recustomizeSeconds
         var matchingSeconds = 0.0, recustomizations: [Double] = []
-        let clock = ContinuousClock()
         var speedChanges = incidents.flatMap { [$0.start, $0.end] }.map { $0.timeIntervalSince(settings.start) }.sorted()
         var tick = 0.0
         while tick < end {
@@ -78,17 +77,19 @@ public final class LearningSimulation {
                 }
                 guard random.nextUnit() >= settings.dropRate else { continue }
                 let fix = noisy(taxis[index].place(at: seconds))
-                let matchingStarted = clock.now
+                let matchingStarted = Self.threadCPUSeconds()
                 learner.observe(taxi: taxiNames[index], at: fix, time: settings.start.addingTimeInterval(seconds),
                                 mayBeWaiting: taxis[index].isParked)
-                matchingSeconds += elapsedSeconds(clock.now - matchingStarted)
+                matchingSeconds += Self.threadCPUSeconds() - matchingStarted
             }
             tick += settings.fixIntervalSeconds
             if tick >= nextRecustomize {
                 let now = settings.start.addingTimeInterval(tick)
                 let speeds = learner.speeds(now: now)
-                recustomizations.append(serviceRouter.replaceSpeeds(
-                    with: speeds, tripOverheadSeconds: learner.tripOverheadSeconds(using: serviceRouter), preparing: [now]))
+                let overhead = learner.tripOverheadSeconds(using: serviceRouter)
+                let recustomizationStarted = Self.threadCPUSeconds()
+                serviceRouter.replaceSpeeds(with: speeds, tripOverheadSeconds: overhead, preparing: [now])
+                recustomizations.append(Self.threadCPUSeconds() - recustomizationStarted)
                 nextRecustomize += settings.recustomizeSeconds
                 for index in report.incidents.indices {
                     report.incidents[index].observe(at: now, start: settings.start, probes: probes[index],
@@ -159,7 +160,10 @@ public final class LearningSimulation {
                           latitude: coordinate.latitude + north / metresPerDegree)
     }
 
-    private func elapsedSeconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    /// CPU seconds this thread has used: what a cost takes of one core, however busy the machine.
+    private static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
