@@ -187,6 +187,9 @@ let package = Package(
             name: "DispatchSimulation",
             dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DispatchSimulationTests", dependencies: ["TestSupport", "DispatchSimulation", "Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
 
         // LearningSimulation: how well the router learns speeds from simulated taxis' fixes.
         .target(
