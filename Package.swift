@@ -316,7 +316,7 @@ let package = Package(
             name: "mytaxiTests",
             dependencies: [
                 "TestSupport",
-                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch",
+                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch", "Routing",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings),
