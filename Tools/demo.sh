@@ -7,10 +7,12 @@
 # drivers and passengers on the API), whose taxis drive at speeds hidden from
 # the service, for it to learn from their fixes: the profile fitted to
 # Manhattan's cab trips, and 7th Avenue at a quarter of its speed for three
-# simulated hours from ten simulated minutes in. Prints the map's URL, the
-# logins and example calls, then a one-line live summary every few seconds
-# until Ctrl-C, which stops everything. `--tour` first runs the zone engine's
-# and the router's commands on the same city.
+# simulated hours from ten simulated minutes in, which the dispatcher's map
+# ("Road speeds learned from the fleet") shows red a few minutes after the
+# start. Prints the map's URL, the logins and example calls, then a one-line
+# live summary every few seconds until Ctrl-C, which stops everything.
+# `--tour` first runs the zone engine's and the router's commands on the same
+# city.
 # Usage: Tools/demo.sh BIN_DIR [--tour] (BIN_DIR holds a built mytaxi, release or debug)
 # Environment: DEMO_PORT (8080), DEMO_TAXIS (300), DEMO_PASSENGERS (300),
 # DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
@@ -103,6 +105,8 @@ The service runs at $base (its contract: $base/openapi.json)
   the dispatcher's live map: $base/map
   logins (password $password): dispatcher (the map, the zones' queues), ada (a passenger), admin (administrator);
   drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
+  the map's "Road speeds learned from the fleet": what the service learned from the fixes against its profile
+  (slower orange or red); 7th Avenue, slowed from 10 simulated minutes in, turns red a few minutes after the start
 Try, in another terminal:
   TOKEN=\$(curl -s -X POST $base/v1/sessions -H 'Content-Type: application/json' \\
           -d '{"username": "dispatcher", "password": "$password"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
@@ -112,6 +116,7 @@ Try, in another terminal:
   curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527'  # Times Square to Grand Central
   curl -s -X POST -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' $base/v1/rides \\
        -d '{"pickup": {"lon": -73.9772, "lat": 40.7527}, "callerPhone": "+12125550123"}'         # a phone caller's ride
+  curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/roads/speeds'                                 # the road speeds learned (GeoJSON)
 Ctrl-C stops the simulator and the service.
 
 TEXT
