@@ -187,6 +187,9 @@ let package = Package(
             name: "DispatchSimulation",
             dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
+        .testTarget(
+            name: "DispatchSimulationTests", dependencies: ["TestSupport", "DispatchSimulation", "Routing", "GeoKit"],
+            swiftSettings: swiftSettings),
 
         // LearningSimulation: how well the router learns speeds from simulated taxis' fixes.
         .target(
@@ -313,7 +316,7 @@ let package = Package(
             name: "mytaxiTests",
             dependencies: [
                 "TestSupport",
-                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch",
+                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch", "Routing",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings),

@@ -1,12 +1,18 @@
 #!/usr/bin/env bash
 # The demo (`make demo`): the whole service live on the demo city, Manhattan's
-# 69 taxi zones and Midtown's roads. Builds the road graph with the fitted
-# speed profile, starts `mytaxi serve`, makes the demo accounts, runs
-# `mytaxi simulate` (taxis on the line, Teltonika and GT06 protocols, drivers
-# and passengers on the API), prints the map's URL, the logins and example
-# calls, then a one-line live summary every few seconds until Ctrl-C, which
-# stops everything. `--tour` first runs the zone engine's and the router's
-# commands on the same city.
+# 69 taxi zones and Midtown's roads. Builds the road graph without a speed
+# profile of its own, so that the service starts from the built-in dense-city
+# profile as in a new city; starts `mytaxi serve`, makes the demo accounts and
+# runs `mytaxi simulate` (taxis on the line, Teltonika and GT06 protocols,
+# drivers and passengers on the API), whose taxis drive at speeds hidden from
+# the service, for it to learn from their fixes: the profile fitted to
+# Manhattan's cab trips, and 7th Avenue at a quarter of its speed for three
+# simulated hours from ten simulated minutes in, which the dispatcher's map
+# ("Road speeds learned from the fleet") shows red a few minutes after the
+# start. Prints the map's URL, the logins and example calls, then a one-line
+# live summary every few seconds until Ctrl-C, which stops everything.
+# `--tour` first runs the zone engine's and the router's commands on the same
+# city.
 # Usage: Tools/demo.sh BIN_DIR [--tour] (BIN_DIR holds a built mytaxi, release or debug)
 # Environment: DEMO_PORT (8080), DEMO_TAXIS (300), DEMO_PASSENGERS (300),
 # DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
@@ -45,9 +51,11 @@ trap stop INT TERM EXIT
 if [ "$tour" = --tour ]; then "$root/Tools/demo-tour.sh" "$bin" "$zones"; printf "\n"; fi
 
 graph=$work/midtown.graph
-printf '== Building the Midtown road graph with the speed profile fitted to Manhattan cab trips\n'
+true_speeds=$root/Profiles/nyc-manhattan.csv
+incident="7th Avenue,10,180,0.25"
+printf '== Building the Midtown road graph (the built-in dense-city speed profile, as in a new city)\n'
 if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --time-zone America/New_York \
-  --speed-profile "$root/Profiles/nyc-manhattan.csv" --zones "$zones" >"$work/graph.out" 2>"$work/graph.log"; then
+  --zones "$zones" >"$work/graph.out" 2>"$work/graph.log"; then
   cat "$work/graph.log"
   exit 1
 fi
@@ -80,12 +88,15 @@ api POST /v1/accounts "$admin" "{\"role\": \"passenger\", \"username\": \"ada\",
 
 printf '\n== Starting the simulator: %s taxis, %s passengers, %s requests per simulated hour, %sx real time\n' \
   "$taxis" "$passengers" "$rate" "$speed_up"
+printf '   the taxis drive at speeds the service does not know: %s, and the incident %s\n' \
+  "${true_speeds#"$root/"}" "$incident"
 demand=()
 [ -f "$root/../shared/data/nyc/trips_calibration.csv" ] && demand=(--demand "$root/../shared/data/nyc/trips_calibration.csv")
 echo "$password" | "$mytaxi" simulate --zones "$zones" --graph "$graph" --http-port "$port" \
   --line-port "$(port_of line/tcp)" --teltonika-port "$(port_of teltonika/tcp)" --gt06-port "$(port_of gt06/tcp)" \
   --admin admin --password-stdin --taxis "$taxis" --passengers "$passengers" --requests-per-hour "$rate" \
-  --hours "$hours" --speed-up "$speed_up" --start-hour "$start_hour" --seed 2026 "${demand[@]}" >"$work/summary" 2>"$work/simulate.log" &
+  --hours "$hours" --speed-up "$speed_up" --start-hour "$start_hour" --seed 2026 "${demand[@]}" \
+  --true-speed-profile "$true_speeds" --incident "$incident" >"$work/summary" 2>"$work/simulate.log" &
 simulate_pid=$!
 
 cat <<TEXT
@@ -94,6 +105,8 @@ The service runs at $base (its contract: $base/openapi.json)
   the dispatcher's live map: $base/map
   logins (password $password): dispatcher (the map, the zones' queues), ada (a passenger), admin (administrator);
   drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
+  the map's "Road speeds learned from the fleet": what the service learned from the fixes against its profile
+  (slower orange or red); 7th Avenue, slowed from 10 simulated minutes in, turns red a few minutes after the start
 Try, in another terminal:
   TOKEN=\$(curl -s -X POST $base/v1/sessions -H 'Content-Type: application/json' \\
           -d '{"username": "dispatcher", "password": "$password"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
@@ -103,6 +116,7 @@ Try, in another terminal:
   curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527'  # Times Square to Grand Central
   curl -s -X POST -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' $base/v1/rides \\
        -d '{"pickup": {"lon": -73.9772, "lat": 40.7527}, "callerPhone": "+12125550123"}'         # a phone caller's ride
+  curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/roads/speeds'                                 # the road speeds learned (GeoJSON)
 Ctrl-C stops the simulator and the service.
 
 TEXT

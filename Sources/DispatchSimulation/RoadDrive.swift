@@ -2,38 +2,57 @@ import Foundation
 import GeoKit
 import Routing
 
-/// One drive on the road graph at the router's speeds for its departure
-/// hour: how long it takes and, when asked for, where the taxi is at any
-/// moment of it. The simulations share it, so that a simulated taxi drives
-/// the same in `mytaxi dispatch simulate` and in `mytaxi simulate`.
+/// One drive on the road graph at the router's speeds for its departure:
+/// how long it takes and, when asked for, where the taxi is at any moment
+/// of it. The simulations share it, so that a simulated taxi drives the
+/// same in `mytaxi dispatch simulate` and in `mytaxi simulate`.
 ///
-/// Along the route the taxi keeps the drive's mean speed: the router gives
-/// the whole drive's duration, not each edge's, and a fix every 30 s needs
-/// no more than that.
+/// A drive with its path follows the route edge by edge
+/// (``Router/timedRoute(from:to:depart:)``), each edge taking its own time
+/// at the departure's speeds, so that a slow avenue shows in the taxi's
+/// fixes as a slow avenue, not as a slower whole trip: what the service's
+/// learning from the fleet's fixes must be able to see. The router's trip
+/// overhead (pulling out, finding the kerb: ``Router/tripOverheadSeconds``)
+/// is spent standing, half at ``from`` before setting off, half at ``to``
+/// at the end, since no road's speed accounts for it.
+///
+/// A pair the router cannot route is driven in a straight line at
+/// ``fallbackMetresPerSecond``, with no overhead.
 public struct RoadDrive: Sendable {
     /// Where the drive starts.
     public let from: Coordinate
     /// Where it ends.
     public let to: Coordinate
-    /// Its duration, seconds.
+    /// Its duration, seconds, standing included.
     public let durationSeconds: Double
-    /// The route's points, from `from` to `to` (just both ends when there is no route).
-    public let path: [Coordinate]
-    /// The distance driven from the start to each point of ``path``, metres.
-    private let distances: [Double]
+    /// The part of ``durationSeconds`` spent standing, seconds: half before setting off, half at the end.
+    public let standingSeconds: Double
+    /// The route driven, edge by edge; nil for a drive timed without its
+    /// path, or driven in a straight line for want of a route.
+    public let route: TimedRoute?
 
     /// The drive from `from` to `to` leaving at `depart`; a straight line at
     /// about 20 km/h when the router has no route between them.
+    /// - Parameter withPath: whether the taxi's positions along the drive
+    ///   will be asked for: the route is then kept edge by edge; without
+    ///   it the drive is only timed (the same total, without unpacking the
+    ///   route) and ``position(after:)`` goes straight from `from` to `to`.
     public init(router: Router, from: Coordinate, to: Coordinate, depart: Date, withPath: Bool = false) {
         self.from = from
         self.to = to
-        let route = try? router.route(from: from, to: to, depart: depart, includeGeometry: withPath)
-        durationSeconds = route?.durationSeconds ?? from.haversineDistance(to: to) / Self.fallbackMetresPerSecond
-        let points = route.map { [from] + $0.geometry + [to] } ?? [from, to]
-        path = withPath ? points : [from, to]
-        var driven = [0.0]
-        for index in path.indices.dropFirst() { driven.append(driven[index - 1] + path[index - 1].haversineDistance(to: path[index])) }
-        distances = driven
+        if withPath, let route = try? router.timedRoute(from: from, to: to, depart: depart) {
+            self.route = route
+            standingSeconds = router.tripOverheadSeconds
+            durationSeconds = route.durationSeconds + standingSeconds
+        } else if !withPath, let route = try? router.route(from: from, to: to, depart: depart) {
+            self.route = nil
+            standingSeconds = router.tripOverheadSeconds
+            durationSeconds = route.durationSeconds
+        } else {
+            route = nil
+            standingSeconds = 0
+            durationSeconds = from.haversineDistance(to: to) / Self.fallbackMetresPerSecond
+        }
     }
 
     /// 5.5 m/s (about 20 km/h), the speed of a drive the router cannot route.
@@ -42,25 +61,34 @@ public struct RoadDrive: Sendable {
     /// The drive's duration as a `Duration`, to the millisecond.
     public var duration: Duration { .milliseconds(Int64((durationSeconds * 1000).rounded())) }
 
-    /// The length of ``path``, metres.
-    public var lengthMetres: Double { distances.last ?? 0 }
-
-    /// The mean speed, km/h (0 for a drive of no time).
-    public var meanSpeedKmh: Double { durationSeconds > 0 ? lengthMetres / durationSeconds * 3.6 : 0 }
-
     /// Where the taxi is `elapsed` seconds after leaving, and its heading in
-    /// degrees clockwise from north; the end once the drive is over.
+    /// degrees clockwise from north: at ``from`` (heading 0) while standing
+    /// before setting off, at ``to`` (heading 0) once the driving is over.
     public func position(after elapsed: Double) -> (coordinate: Coordinate, heading: Double) {
-        guard durationSeconds > 0, path.count > 1 else { return (to, 0) }
-        let along = min(max(elapsed / durationSeconds, 0), 1) * lengthMetres
-        let segment = min(max((distances.firstIndex { $0 >= along } ?? path.count - 1), 1), path.count - 1)
-        let start = path[segment - 1], end = path[segment]
-        let span = distances[segment] - distances[segment - 1]
-        let share = span > 0 ? (along - distances[segment - 1]) / span : 1
-        let point = Coordinate(
-            longitude: start.longitude + (end.longitude - start.longitude) * share,
-            latitude: start.latitude + (end.latitude - start.latitude) * share)
-        return (point, Self.heading(from: start, to: end))
+        let moment = moment(after: elapsed)
+        return (moment.coordinate, moment.heading)
+    }
+
+    /// How fast the taxi goes `elapsed` seconds after leaving, km/h: the
+    /// speed of the edge it is on, 0 while standing.
+    public func speedKmh(after elapsed: Double) -> Double {
+        moment(after: elapsed).speedKmh
+    }
+
+    /// Where the taxi is, which way it heads and how fast it goes `elapsed` seconds after leaving.
+    private func moment(after elapsed: Double) -> (coordinate: Coordinate, heading: Double, speedKmh: Double) {
+        let driving = elapsed - standingSeconds / 2, drivingSeconds = durationSeconds - standingSeconds
+        guard driving < drivingSeconds else { return (to, 0, 0) }
+        guard driving >= 0 else { return (from, 0, 0) }
+        if let route, let stretch = route.stretch(after: driving) {
+            let seconds = stretch.end - stretch.start
+            return (route.position(after: driving).coordinate, Self.heading(from: stretch.from, to: stretch.to),
+                    seconds > 0 ? stretch.from.haversineDistance(to: stretch.to) / seconds * 3.6 : 0)
+        }
+        let share = driving / drivingSeconds
+        let point = Coordinate(longitude: from.longitude + (to.longitude - from.longitude) * share,
+                               latitude: from.latitude + (to.latitude - from.latitude) * share)
+        return (point, Self.heading(from: from, to: to), from.haversineDistance(to: to) / drivingSeconds * 3.6)
     }
 
     /// The initial bearing from `start` to `end`, 0 to 360 degrees.

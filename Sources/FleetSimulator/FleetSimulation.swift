@@ -19,11 +19,18 @@ public struct FleetSimulation: Sendable {
     private let context: SimulationContext
 
     /// A run on `router`'s roads and the zones of `zones` against the service at `endpoints`.
-    /// - Parameter demandCSV: measured trips (NYC TLC columns) to draw pickups and destinations from.
+    /// - Parameters:
+    ///   - router: the roads the taxis drive, at the speeds they really drive at (which may be
+    ///     hidden from the service, for it to learn from the fixes).
+    ///   - demandCSV: measured trips (NYC TLC columns) to draw pickups and destinations from.
+    ///   - wallNow: the wall clock's time the run's simulated time is placed from
+    ///     (``SimulatedClock/start(hours:speedUp:startHour:timeZone:wallNow:)``), now unless
+    ///     the caller needed the start beforehand (to time incidents from it).
     /// - Throws: ``SimulatorError`` when the graph has no road in a zone, the demand file has no usable trip,
     ///   or `endpoints` lacks the port of a protocol the fleet speaks.
     public init(
-        router: Router, zones: ZoneIndex, settings: SimulatorSettings, endpoints: ServiceEndpoints, demandCSV: String? = nil
+        router: Router, zones: ZoneIndex, settings: SimulatorSettings, endpoints: ServiceEndpoints, demandCSV: String? = nil,
+        wallNow: Date = Date()
     ) throws {
         let kinds = Set((0..<settings.taxis).map(TerminalKind.of(taxi:)))
         if let missing = kinds.first(where: { endpoints.terminalPorts[$0] == nil }) {
@@ -31,7 +38,8 @@ public struct FleetSimulation: Sendable {
         }
         context = SimulationContext(
             router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: SimulatedClock(
-                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: router.timeZone),
+                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: router.timeZone,
+                wallNow: wallNow),
             settings: settings, endpoints: endpoints, client: ServiceClient(host: endpoints.host, port: endpoints.httpPort),
             tally: SimulationTally())
     }

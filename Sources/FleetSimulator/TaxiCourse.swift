@@ -44,12 +44,13 @@ struct TaxiCourse {
     /// When the drive under way ends; nil when parked.
     var driveEnd: Double? { drive.map { driveStart + $0.durationSeconds } }
 
-    /// Where the taxi is at `seconds`, which way it heads and how fast it goes.
+    /// Where the taxi is at `seconds`, which way it heads and how fast it
+    /// goes (the speed of the road it is on, 0 while it stands).
     func place(at seconds: Double) -> (coordinate: Coordinate, heading: Double, speedKmh: Double) {
         guard let drive else { return (position, 0, 0) }
         let elapsed = seconds - driveStart
         let (coordinate, heading) = drive.position(after: elapsed)
-        return (coordinate, heading, elapsed < drive.durationSeconds ? drive.meanSpeedKmh : 0)
+        return (coordinate, heading, drive.speedKmh(after: elapsed))
     }
 
     /// Starts driving on `router`'s roads to `target` at `seconds`, simulated time `date`, from where the taxi is then.

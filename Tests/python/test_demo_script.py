@@ -70,7 +70,7 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
                                check=True).stdout
         assert token, "the printed login gives a token"
         curls = calls[1:]
-        assert len(curls) == 5, curls
+        assert len(curls) == 6, curls
         for command in curls:
             strict = command.replace("curl -s ", "curl -sf ", 1)
             answer = subprocess.run(["bash", "-c", strict], env=dict(os.environ, TOKEN=token), capture_output=True, text=True)

@@ -51,16 +51,22 @@ public struct TimedRoute: Sendable {
         return TimedRoute(stretches: retimed)
     }
 
-    /// Where the vehicle is `elapsed` seconds after leaving (the end once arrived), and the edge it is on.
-    public func position(after elapsed: Double) -> (coordinate: Coordinate, edge: Int?) {
-        guard let last = stretches.last else { return (Coordinate(longitude: 0, latitude: 0), nil) }
-        guard elapsed < last.end else { return (last.to, last.edge) }
+    /// The stretch being driven `elapsed` seconds after leaving (the last
+    /// once arrived, the first before leaving); nil for a route of no stretch.
+    public func stretch(after elapsed: Double) -> Stretch? {
+        guard let last = stretches.last else { return nil }
+        guard elapsed < last.end else { return last }
         var low = 0, high = stretches.count - 1
         while low < high {
             let middle = (low + high) / 2
             if stretches[middle].end <= elapsed { low = middle + 1 } else { high = middle }
         }
-        let stretch = stretches[low]
+        return stretches[low]
+    }
+
+    /// Where the vehicle is `elapsed` seconds after leaving (the end once arrived), and the edge it is on.
+    public func position(after elapsed: Double) -> (coordinate: Coordinate, edge: Int?) {
+        guard let stretch = stretch(after: elapsed) else { return (Coordinate(longitude: 0, latitude: 0), nil) }
         let span = stretch.end - stretch.start
         let share = span > 0 ? min(max((elapsed - stretch.start) / span, 0), 1) : 1
         return (Coordinate(longitude: stretch.from.longitude + (stretch.to.longitude - stretch.from.longitude) * share,

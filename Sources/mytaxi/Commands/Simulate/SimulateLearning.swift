@@ -77,31 +77,11 @@ extension Mytaxi.Simulate {
             settings.seed = seed
             if let problem = settings.problems.first { throw ValidationError(problem) }
 
-            let trueProfile = try readSpeedProfile(trueSpeedProfile)
-            let contents: GraphFile.Contents
-            let names: EdgeNames?
-            do {
-                contents = try GraphFile.read(from: URL(fileURLWithPath: router.graph))
-                names = try EdgeNames(sections: contents.extraSections, edgeCount: contents.graph.edgeCount)
-            } catch {
-                printError("\(router.graph): \(error)")
-                throw ExitCode(2)
-            }
-            let incidents: [RoadIncident]
-            do {
-                incidents = try self.incidents.map { try RoadIncident(parsing: $0, names: names, simulationStart: startDate) }
-            } catch {
-                printError("--incident: \(error)")
-                throw ExitCode(2)
-            }
-            let zones = try? EdgeZones(sections: contents.extraSections, edgeCount: contents.graph.edgeCount)
-            let trueSpeeds = IncidentSpeeds(
-                base: ProfiledEdgeSpeeds(graph: serviceRouter.graph, profile: trueProfile, zones: zones ?? nil), incidents: incidents)
-            let trueRouter = Router(graph: serviceRouter.graph, topology: serviceRouter.topology, speeds: trueSpeeds,
-                                    timeZone: timeZone, tripOverheadSeconds: trueProfile.tripOverheadSeconds)
+            let truth = try TrueSpeeds(over: serviceRouter, graphPath: router.graph, profile: readSpeedProfile(trueSpeedProfile),
+                                       incidents: incidents, start: startDate)
             let measured = try trips.map { try readMeasuredTrips($0, timeZone: timeZone) } ?? []
-            let simulation = LearningSimulation(trueRouter: trueRouter, serviceRouter: serviceRouter, settings: settings,
-                                                incidents: incidents, measuredTrips: measured)
+            let simulation = LearningSimulation(trueRouter: truth.router, serviceRouter: serviceRouter, settings: settings,
+                                                incidents: truth.incidents, measuredTrips: measured)
             printError("simulating \(taxis) taxis for \(settings.checkpointHours.max() ?? 0) hours from \(start)")
             let report = simulation.run { checkpoint in printError(checkpoint.progressLine) }
             if json {

@@ -21,7 +21,8 @@ extension Mytaxi.Simulate {
                 (offers, rides, the timing of its replies) takes taxis elsewhere, so the rides served \
                 differ from run to run.
 
-                Exit status: 0 after printing, 2 when a file cannot be read or the graph has no road in a zone.
+                Exit status: 0 after printing, 2 when a file cannot be read, an incident cannot be used or \
+                the graph has no road in a zone.
                 """)
 
         @Option(help: ArgumentHelp("The zone GeoJSON file the service runs with.", valueName: "FILE"))
@@ -40,6 +41,7 @@ extension Mytaxi.Simulate {
 
         func validate() throws {
             if let problem = simulation.settings.problems.first { throw ValidationError(problem) }
+            try simulation.validateTrueSpeeds(beside: router)
             if let start, FixTime.date(iso8601: start) == nil {
                 throw ValidationError("--start must be an ISO 8601 time such as 2026-11-23T08:00:00Z, not '\(start)'")
             }
@@ -48,11 +50,12 @@ extension Mytaxi.Simulate {
         func run() async throws {
             let loaded = try loadZonesOrExit(path: zones, arguments: zoneFile)
             let index = try ZoneIndex(zoneSet: loaded.zoneSet)
-            let router = try router.loadRouter()
+            let graphRouter = try router.loadRouter()
             let settings = simulation.settings
             let startTime = start.flatMap(FixTime.date(iso8601:)) ?? SimulatedClock.start(
-                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: router.timeZone,
+                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: graphRouter.timeZone,
                 wallNow: Date())
+            let router = try simulation.drivingRouter(over: graphRouter, graphPath: self.router.graph, start: startTime)
             do {
                 let plan = try SimulationPlan(
                     router: router, zones: index, settings: settings, start: startTime, demandCSV: try simulation.demandText())

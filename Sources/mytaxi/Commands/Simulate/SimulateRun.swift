@@ -18,19 +18,22 @@ extension Mytaxi.Simulate {
                 (serve's --login-limit and --registration-limit must allow a few hundred). Taxis TX000001... report a fix every 30 s of simulated \
                 time over the line protocol, Teltonika and GT06 in turn, with GPS noise and gaps; \
                 their drivers log in, go available, answer offers (refusing --refusal-rate of them), \
-                drive to the pickup on the road graph at the speed profile's speeds of the simulated \
-                hour, report arrival, the passenger aboard (or missing, --missing-rate) and the ride \
+                drive to the pickup on the road graph, edge by edge at the speed profile's speeds of \
+                the simulated hour, report arrival, the passenger aboard (or missing, --missing-rate) and the ride \
                 completed; free taxis wait, then drive to where passengers ask. Passengers sim-p00001... \
                 ask the expected wait, request rides (Poisson arrivals, --requests-per-hour), confirm \
                 when queued, sometimes cancel (--cancel-rate), and a share book reservations instead. \
-                Simulated time runs --speed-up times faster than real time and ends at the latest at \
+                The taxis' speeds can be hidden from the service, for it to learn them from the \
+                fixes (`/v1/roads/speeds`): --true-speed-profile drives them at a profile of their \
+                own, and --incident slows a named road for a while (`mytaxi simulate learning` \
+                measures that learning in one process). Simulated time runs --speed-up times faster than real time and ends at the latest at \
                 the wall clock's time (fixes are never from the future): it starts at --start-hour, or \
                 just so that it ends then. `mytaxi simulate plan` prints what the seed decides. A progress line goes to standard error \
                 every few seconds, the summary to standard output at the end or on Ctrl-C. Every \
                 random choice comes from --seed.
 
                 Exit status: 0 after the run, 2 when the service cannot be reached, the administrator \
-                cannot log in or a file cannot be read.
+                cannot log in, a file cannot be read or an incident cannot be used.
                 """)
 
         @Option(help: ArgumentHelp("The zone GeoJSON file the service runs with.", valueName: "FILE"))
@@ -77,6 +80,7 @@ extension Mytaxi.Simulate {
 
         func validate() throws {
             if let problem = settings.problems.first { throw ValidationError(problem) }
+            try simulation.validateTrueSpeeds(beside: router)
             for (name, port) in [("--http-port", httpPort), ("--line-port", linePort), ("--teltonika-port", teltonikaPort), ("--gt06-port", gt06Port)]
             where !(1...65535).contains(port) {
                 throw ValidationError("\(name) must be from 1 to 65535, not \(port)")
@@ -96,14 +100,19 @@ extension Mytaxi.Simulate {
             }
             let loaded = try loadZonesOrExit(path: zones, arguments: zoneFile)
             let index = try ZoneIndex(zoneSet: loaded.zoneSet)
-            let router = try router.loadRouter()
+            let graphRouter = try router.loadRouter()
+            let settings = self.settings, wallNow = Date()
+            let start = SimulatedClock.start(
+                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: graphRouter.timeZone, wallNow: wallNow)
+            let router = try simulation.drivingRouter(over: graphRouter, graphPath: self.router.graph, start: start)
             let demandText = try simulation.demandText()
             let endpoints = ServiceEndpoints(
                 host: host, httpPort: httpPort, terminalPorts: [.line: linePort, .teltonika: teltonikaPort, .gt06: gt06Port],
                 administrator: admin, password: password)
             let fleetSimulation: FleetSimulation
             do {
-                fleetSimulation = try FleetSimulation(router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: demandText)
+                fleetSimulation = try FleetSimulation(
+                    router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: demandText, wallNow: wallNow)
             } catch {
                 printError("error: \(error)")
                 throw ExitCode(2)

@@ -1,10 +1,12 @@
 import ArgumentParser
 import FleetSimulator
 import Foundation
+import Routing
 
 /// The options of `mytaxi simulate run` and `mytaxi simulate plan` that
 /// make the simulated city: the fleet, the passengers, how they behave,
-/// the terminals' GPS, how long and how fast the run goes, and the seed.
+/// the terminals' GPS, the speeds the taxis really drive at, how long and
+/// how fast the run goes, and the seed.
 struct SimulationOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Taxis.", valueName: "N"))
     var taxis = 100
@@ -51,6 +53,34 @@ struct SimulationOptions: ParsableArguments {
         "The hour of the day (0-23, in the graph's time zone) the simulated time starts at: the latest one that lets the run end by the wall clock's time. (default: the run ends at the wall clock's time)",
         valueName: "H"))
     var startHour: Int?
+
+    @Option(name: .customLong("true-speed-profile"), help: ArgumentHelp(
+        "The speeds the taxis really drive at, which the service does not know and learns from their fixes (docs/speed-profile.md), instead of the graph's profile. (default: the router's, see --speed-profile)",
+        valueName: "FILE"))
+    var trueSpeedProfile: String?
+
+    @Option(name: .customLong("incident"), help: ArgumentHelp(
+        "A named road's true speed times FACTOR for MINUTES, FROM minutes after the simulated start (repeatable).",
+        valueName: "ROAD NAME,FROM,MINUTES,FACTOR"))
+    var incidents: [String] = []
+
+    /// Refuses a true speed profile beside `router`'s --speed-profile or
+    /// --free-flow: all three set the speeds the simulated taxis drive at.
+    func validateTrueSpeeds(beside router: RouterArguments) throws {
+        guard trueSpeedProfile == nil || (router.speedProfile == nil && !router.freeFlow) else {
+            throw ValidationError("--true-speed-profile excludes --speed-profile and --free-flow: each sets the speeds the taxis drive at")
+        }
+    }
+
+    /// The router the simulated taxis drive with: `router` (loaded from the
+    /// graph file at `graphPath`) at the --true-speed-profile's speeds, with
+    /// the --incident slowdowns timed from `start`, the simulated start.
+    /// - Throws: exit status 2, having said why, when the profile, the graph
+    ///   file or an incident cannot be used.
+    func drivingRouter(over router: Router, graphPath: String, start: Date) throws -> Router {
+        try TrueSpeeds(over: router, graphPath: graphPath, profile: trueSpeedProfile.map(readSpeedProfile),
+                       incidents: incidents, start: start).router
+    }
 
     /// The simulator's settings these options give.
     var settings: SimulatorSettings {
