@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # The demo (`make demo`): the whole service live on the demo city, Manhattan's
-# 69 taxi zones and Midtown's roads. Builds the road graph without a speed
-# profile of its own, so that the service starts from the built-in dense-city
-# profile as in a new city; starts `mytaxi serve`, makes the demo accounts and
-# runs `mytaxi simulate` (taxis on the line, Teltonika and GT06 protocols,
-# drivers and passengers on the API), whose taxis drive at speeds hidden from
-# the service, for it to learn from their fixes: the profile fitted to
-# Manhattan's cab trips, and 7th Avenue at a quarter of its speed for three
-# simulated hours from ten simulated minutes in, which the dispatcher's map
-# ("Road speeds learned from the fleet") shows red a few minutes after the
-# start. Prints the map's URL, the logins and example calls, then a one-line
+# 69 taxi zones and Midtown's roads. Builds the road graph with the speed
+# profile fitted to Manhattan's cab trips, starts `mytaxi serve`, makes the
+# demo accounts and runs `mytaxi simulate` (taxis on the line, Teltonika and
+# GT06 protocols, drivers and passengers on the API), whose taxis drive at
+# that profile's speeds but for an accident the service is not told of: 7th
+# Avenue at a quarter of its speed for three simulated hours from five
+# simulated minutes in. The service learns it from the fixes, and the
+# dispatcher's map ("Road speeds learned from the fleet") shows the avenue
+# red a few minutes after the start. (`mytaxi simulate learning` measures
+# learning from a city's built-in profile, with no fitted one.) Prints the map's URL, the logins and example calls, then a one-line
 # live summary every few seconds until Ctrl-C, which stops everything.
 # `--tour` first runs the zone engine's and the router's commands on the same
 # city.
@@ -52,10 +52,10 @@ if [ "$tour" = --tour ]; then "$root/Tools/demo-tour.sh" "$bin" "$zones"; printf
 
 graph=$work/midtown.graph
 true_speeds=$root/Profiles/nyc-manhattan.csv
-incident="7th Avenue,10,180,0.25"
-printf '== Building the Midtown road graph (the built-in dense-city speed profile, as in a new city)\n'
+incident="7th Avenue,5,180,0.25"
+printf '== Building the Midtown road graph with the speed profile fitted to Manhattan cab trips\n'
 if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --time-zone America/New_York \
-  --zones "$zones" >"$work/graph.out" 2>"$work/graph.log"; then
+  --speed-profile "$true_speeds" --zones "$zones" >"$work/graph.out" 2>"$work/graph.log"; then
   cat "$work/graph.log"
   exit 1
 fi
@@ -88,7 +88,7 @@ api POST /v1/accounts "$admin" "{\"role\": \"passenger\", \"username\": \"ada\",
 
 printf '\n== Starting the simulator: %s taxis, %s passengers, %s requests per simulated hour, %sx real time\n' \
   "$taxis" "$passengers" "$rate" "$speed_up"
-printf '   the taxis drive at speeds the service does not know: %s, and the incident %s\n' \
+printf '   the taxis drive at %s, with an accident the service is not told of: %s\n' \
   "${true_speeds#"$root/"}" "$incident"
 demand=()
 [ -f "$root/../shared/data/nyc/trips_calibration.csv" ] && demand=(--demand "$root/../shared/data/nyc/trips_calibration.csv")
@@ -106,7 +106,7 @@ The service runs at $base (its contract: $base/openapi.json)
   logins (password $password): dispatcher (the map, the zones' queues), ada (a passenger), admin (administrator);
   drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
   the map's "Road speeds learned from the fleet": what the service learned from the fixes against its profile
-  (slower orange or red); 7th Avenue, slowed from 10 simulated minutes in, turns red a few minutes after the start
+  (slower orange or red); 7th Avenue, slowed from 5 simulated minutes in, turns red a few minutes after the start
 Try, in another terminal:
   TOKEN=\$(curl -s -X POST $base/v1/sessions -H 'Content-Type: application/json' \\
           -d '{"username": "dispatcher", "password": "$password"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')
