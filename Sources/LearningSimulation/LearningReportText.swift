@@ -10,9 +10,15 @@ extension TripScore {
 }
 
 extension LearningCheckpoint {
+    /// "24 h", "0.25 h": whole hours without decimals, others with as few as they need.
+    static func hoursText(_ hours: Double) -> String {
+        hours == hours.rounded() ? String(format: "%.0f h", hours) : String(format: "%g h", (hours * 100).rounded() / 100)
+    }
+
     /// One line for standard error as the run reaches the checkpoint.
     public var progressLine: String {
-        var line = String(format: "%6.1f h: %d fixes matched", hours, matchedFixes)
+        let label = Self.hoursText(hours)
+        var line = String(repeating: " ", count: max(0, 8 - label.count)) + label + ": \(matchedFixes) fixes matched"
         if let randomTrips { line += "; random trips \(randomTrips.text)" }
         if let measuredTrips { line += String(format: "; measured trips RMSLE %.3f", measuredTrips.rootMeanSquaredLogError) }
         return line
@@ -29,7 +35,7 @@ extension LearningReport {
         for checkpoint in checkpoints {
             let unmatched = checkpoint.unmatchedFixes.sorted { $0.key.rawValue < $1.key.rawValue }
                 .map { "\($0.key.rawValue) \($0.value)" }.joined(separator: ", ")
-            lines.append("| \(String(format: "%.0f h", checkpoint.hours)) | \(checkpoint.randomTrips?.short ?? "-") | "
+            lines.append("| \(LearningCheckpoint.hoursText(checkpoint.hours)) | \(checkpoint.randomTrips?.short ?? "-") | "
                          + "\(checkpoint.builtInRandomTrips?.short ?? "-") | \(checkpoint.measuredTrips?.short ?? "-") | "
                          + "\(checkpoint.matchedFixes) | \(unmatched) | \(checkpoint.learnedCells) | "
                          + String(format: "%.0f s |", checkpoint.tripOverheadSeconds))

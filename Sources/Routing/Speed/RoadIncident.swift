@@ -74,15 +74,19 @@ public enum RoadIncidentError: Error, Equatable, CustomStringConvertible {
 /// Speeds with incidents on top: the edges of an incident under way take
 /// their time ÷ its factor. The simulators' "true" speeds.
 public struct IncidentSpeeds: EdgeSpeedSource {
+    /// The most incidents one source holds: each under way is a bit of its durations key.
+    public static let maxIncidents = 32
     /// The speeds without incidents.
     public let base: any EdgeSpeedSource
     /// The incidents.
     public let incidents: [RoadIncident]
 
     /// `base` with `incidents` on top.
+    /// - Precondition: at most ``maxIncidents`` incidents.
     public init(base: any EdgeSpeedSource, incidents: [RoadIncident]) {
+        precondition(incidents.count <= Self.maxIncidents, "at most \(Self.maxIncidents) incidents")
         self.base = base
-        self.incidents = Array(incidents.prefix(32))
+        self.incidents = incidents
     }
 
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] { base.edgeDurations(hourOfWeek: hourOfWeek) }

@@ -22,6 +22,10 @@ struct TrueSpeeds {
     ///   read, or an incident cannot be used (`--incident: ...`: a wrong
     ///   field, a road the graph does not name, a graph without names).
     init(over router: Router, graphPath: String, profile: SpeedProfile?, incidents texts: [String], start: Date) throws {
+        guard texts.count <= IncidentSpeeds.maxIncidents else {
+            printError("--incident: at most \(IncidentSpeeds.maxIncidents) incidents, not \(texts.count)")
+            throw ExitCode(2)
+        }
         guard profile != nil || !texts.isEmpty else {
             self.router = router
             incidents = []
