@@ -60,27 +60,40 @@ public final class AccountService: Sendable {
         decoyHash = Bcrypt.hash(SecretToken().text, cost: settings.bcryptCost)
     }
 
-    /// Registers a passenger (SPEC A2): checks every field, stores the
-    /// account with the password's bcrypt hash, and writes a confirmation
-    /// e-mail with a one-time token to the outbox (valid for
+    /// Registers a passenger: checks every field, stores the account with
+    /// the password's bcrypt hash, and writes a confirmation e-mail with a
+    /// one-time token to the outbox (valid for
     /// ``AccountSettings/confirmationLifetime``), all in one transaction.
     /// The passenger can log in once the token is back (``confirmEmail(token:)``).
-    /// - Returns: the new account, not yet confirmed.
+    ///
+    /// An address that already has an account is not registered again, and
+    /// the caller is not told: the address gets an e-mail naming its account
+    /// instead, after the same work (a bcrypt hash) as a registration. First
+    /// the passengers who never confirmed and whose tokens all expired are
+    /// deleted, so an abandoned registration holds no name or address.
+    /// - Returns: what was done; the API answers both outcomes alike.
     /// - Throws: ``AccountError/invalid(_:)`` with every problem of every
-    ///   field; ``AccountError/taken(field:value:)`` when the username or the
-    ///   e-mail address belongs to another account (case does not matter);
-    ///   ``AccountError/storage(_:)``.
+    ///   field; ``AccountError/taken(field:value:)`` when the username belongs
+    ///   to another account (case does not matter); ``AccountError/storage(_:)``.
     @discardableResult
-    public func registerPassenger(username: String, email: String, password: String) async throws(AccountError) -> AccountRecord {
+    public func registerPassenger(username: String, email: String, password: String) async throws(AccountError) -> PassengerRegistration {
         try check(username: username, email: email, password: password)
-        try await checkFree(username: username)
         let now = clock.now
+        try await storing { () async throws(StorageError) in try await store.deleteUnconfirmedPassengers(asOf: now) }
+        try await checkFree(username: username)
         let token = SecretToken()
         let issued = confirmation(of: token, to: email, username: username, at: now)
         let account = NewAccount(
             username: username, role: .passenger, email: email, passwordHash: await hasher.hash(password),
             taxi: nil, emailConfirmed: false, createdAt: now)
-        return try await storing { () async throws(StorageError) in try await store.insert(account, confirmation: issued) }
+        do {
+            return .registered(try await store.insert(account, confirmation: issued))
+        } catch .conflict(field: AccountField.email.rawValue, _) {
+            try await tellAddressItHasAnAccount(email, at: now)
+            return .addressAlreadyRegistered
+        } catch {
+            throw Self.accountError(error)
+        }
     }
 
     /// Creates an account of any role on an administrator's word (SPEC A2),
@@ -145,12 +158,24 @@ public final class AccountService: Sendable {
     }
 
     /// Forgets tokens that expired before now, which nothing needs any
-    /// longer (a periodic chore of the service).
-    /// - Returns: how many were forgotten.
+    /// longer, and the passengers who never confirmed their address before
+    /// their tokens expired (a periodic chore of the service).
+    /// - Returns: how many tokens and how many accounts were forgotten.
     @discardableResult
-    public func purgeExpiredTokens() async throws(AccountError) -> Int {
+    public func purgeExpired() async throws(AccountError) -> (tokens: Int, accounts: Int) {
         let now = clock.now
-        return try await storing { () async throws(StorageError) in try await store.deleteTokens(expiredBefore: now) }
+        return try await storing { () async throws(StorageError) in
+            let accounts = try await store.deleteUnconfirmedPassengers(asOf: now)
+            return (try await store.deleteTokens(expiredBefore: now), accounts)
+        }
+    }
+
+    /// Sends `email` the e-mail naming the account it already has.
+    private func tellAddressItHasAnAccount(_ email: String, at now: Date) async throws(AccountError) {
+        try await storing { () async throws(StorageError) in
+            guard let owner = try await store.account(email: email) else { return }
+            try await store.send(AccountExistsEmail.message(to: email, account: owner), at: now)
+        }
     }
 
     /// Throws every problem of the fields given, by field.
@@ -183,10 +208,16 @@ public final class AccountService: Sendable {
     func storing<T>(_ body: () async throws(StorageError) -> T) async throws(AccountError) -> T {
         do {
             return try await body()
-        } catch .conflict(let field, let value) {
-            throw .taken(field: AccountField(rawValue: field) ?? .username, value: value)
         } catch {
-            throw .storage(error)
+            throw Self.accountError(error)
         }
+    }
+
+    /// A store's failure as an account error: a conflict names the field taken.
+    static func accountError(_ error: StorageError) -> AccountError {
+        if case .conflict(let field, let value) = error {
+            return .taken(field: AccountField(rawValue: field) ?? .username, value: value)
+        }
+        return .storage(error)
     }
 }

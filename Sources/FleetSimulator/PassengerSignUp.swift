@@ -86,7 +86,7 @@ struct PassengerSignUp: Sendable {
     private func register(_ username: String) async throws {
         let answer = try await client.call(
             "POST", "/v1/passengers", body: ["username": username, "email": Self.email(of: username), "password": password])
-        guard answer.status == 201 else {
+        guard answer.status == 202 else {
             throw SimulatorError("the registration of \(username) was answered \(answer.status): \(answer.json["detail"] ?? "")")
         }
     }

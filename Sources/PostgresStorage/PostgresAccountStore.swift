@@ -63,6 +63,14 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
+    public func account(email: String) async throws(StorageError) -> AccountRecord? {
+        try await read { connection in
+            try Self.accounts(connection.query(
+                "SELECT \(Self.accountColumns) FROM account WHERE lower(email COLLATE \"C\") = lower($1 COLLATE \"C\")",
+                [.text(email)])).first
+        }
+    }
+
     public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
         try await read { connection in
             try Self.accounts(connection.query(
@@ -130,6 +138,23 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
+    @discardableResult
+    public func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int {
+        try await write { connection in
+            let abandoned = """
+                SELECT id FROM account WHERE role = 'passenger' AND NOT email_confirmed AND NOT EXISTS (
+                    SELECT 1 FROM token WHERE token.account_id = account.id AND kind = $1 AND expires_ms >= $2)
+                """
+            let arguments: [PostgresValue] = [.text(TokenKind.emailConfirmation.rawValue), .integer(date.storedMilliseconds)]
+            try connection.query("DELETE FROM token WHERE account_id IN (\(abandoned))", arguments)
+            return try connection.query("DELETE FROM account WHERE id IN (\(abandoned))", arguments).affected
+        }
+    }
+
+    public func send(_ email: EmailMessage, at date: Date) async throws(StorageError) {
+        try await write { connection in try Self.insert(email, at: date, on: connection) }
+    }
+
     public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
         try await read { connection in
             let rows = try connection.query(
@@ -150,10 +175,13 @@ public final class PostgresAccountStore: AccountStore {
             TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
                         createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
             on: connection)
+        try insert(confirmation.email, at: confirmation.createdAt, on: connection)
+    }
+
+    private static func insert(_ email: EmailMessage, at date: Date, on connection: PostgresConnection) throws {
         try connection.query(
             "INSERT INTO outbox (recipient, subject, body, created_ms) VALUES ($1, $2, $3, $4)",
-            [.text(confirmation.email.to), .text(confirmation.email.subject), .text(confirmation.email.body),
-             .integer(confirmation.createdAt.storedMilliseconds)])
+            [.text(email.to), .text(email.subject), .text(email.body), .integer(date.storedMilliseconds)])
     }
 
     private static func insert(_ token: TokenRecord, on connection: PostgresConnection) throws {

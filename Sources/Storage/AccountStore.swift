@@ -24,6 +24,9 @@ public protocol AccountStore: Sendable {
     /// The account named `username` regardless of ASCII case, nil when there is none.
     func account(username: String) async throws(StorageError) -> AccountRecord?
 
+    /// The account whose e-mail address is `email` regardless of ASCII case, nil when there is none.
+    func account(email: String) async throws(StorageError) -> AccountRecord?
+
     /// Every account, or those with `role`, oldest first.
     func accounts(role: Role?) async throws(StorageError) -> [AccountRecord]
 
@@ -61,6 +64,20 @@ public protocol AccountStore: Sendable {
     /// - Returns: how many were deleted.
     @discardableResult
     func deleteTokens(expiredBefore date: Date) async throws(StorageError) -> Int
+
+    /// Deletes every passenger whose e-mail address was never confirmed and
+    /// who holds no confirmation token that works at `date` (they all
+    /// expired, or were forgotten), with their tokens, so that an abandoned
+    /// registration frees its username and address. Accounts of other roles
+    /// are never deleted.
+    /// - Returns: how many accounts were deleted.
+    @discardableResult
+    func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int
+
+    /// Puts `email` in the outbox, written at `date`: an e-mail that comes
+    /// with no token, such as the one telling an address that it already
+    /// has an account.
+    func send(_ email: EmailMessage, at date: Date) async throws(StorageError)
 
     /// The newest `limit` e-mails of the outbox, newest first.
     func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]

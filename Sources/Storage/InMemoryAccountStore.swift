@@ -13,10 +13,21 @@ public final class InMemoryAccountStore: AccountStore {
         var lastAccountID: Int64 = 0
         var lastEmailID: Int64 = 0
 
-        /// Where the account with `id` is: ids count from 1 and accounts are never removed.
+        /// Where the account with `id` is: accounts are kept in the order of
+        /// their ids, which only grow, some deleted in between.
         func index(ofAccount id: Int64) -> Int? {
-            let index = Int(id) - 1
-            return accounts.indices.contains(index) ? index : nil
+            var low = accounts.startIndex
+            var high = accounts.endIndex
+            while low < high {
+                let middle = (low + high) / 2
+                if accounts[middle].id < id { low = middle + 1 } else { high = middle }
+            }
+            return low < accounts.endIndex && accounts[low].id == id ? low : nil
+        }
+
+        mutating func append(_ email: EmailMessage, at date: Date) {
+            lastEmailID += 1
+            outbox.append(OutboxEmail(id: lastEmailID, createdAt: date.roundedToStoredMilliseconds, message: email))
         }
 
         mutating func update(accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil) {
@@ -51,9 +62,7 @@ public final class InMemoryAccountStore: AccountStore {
             try insert(TokenRecord(
                 hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
                 createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt))
-            lastEmailID += 1
-            outbox.append(OutboxEmail(
-                id: lastEmailID, createdAt: confirmation.createdAt.roundedToStoredMilliseconds, message: confirmation.email))
+            append(confirmation.email, at: confirmation.createdAt)
         }
     }
 
@@ -95,6 +104,11 @@ public final class InMemoryAccountStore: AccountStore {
     public func account(username: String) async throws(StorageError) -> AccountRecord? {
         let key = Self.folded(username)
         return contents.withLock { contents in contents.accounts.first { Self.folded($0.username) == key } }
+    }
+
+    public func account(email: String) async throws(StorageError) -> AccountRecord? {
+        let key = Self.folded(email)
+        return contents.withLock { contents in contents.accounts.first { $0.email.map(Self.folded) == key } }
     }
 
     public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
@@ -155,6 +169,22 @@ public final class InMemoryAccountStore: AccountStore {
             contents.tokens = contents.tokens.filter { $0.value.expiresAt >= limit }
             return before - contents.tokens.count
         }
+    }
+
+    @discardableResult
+    public func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int {
+        let limit = date.roundedToStoredMilliseconds
+        return contents.withLock { contents in
+            let waiting = Set(contents.tokens.values.filter { $0.kind == .emailConfirmation && $0.expiresAt >= limit }.map(\.accountID))
+            let abandoned = Set(contents.accounts.filter { $0.role == .passenger && !$0.emailConfirmed && !waiting.contains($0.id) }.map(\.id))
+            contents.accounts.removeAll { abandoned.contains($0.id) }
+            contents.tokens = contents.tokens.filter { !abandoned.contains($0.value.accountID) }
+            return abandoned.count
+        }
+    }
+
+    public func send(_ email: EmailMessage, at date: Date) async throws(StorageError) {
+        contents.withLock { contents in contents.append(email, at: date) }
     }
 
     public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {

@@ -102,6 +102,13 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
+    public func account(email: String) async throws(StorageError) -> AccountRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT \(Self.accountColumns) FROM account WHERE email = ?", arguments: [email])
+                .map(Self.account)
+        }
+    }
+
     public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
         try await read { db in
             try Row.fetchAll(
@@ -174,6 +181,24 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
+    @discardableResult
+    public func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int {
+        try await write { db in
+            let abandoned = """
+                SELECT id FROM account WHERE role = 'passenger' AND email_confirmed = 0 AND NOT EXISTS (
+                    SELECT 1 FROM token WHERE token.account_id = account.id AND kind = ? AND expires_ms >= ?)
+                """
+            let arguments: StatementArguments = [TokenKind.emailConfirmation.rawValue, date.storedMilliseconds]
+            try db.execute(sql: "DELETE FROM token WHERE account_id IN (\(abandoned))", arguments: arguments)
+            try db.execute(sql: "DELETE FROM account WHERE id IN (\(abandoned))", arguments: arguments)
+            return db.changesCount
+        }
+    }
+
+    public func send(_ email: EmailMessage, at date: Date) async throws(StorageError) {
+        try await write { db in try Self.insert(email, at: date, in: db) }
+    }
+
     public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
         try await read { db in
             try Row.fetchAll(
@@ -192,10 +217,13 @@ public final class SQLiteAccountStore: AccountStore {
             TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
                         createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
             in: db)
+        try insert(confirmation.email, at: confirmation.createdAt, in: db)
+    }
+
+    private static func insert(_ email: EmailMessage, at date: Date, in db: Database) throws {
         try db.execute(
             sql: "INSERT INTO outbox (recipient, subject, body, created_ms) VALUES (?, ?, ?, ?)",
-            arguments: [confirmation.email.to, confirmation.email.subject, confirmation.email.body,
-                        confirmation.createdAt.storedMilliseconds])
+            arguments: [email.to, email.subject, email.body, date.storedMilliseconds])
     }
 
     private static func insert(_ token: TokenRecord, in db: Database) throws {

@@ -27,8 +27,9 @@ import Testing
 
             let body = #"{"username": "ann", "email": "ann@example.com", "password": "long-enough-1"}"#
             let registered = try await client.call(.post, "/v1/passengers", json: body)
-            #expect(registered.status == .created)
-            #expect(registered["emailConfirmed"] == "false")
+            #expect(registered.status == .accepted)
+            #expect(registered["username"] == "ann")
+            #expect(registered["detail"] == "an e-mail went to ann@example.com: confirm the address with its token, then log in")
             #expect(registered.body?["passwordHash"] == nil)
             let taken = try await client.call(.post, "/v1/passengers", json: body.replacingOccurrences(of: "\"ann\"", with: "\"ANN\""))
             #expect(taken.status == .conflict, "usernames are one regardless of case")
@@ -147,6 +148,37 @@ import Testing
     /// Registrations from one address are limited (20 a minute by default,
     /// `--registration-limit` for the demo's simulated passengers): beyond,
     /// 429 with a time to wait.
+    /// Registering cannot tell whether an address has an account: a taken
+    /// address gets the answer a new one gets, and only the address learns
+    /// (by e-mail) which account it has.
+    @Test func aTakenAddressIsAnsweredAsANewOne() async throws {
+        let harness = try await APIHarness()
+        let admin = try await harness.token(.administrator)
+        try await harness.test { client in
+            func register(_ username: String, _ email: String) async throws -> APIAnswer {
+                try await client.call(
+                    .post, "/v1/passengers",
+                    json: #"{"username": "\#(username)", "email": "\#(email)", "password": "long-enough-1"}"#)
+            }
+            let first = try await register("ann", "ann@example.com")
+            let again = try await register("ann2", "ann@example.com")
+            let fresh = try await register("bea", "bea@example.com")
+            #expect(first.status == .accepted)
+            #expect(again.status == first.status)
+            #expect(again.headers[.location] == nil && first.headers[.location] == nil)
+            #expect(again.body == .object([
+                "username": .string("ann2"), "email": .string("ann@example.com"),
+                "detail": .string("an e-mail went to ann@example.com: confirm the address with its token, then log in"),
+            ]))
+            #expect(fresh["detail"] == "an e-mail went to bea@example.com: confirm the address with its token, then log in")
+            let outbox = try await client.call(.get, "/v1/outbox", token: admin).list()
+            let toAnn = outbox.filter { $0["to"]?.scalarText == "ann@example.com" }.compactMap { $0["subject"]?.scalarText }
+            #expect(toAnn == ["You already have a mytaxi account", "Confirm your mytaxi e-mail address"])
+            let login = try await client.call(.post, "/v1/sessions", json: #"{"username": "ann2", "password": "long-enough-1"}"#)
+            #expect(login.status == .unauthorized, "ann2 was never stored")
+        }
+    }
+
     @Test func registrationsFromOneAddressAreLimitedAsConfigured() async throws {
         for limit in [APIServer.registrationBurst, 30] {
             let harness = try await APIHarness(registrationsPerAddressPerMinute: limit)
@@ -158,7 +190,7 @@ import Testing
                         json: #"{"username": "\#(name)", "email": "\#(name)@example.com", "password": "\#(APIHarness.password)"}"#)
                 }
                 for number in 0..<limit {
-                    #expect(try await register(number).status == .created, "registration \(number + 1) of \(limit)")
+                    #expect(try await register(number).status == .accepted, "registration \(number + 1) of \(limit)")
                 }
                 let refused = try await register(limit)
                 #expect(refused.status == .tooManyRequests)

@@ -191,6 +191,57 @@ import Storage
         #expect(try await store.token(hash: Self.hash(2)) != nil)
     }
 
+    /// Only passengers who never confirmed and hold no working confirmation
+    /// token go, with their tokens; nobody else, whatever their flags.
+    @Test(arguments: implementations)
+    func unconfirmedPassengersGoWhenTheirLastConfirmationExpired(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let abandoned = try await store.insert(Self.account("gone", email: "gone@example.org"), confirmation: Self.confirmation(1, to: "gone@example.org"))
+        let renewed = try await store.insert(Self.account("renewed", email: "renewed@example.org"), confirmation: Self.confirmation(2, to: "renewed@example.org"))
+        try await store.addConfirmation(
+            AccountConfirmation(
+                tokenHash: Self.hash(3), createdAt: Self.start.addingTimeInterval(80_000), expiresAt: Self.start.addingTimeInterval(166_400),
+                email: EmailMessage(to: "renewed@example.org", subject: "Confirm", body: "token 3")),
+            accountID: renewed.id)
+        let confirmed = try await store.insert(Self.account("kept", email: "kept@example.org"), confirmation: Self.confirmation(4, to: "kept@example.org"))
+        try await store.confirmEmail(accountID: confirmed.id, tokenHash: Self.hash(4))
+        let desk = try await store.insert(
+            NewAccount(username: "desk", role: .dispatcher, email: nil, passwordHash: "$2b$04$x", taxi: nil, emailConfirmed: false, createdAt: Self.start),
+            confirmation: nil)
+        try await store.insertToken(Self.token(5, account: abandoned.id, expiresIn: 200_000))
+
+        #expect(try await store.deleteUnconfirmedPassengers(asOf: Self.start.addingTimeInterval(86_400)) == 0, "a token that works to the millisecond keeps its account")
+        #expect(try await store.deleteUnconfirmedPassengers(asOf: Self.start.addingTimeInterval(86_401)) == 1)
+        #expect(try await store.account(id: abandoned.id) == nil)
+        #expect(try await store.token(hash: Self.hash(5)) == nil, "its tokens went with it")
+        #expect(try await store.account(username: "GONE") == nil)
+        #expect(try await store.accounts(role: nil).map(\.username) == ["renewed", "kept", "desk"])
+        #expect(try await store.account(id: desk.id)?.username == "desk", "ids still find the accounts after one before them went")
+        let again = try await store.insert(Self.account("gone", email: "gone@example.org"), confirmation: nil)
+        #expect(again.id > desk.id, "ids are never given twice")
+    }
+
+    @Test(arguments: implementations)
+    func anAccountIsFoundByItsAddressInAnyCase(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let ada = try await store.insert(Self.account("ada", email: "Ada@Example.org"), confirmation: nil)
+        #expect(try await store.account(email: "ada@example.ORG") == ada)
+        #expect(try await store.account(email: "bob@example.org") == nil)
+    }
+
+    @Test(arguments: implementations)
+    func anEMailWithoutATokenIsSentThroughTheOutbox(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try await store.insert(Self.account("ada", email: "ada@example.org"), confirmation: Self.confirmation(1, to: "ada@example.org"))
+        try await store.send(EmailMessage(to: "ada@example.org", subject: "Exists", body: "hello"), at: Self.start.addingTimeInterval(5))
+        let newest = try await store.outbox(limit: 10)
+        #expect(newest.map(\.message.subject) == ["Exists", "Confirm"])
+        #expect(newest.first?.createdAt == Self.start.addingTimeInterval(5).roundedToStoredMilliseconds)
+    }
+
     @Test(arguments: implementations)
     func theOutboxComesBackNewestFirstWithinTheLimit(implementation: String) async throws {
         let (store, _, cleanUp) = try Self.make(implementation)

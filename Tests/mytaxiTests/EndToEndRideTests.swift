@@ -33,7 +33,7 @@ import Testing
         try DispatchRestartTests.expect(
             service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "driver", "username": "T1", "password": "\#(Self.password)"}"#), 201)
         try DispatchRestartTests.expect(
-            service.call("POST", "/v1/passengers", json: #"{"username": "ada", "email": "ada@example.com", "password": "\#(Self.password)"}"#), 201)
+            service.call("POST", "/v1/passengers", json: #"{"username": "ada", "email": "ada@example.com", "password": "\#(Self.password)"}"#), 202)
         let outbox = try service.call("GET", "/v1/outbox", token: admin)
         let mail = try #require((try JSONSerialization.jsonObject(with: outbox.body) as? [[String: Any]])?.first?["body"] as? String)
         let confirmation = try #require(mail.split(separator: "\n").first { $0.hasPrefix("    ") }?.trimmingCharacters(in: .whitespaces))

@@ -15,14 +15,16 @@ struct PassengersController: Sendable {
         group.post("confirmations", use: confirm)
     }
 
-    /// `POST /v1/passengers` `{"username", "email", "password"}` → 201; the
-    /// confirmation e-mail with its token goes to the outbox. 400 names
-    /// every failed rule, 409 the taken username or address.
+    /// `POST /v1/passengers` `{"username", "email", "password"}` → 202 and
+    /// an e-mail to the address: the confirmation token, or, when the
+    /// address already has an account, that account's username (the answer
+    /// is the same, so it tells no one which addresses are customers'). 400
+    /// names every failed rule, 409 a taken username.
     @Sendable func register(_ request: Request, context: APIRequestContext) async throws -> Response {
         try limiter.attempt("register-address:\(proxies.clientAddress(of: request, peer: context.remoteAddress))", what: "registration")
         let body = try await request.decode(as: RegistrationBody.self, context: context)
-        let account = try await accounts.registerPassenger(username: body.username, email: body.email, password: body.password)
-        return try JSONResponse.created(AccountJSON(account), location: "/v1/passengers/\(account.username)")
+        try await accounts.registerPassenger(username: body.username, email: body.email, password: body.password)
+        return try JSONResponse.accepted(RegistrationAcceptedJSON(username: body.username, email: body.email))
     }
 
     /// `POST /v1/passengers/confirmations` `{"token"}`: confirms the e-mail
@@ -39,6 +41,20 @@ struct RegistrationBody: Codable, Sendable {
     var username: String
     var email: String
     var password: String
+}
+
+/// The answer to `POST /v1/passengers`, the same whether the address was
+/// new or already had an account.
+struct RegistrationAcceptedJSON: Encodable, Sendable {
+    var username: String
+    var email: String
+    var detail: String
+
+    init(username: String, email: String) {
+        self.username = username
+        self.email = email
+        detail = "an e-mail went to \(email): confirm the address with its token, then log in"
+    }
 }
 
 /// The body of `POST /v1/passengers/confirmations`.

@@ -26,6 +26,12 @@ enum JSONResponse {
         return response
     }
 
+    /// 202 with `value` as JSON: the request was taken, and what follows
+    /// happens elsewhere (an e-mail).
+    static func accepted(_ value: some Encodable) throws -> Response {
+        try response(value, status: .accepted)
+    }
+
     private static func response(_ value: some Encodable, status: HTTPResponse.Status) throws -> Response {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
