@@ -178,6 +178,7 @@ public struct APIServer: Sendable {
     /// same request ids, problems and authentication as every route.
     public func webSocketRouter() -> Hummingbird.Router<APIRequestContext> {
         let router = Hummingbird.Router(context: APIRequestContext.self)
+        router.add(middleware: UpgradeRefusalMiddleware())
         router.add(middleware: RequestIDMiddleware())
         router.add(middleware: ProblemMiddleware())
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))

@@ -226,7 +226,6 @@ public final class MytaxiService: Sendable {
             historyMaxWindow: configuration.historyMaxWindow, metricsApart: configuration.metricsAddress != nil,
             trustedProxies: configuration.trustedProxies,
             fleetTime: { [speedLearning, clock] in speedLearning.fleetTime(now: clock.now) }, footRouter: footRouter)
-        services.append(.init(service: notificationHub))
         if let metrics = configuration.metricsAddress {
             services.append(.init(service: Application(
                 router: api.metricsRouter(),
@@ -244,6 +243,10 @@ public final class MytaxiService: Sendable {
             },
             eventLoopGroupProvider: .shared(group),
             logger: logger)))
+        // After the API server, so that it stops first (a group stops in
+        // reverse order): it closes the push sockets, which the server's
+        // graceful shutdown would otherwise wait for without end.
+        services.append(.init(service: notificationHub))
         services.append(.init(service: HangupReloadService { [self] in
             reloadDevices()
             await reloadZonesFile()
@@ -376,20 +379,25 @@ public final class MytaxiService: Sendable {
     }
 
     /// HTTP/1.1 as ``httpServer()``, whose `GET /v1/push` may be upgraded
-    /// to a WebSocket (SPEC D7); a pushed socket is pinged every 30 s, so a
-    /// vanished phone's socket is closed. The header deadline of a
-    /// connection's first request is kept by ``FirstRequestDeadlineHandler``,
-    /// as the upgrade negotiation reads it before the HTTP handlers exist.
+    /// to a WebSocket; a pushed socket is pinged every 30 s, so a vanished
+    /// phone's socket is closed, and a client that does not answer the close
+    /// handshake is cut off after ``pushCloseTimeout``. The first request's
+    /// head, which the upgrade negotiation reads before the HTTP handlers
+    /// exist, is held to its deadline and size by ``APIChildChannel``.
+    /// How long a push socket's close handshake may take (a logout, the
+    /// service stopping) before the connection is cut.
+    static let pushCloseTimeout: Duration = .seconds(5)
+
     private func apiServer(webSocketRouter: Hummingbird.Router<APIRequestContext>) -> HTTPServerBuilder {
         let timeout = TimeAmount.milliseconds(Int64(configuration.httpTimeoutSeconds * 1000))
         let webSocketResponder = webSocketRouter.buildResponder()
         return HTTPServerBuilder { responder in
-            FirstRequestDeadlineChannel(
+            APIChildChannel(
                 base: HTTP1WebSocketUpgradeChannel(
                     responder: responder, webSocketResponder: webSocketResponder,
                     configuration: .init(
                         http1: .init(additionalChannelHandlers: [HTTPRequestDeadlineHandler(timeout: timeout)], idleTimeout: timeout),
-                        ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30))))),
+                        ws: .init(maxFrameSize: 1 << 16, autoPing: .enabled(timePeriod: .seconds(30)), closeTimeout: Self.pushCloseTimeout))),
                 timeout: timeout)
         }
     }

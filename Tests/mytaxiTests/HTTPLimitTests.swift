@@ -55,6 +55,31 @@ import Testing
         #expect(try service.get("/healthz").status == 200)
     }
 
+    /// A first request whose line or head is too long to be an API request
+    /// is answered 414 or 431 at once (it was left waiting for the deadline,
+    /// then dropped), and nothing of it is logged as an error.
+    @Test func anOversizedFirstRequestIsAnswered414Or431() throws {
+        let service = try serve([])
+        defer { service.stop() }
+        let port = try #require(service.ports["http"])
+        let huge = String(repeating: "a", count: 100_000)
+        for (request, status) in [
+            ("GET /v1/push?token=\(huge) HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n", "414 URI Too Long"),
+            ("GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: \(huge)\r\n\r\n", "431 Request Header Fields Too Large"),
+        ] {
+            let client = try ServeCommandTests.TCPClient(port: port)
+            client.send(Array(request.utf8))
+            let received = client.receive(atLeast: 1 << 20)
+            let answer = String(decoding: received.bytes, as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 \(status)\r\n"), "\(answer.prefix(200))")
+            #expect(answer.contains("application/problem+json") && answer.contains("bytes"), "the problem says what is too long")
+            #expect(received.closed)
+        }
+        #expect(try service.get("/healthz").status == 200)
+        let log = try service.log()
+        #expect(!log.contains(" error "), "refusals are not errors: \(log)")
+    }
+
     /// Clients that open connections and send nothing hold them only until
     /// the request deadline, on both servers; a normal request still works.
     @Test(arguments: ["http", "osmand/http"])
@@ -69,6 +94,8 @@ import Testing
         }
         #expect(Date().timeIntervalSince(opened) < 2.5, "closed near the 1 s deadline")
         #expect(try service.get("/healthz").status == 200)
+        let log = try service.log()
+        #expect(!log.contains(" error "), "a connection cut at its deadline is no error: \(log)")
     }
 
     /// Beyond --http-max-connections, a new connection waits (it is not

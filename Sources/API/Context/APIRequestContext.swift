@@ -13,6 +13,8 @@ public struct APIRequestContext: RequestContext, RemoteAddressRequestContext, We
     public let webSocket = WebSocketHandlerReference<Self>()
     /// The client's socket address, nil when unknown (a test client).
     public let remoteAddress: SocketAddress?
+    /// The connection, for what is told beneath the HTTP codec (``UpgradeRefusalMiddleware``).
+    let channel: (any Channel)?
     /// The account behind the bearer token, set by ``AuthenticationMiddleware``;
     /// nil on the routes anyone may call.
     public var caller: Caller?
@@ -27,6 +29,7 @@ public struct APIRequestContext: RequestContext, RemoteAddressRequestContext, We
     public init(source: Source) {
         coreContext = .init(source: source)
         remoteAddress = source.channel.remoteAddress
+        channel = source.channel
     }
 
     /// The caller, when its role is one of `roles` (SPEC A1).

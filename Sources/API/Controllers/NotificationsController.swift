@@ -62,7 +62,7 @@ struct NotificationsController: Sendable {
                             case .message(let data):
                                 try await outbound.write(.text(String(decoding: data, as: UTF8.self)))
                             case .close(let reason):
-                                try await outbound.close(.unknown(reason.code), reason: reason.reason)
+                                try await outbound.close(WebSocketErrorCode(codeNumber: Int(reason.code)), reason: reason.reason)
                                 return
                             }
                         }

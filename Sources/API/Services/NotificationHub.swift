@@ -48,6 +48,8 @@ public actor NotificationHub: Service {
     /// The session each socket was opened on, which it lives no longer than.
     private var sessionOfSocket: [Int: AuthenticatedSession] = [:]
     private var nextSocket = 0
+    /// Whether the service stopped the hub: a socket opened now is closed at once.
+    private var stopped = false
     private var unrecordedMarks: [String: NotificationKey] = [:]
 
     /// How often the notifications handed over are recorded as such.
@@ -84,7 +86,7 @@ public actor NotificationHub: Service {
             await group.waitForAll()
         }
         await recordMarks()
-        finishAll()
+        closeAll()
     }
 
     /// Opens a socket for `recipient`'s notifications on `session` (nil:
@@ -97,6 +99,7 @@ public actor NotificationHub: Service {
         let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
         let socket = nextSocket
         nextSocket += 1
+        if stopped { return (socket, Self.closedAtOnce(outgoing, messages)) }
         sessionOfSocket[socket] = session
         if let first { outgoing.yield(.message(first)) }
         users[recipient, default: [:]][socket] = Subscriber(outgoing: outgoing, catchingUp: [], lastKey: nil)
@@ -125,10 +128,20 @@ public actor NotificationHub: Service {
         let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
         let socket = nextSocket
         nextSocket += 1
+        if stopped { return (socket, Self.closedAtOnce(outgoing, messages)) }
         sessionOfSocket[socket] = session
         outgoing.yield(.message(first))
         board[socket] = outgoing
         return (socket, messages)
+    }
+
+    /// `messages` holding nothing but the close of a stopping service.
+    private static func closedAtOnce(
+        _ outgoing: AsyncStream<Outgoing>.Continuation, _ messages: AsyncStream<Outgoing>
+    ) -> AsyncStream<Outgoing> {
+        outgoing.yield(.close(.serviceStopping))
+        outgoing.finish()
+        return messages
     }
 
     /// Sends `message` (a JSON text of the service's own, not an engine's
@@ -215,12 +228,11 @@ public actor NotificationHub: Service {
         }
     }
 
-    private func finishAll() {
-        for continuation in board.values { continuation.finish() }
-        for sockets in users.values { for subscriber in sockets.values { subscriber.outgoing.finish() } }
-        board = [:]
-        users = [:]
-        recipientOfSocket = [:]
-        sessionOfSocket = [:]
+    /// Closes every socket telling that the service stops, and any opened
+    /// from now on at once: the API server, which stops after the hub, waits
+    /// for its connections, so none may stay open.
+    private func closeAll() {
+        stopped = true
+        for socket in Set(board.keys).union(recipientOfSocket.keys) { close(socket, telling: .serviceStopping) }
     }
 }

@@ -9,6 +9,8 @@ enum PushClose: Sendable, Equatable {
     case sessionExpired
     /// The account was disabled.
     case accountDisabled
+    /// The service is stopping (WebSocket's 1001, going away).
+    case serviceStopping
 
     /// The close code.
     var code: UInt16 {
@@ -16,6 +18,7 @@ enum PushClose: Sendable, Equatable {
         case .loggedOut: 4001
         case .sessionExpired: 4002
         case .accountDisabled: 4003
+        case .serviceStopping: 1001
         }
     }
 
@@ -25,6 +28,7 @@ enum PushClose: Sendable, Equatable {
         case .loggedOut: "the session was logged out: log in again with POST /v1/sessions"
         case .sessionExpired: "the session expired: log in again with POST /v1/sessions"
         case .accountDisabled: "the account was disabled"
+        case .serviceStopping: "the service is stopping: connect again in a moment"
         }
     }
 }
