@@ -42,8 +42,9 @@ import Testing
         #expect(routes == Set(try Self.documentedOperations().keys))
     }
 
-    /// Every operation called by every role: 403 exactly for the roles its
-    /// `x-roles` leaves out, never 401 with a valid token, never a 5xx.
+    /// Every operation called by every role and without a token: 403
+    /// exactly for the roles its `x-roles` leaves out, 401 without a token,
+    /// never 401 with a valid token, never a 5xx.
     @Test func theRoleMatrixFollowsTheDocument() async throws {
         let harness = try await APIHarness()
         try await harness.report("T1")
@@ -69,6 +70,9 @@ import Testing
                     #expect(answer.status != .unauthorized, "\(role) \(operation)")
                     #expect(answer.status.code < 500, "\(role) \(operation): \(answer.status) \(answer.body.map { "\($0)" } ?? "")")
                 }
+                let anonymous = try await client.call(method, path, json: "{}")
+                #expect(anonymous.status == .unauthorized, "no token, \(operation): \(anonymous.status)")
+                #expect(anonymous.headers[.wwwAuthenticate] != nil, "no token, \(operation): the 401 names the scheme")
             }
         }
     }
