@@ -21,6 +21,8 @@ final class FleetSpeedLearning: Sendable {
     /// that reading it never waits for a batch being matched.
     private let newestFix = Mutex<Date?>(nil)
     private let learner: Mutex<SpeedLearner>
+    /// What the speeds in force were made from: nothing new means nothing to publish.
+    private let published = Mutex<PublishedFrom?>(nil)
     private let router: Routing.Router
     private let store: any LearnedSpeedStore
     private let fingerprint: String
@@ -98,8 +100,18 @@ final class FleetSpeedLearning: Sendable {
 
     /// Puts the speeds learned until `now` in force in the router; the
     /// metrics of now and of the fleet's time are customized before the swap.
-    func publish(now: Date) {
+    /// Skipped when no fix came since the last time and `now` and the fleet's
+    /// time are in the same quarter-hours: the router already has those
+    /// speeds, and customizing costs a core for a moment.
+    /// - Returns: whether new speeds were put in force.
+    @discardableResult
+    func publish(now: Date) -> Bool {
         let fleetNow = fleetTime(now: now)
+        let from = PublishedFrom(
+            matchedFixes: learner.withLock { $0.matchedFixes }, newestFix: newestFix.withLock { $0 },
+            slot: WeekSlot.index(of: now, in: router.timeZone), fleetSlot: WeekSlot.index(of: fleetNow, in: router.timeZone))
+        guard published.withLock({ $0 }) != from else { return false }
+        published.withLock { $0 = from }
         let (speeds, cells) = learner.withLock { ($0.speeds(now: fleetNow), $0.table.cellCount) }
         let seconds = router.replaceSpeeds(with: speeds, preparing: [now, fleetNow])
         metrics.recustomization.record(seconds)
@@ -107,6 +119,7 @@ final class FleetSpeedLearning: Sendable {
         metrics.currentSlotEdges.record(speeds.table.edgesWithData(inSlot: WeekSlot.index(of: fleetNow, in: router.timeZone)))
         metrics.liveEdges.record(speeds.live?.sums.count ?? 0)
         metrics.liveAge.record(max(now.timeIntervalSince(fleetNow), 0))
+        return true
     }
 
     /// Saves the weekly table, stamped `now`.
@@ -117,6 +130,16 @@ final class FleetSpeedLearning: Sendable {
         } catch {
             logger.error("learned speeds: saving failed (\(error)); the next save tries again")
         }
+    }
+
+    /// The inputs of a publication: the fixes matched, the newest fix (which
+    /// the live layer is anchored to), and the quarter-hours of now and of
+    /// the fleet's time (which weekly speeds are in force).
+    private struct PublishedFrom: Equatable {
+        var matchedFixes: Int
+        var newestFix: Date?
+        var slot: Int
+        var fleetSlot: Int
     }
 
     /// The learned speeds' metrics in `/metrics`.

@@ -98,12 +98,15 @@ public struct LearningReport: Sendable, Codable {
             edgeSet = Set(incident.edges)
         }
 
-        private var start: Date
-        private var end: Date
-        private var edgeSet: Set<Int>
+        /// When the incident starts, in simulated time.
+        public private(set) var start: Date
+        /// When it ends.
+        public private(set) var end: Date
+        /// Its edges, to tell which probes pass it: working state, not part of the report.
+        private var edgeSet: Set<Int> = []
 
         private enum CodingKeys: String, CodingKey {
-            case road, edges, factor, probes, errorAtStart, minutesUntilWithin20Percent, minutesUntilAvoided, probesWithShorterDetour, start, end, edgeSet
+            case road, edges, factor, probes, errorAtStart, minutesUntilWithin20Percent, minutesUntilAvoided, probesWithShorterDetour, start, end
         }
 
         /// Checks the probes at `now`, while the incident is under way.
