@@ -135,7 +135,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
             let neighbour = day * WeekSlot.perDay + (slot % WeekSlot.perDay + offset + WeekSlot.perDay) % WeekSlot.perDay
             let weight = offset == 0 ? 1.0 : 0.5
             for (edge, sums) in table.slots[neighbour] {
-                edgeSums[edge, default: ObservationSums()].add(weight: weight * sums.weight, logRatio: sums.weight > 0 ? sums.logSum / sums.weight : 0)
+                edgeSums[edge, default: ObservationSums()].add(sums, scaledBy: weight)
             }
         }
         for (edge, sums) in edgeSums {

@@ -19,6 +19,13 @@ public struct ObservationSums: Sendable, Equatable {
         self.weight += weight
         logSum += weight * logRatio
     }
+
+    /// Adds `other`'s observations, each weighed `scale` times as much (a
+    /// pooled group, a minute of the live window weighed down by its age).
+    public mutating func add(_ other: ObservationSums, scaledBy scale: Double) {
+        weight += scale * other.weight
+        logSum += scale * other.logSum
+    }
 }
 
 /// The weekly speeds learned from the fleet: per edge and quarter-hour of the

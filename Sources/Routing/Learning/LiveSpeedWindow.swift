@@ -44,7 +44,7 @@ public struct LiveSpeedWindow: Sendable {
             let age = max(now.timeIntervalSince1970 - Double(bucket.minute * 60 + 30), 0)
             let decay = pow(0.5, age / Self.halfLifeSeconds)
             for (edge, sums) in bucket.edges {
-                total[edge, default: ObservationSums()].add(weight: sums.weight * decay, logRatio: sums.weight > 0 ? sums.logSum / sums.weight : 0)
+                total[edge, default: ObservationSums()].add(sums, scaledBy: decay)
             }
         }
         return total
