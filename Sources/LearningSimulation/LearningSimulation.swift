@@ -22,6 +22,10 @@ public final class LearningSimulation {
     public let measuredTrips: [MeasuredTrip]
     private let learner: SpeedLearner
     private var random: SplitMix64
+    /// How often, in simulated seconds, the trip overhead is estimated
+    /// again: each estimate routes the latest trips, too dear for every
+    /// minute, and the overhead changes slowly.
+    static let overheadEstimateSeconds = 900.0
 
     /// A run of `settings` where taxis drive at `trueRouter`'s speeds (with
     /// `incidents`) and the service learns on `serviceRouter`, whose speed
@@ -55,6 +59,7 @@ public final class LearningSimulation {
         let end = (settings.checkpointHours.max() ?? 1) * 3600
         var checkpoints = settings.checkpointHours.sorted().map { $0 * 3600 }
         var nextRecustomize = settings.recustomizeSeconds
+        var nextOverheadEstimate = settings.recustomizeSeconds
         var matchingSeconds = 0.0, recustomizations: [Double] = []
         var speedChanges = incidents.flatMap { [$0.start, $0.end] }.map { $0.timeIntervalSince(settings.start) }.sorted()
         var tick = 0.0
@@ -86,7 +91,11 @@ public final class LearningSimulation {
             if tick >= nextRecustomize {
                 let now = settings.start.addingTimeInterval(tick)
                 let speeds = learner.speeds(now: now)
-                let overhead = learner.tripOverheadSeconds(using: serviceRouter)
+                var overhead: Double?
+                if tick >= nextOverheadEstimate {
+                    overhead = learner.tripOverheadSeconds(using: serviceRouter)
+                    nextOverheadEstimate = tick + Self.overheadEstimateSeconds
+                }
                 let recustomizationStarted = Self.threadCPUSeconds()
                 serviceRouter.replaceSpeeds(with: speeds, tripOverheadSeconds: overhead, preparing: [now])
                 recustomizations.append(Self.threadCPUSeconds() - recustomizationStarted)
