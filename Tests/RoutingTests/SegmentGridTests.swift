@@ -155,7 +155,8 @@ import Testing
         let nearest = BruteForce(Self.graph).projections(far).map(\.distance).min()!
         #expect(snapper.candidatesIfNear(far, maxDistanceMetres: 250, radiusMetres: 15) == nil)
         let error = #expect(throws: SnapError.self) { try snapper.snap(far, maxDistanceMetres: 250) }
-        guard case .tooFarFromRoad(let distance, let limit)? = error else { return }
+        guard case .tooFarFromRoad(let distance, let limit, let swappedIsNear)? = error else { return }
+        #expect(!swappedIsNear)
         #expect(abs(distance - nearest) < Self.tolerance)
         #expect(limit == 250)
         #expect(error?.description == "nearest road is \(Int(nearest.rounded())) m away, beyond the 250 m snapping limit")

@@ -37,6 +37,23 @@ import Testing
         #expect(abs(snap.distanceMetres - 16.9) < 0.5)
     }
 
+    /// A point written lat,lon instead of lon,lat is thousands of kilometres
+    /// off; the error says the order looks swapped, and only then.
+    @Test func aSwappedPointIsToldSo() {
+        let snapper = Snapper(graph: Self.map)
+        let swapped = Coordinate(longitude: 40.7502, latitude: -73.9895)
+        #expect {
+            try snapper.snap(swapped, maxDistanceMetres: 250)
+        } throws: { error in
+            "\(error)".contains("longitude and latitude look swapped: give the longitude first (LON,LAT)")
+        }
+        #expect {
+            try snapper.snap(Coordinate(longitude: -73.9895, latitude: 40.760), maxDistanceMetres: 100)
+        } throws: { error in
+            !"\(error)".contains("swapped")
+        }
+    }
+
     /// Beyond the limit the error names the real distance and the limit.
     @Test func refusesPointsBeyondTheLimit() {
         let snapper = Snapper(graph: Self.map)
@@ -44,7 +61,7 @@ import Testing
         #expect {
             try snapper.snap(far, maxDistanceMetres: 100)
         } throws: { error in
-            guard case let SnapError.tooFarFromRoad(distance, limit) = error else { return false }
+            guard case let SnapError.tooFarFromRoad(distance, limit, _) = error else { return false }
             return abs(distance - 1_112) < 5 && limit == 100
                 && "\(error)".contains("1112 m") && "\(error)".contains("100 m")
         }
@@ -72,7 +89,7 @@ import Testing
             let snap = try snapper.snap(point, maxDistanceMetres: 1_000)
             // With a zero limit the snapper scans every edge to name the nearest distance.
             var exhaustive = -1.0
-            do { _ = try snapper.snap(point, maxDistanceMetres: 0) } catch let SnapError.tooFarFromRoad(distance, _) {
+            do { _ = try snapper.snap(point, maxDistanceMetres: 0) } catch let SnapError.tooFarFromRoad(distance, _, _) {
                 exhaustive = distance
             }
             #expect(abs(exhaustive - snap.distanceMetres) < 1e-4, "the index is single precision: a tenth of a millimetre")

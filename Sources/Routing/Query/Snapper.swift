@@ -3,13 +3,17 @@ import GeoKit
 
 /// Errors of snapping a coordinate onto the road graph.
 public enum SnapError: Error, Equatable, CustomStringConvertible {
-    /// The nearest road is farther than the limit (or the graph has no edges: distance infinite).
-    case tooFarFromRoad(distanceMetres: Double, limitMetres: Double)
+    /// The nearest road is farther than the limit (or the graph has no
+    /// edges: distance infinite); `swappedIsNear` when the point with its
+    /// longitude and latitude exchanged would lie within the limit (a
+    /// caller who wrote lat,lon).
+    case tooFarFromRoad(distanceMetres: Double, limitMetres: Double, swappedIsNear: Bool = false)
 
     public var description: String {
         switch self {
-        case let .tooFarFromRoad(distance, limit):
+        case let .tooFarFromRoad(distance, limit, swappedIsNear):
             "nearest road is \(Int(distance.rounded())) m away, beyond the \(Int(limit.rounded())) m snapping limit"
+                + (swappedIsNear ? "; longitude and latitude look swapped: give the longitude first (LON,LAT)" : "")
         }
     }
 }
@@ -69,7 +73,7 @@ public struct Snapper: Sendable {
     static let gridMarginMetres = Router.defaultSnapRadiusMetres
 
     /// The nearest point on any edge to `coordinate`.
-    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
+    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:swappedIsNear:)`` when
     ///   that point is more than `maxDistanceMetres` away, naming its distance.
     public func snap(_ coordinate: Coordinate, maxDistanceMetres: Double) throws -> Snap {
         guard let found = grid.nearest(coordinate.longitude * xScale, coordinate.latitude * yScale,
@@ -90,7 +94,7 @@ public struct Snapper: Sendable {
     /// (starting at a junction is the same whichever road names it), so the
     /// limit goes to places that differ. A radius of 0 gives the nearest snap
     /// alone.
-    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:)`` when
+    /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:swappedIsNear:)`` when
     ///   the nearest road is more than `maxDistanceMetres` away.
     public func candidates(_ coordinate: Coordinate, maxDistanceMetres: Double, radiusMetres: Double,
                            limit: Int = 8) throws -> [Snap] {
@@ -184,7 +188,8 @@ public struct Snapper: Sendable {
     /// which only a failure pays for.
     private func tooFar(_ coordinate: Coordinate, limitMetres: Double) -> SnapError {
         let distance = grid.distanceToEverySegment(coordinate.longitude * xScale, coordinate.latitude * yScale)
-        return .tooFarFromRoad(distanceMetres: distance, limitMetres: limitMetres)
+        let swappedIsNear = grid.nearest(coordinate.latitude * xScale, coordinate.longitude * yScale, within: limitMetres) != nil
+        return .tooFarFromRoad(distanceMetres: distance, limitMetres: limitMetres, swappedIsNear: swappedIsNear)
     }
 
     /// Whether two snaps start a route at the same node: both fall on an end
