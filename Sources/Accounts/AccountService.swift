@@ -130,9 +130,10 @@ public final class AccountService: Sendable {
         return try await storing { () async throws(StorageError) in try await store.insert(account, confirmation: nil) }
     }
 
-    /// Every account, or those with `role`, oldest first.
-    public func list(role: Role? = nil) async throws(AccountError) -> [AccountRecord] {
-        try await storing { () async throws(StorageError) in try await store.accounts(role: role) }
+    /// The accounts, or those with `role`, oldest first: at most `limit`,
+    /// whose ids come after `after` (0: from the first).
+    public func list(role: Role? = nil, after: Int64 = 0, limit: Int = .max) async throws(AccountError) -> [AccountRecord] {
+        try await storing { () async throws(StorageError) in try await store.accounts(role: role, after: after, limit: limit) }
     }
 
     /// Disables the account named `username` (any case) and revokes all its

@@ -71,11 +71,11 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
         try await read { connection in
             try Self.accounts(connection.query(
-                "SELECT \(Self.accountColumns) FROM account WHERE $1::text IS NULL OR role = $1::text ORDER BY id",
-                [.optional(role?.rawValue)]))
+                "SELECT \(Self.accountColumns) FROM account WHERE ($1::text IS NULL OR role = $1::text) AND id > $2 ORDER BY id LIMIT $3",
+                [.optional(role?.rawValue), .integer(after), .integer(Int64(clamping: max(0, limit)))]))
         }
     }
 

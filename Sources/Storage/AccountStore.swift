@@ -27,8 +27,10 @@ public protocol AccountStore: Sendable {
     /// The account whose e-mail address is `email` regardless of ASCII case, nil when there is none.
     func account(email: String) async throws(StorageError) -> AccountRecord?
 
-    /// Every account, or those with `role`, oldest first.
-    func accounts(role: Role?) async throws(StorageError) -> [AccountRecord]
+    /// The accounts, or those with `role`, oldest first: at most `limit` of
+    /// them, whose ids come after `after` (0: from the first), so that a
+    /// long list is read page by page.
+    func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord]
 
     /// Issues another confirmation for the account with `accountID`: its
     /// token and e-mail, in one transaction.
@@ -81,4 +83,11 @@ public protocol AccountStore: Sendable {
 
     /// The newest `limit` e-mails of the outbox, newest first.
     func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]
+}
+
+extension AccountStore {
+    /// Every account, or those with `role`, oldest first.
+    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+        try await accounts(role: role, after: 0, limit: .max)
+    }
 }

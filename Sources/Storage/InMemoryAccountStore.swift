@@ -111,8 +111,10 @@ public final class InMemoryAccountStore: AccountStore {
         return contents.withLock { contents in contents.accounts.first { $0.email.map(Self.folded) == key } }
     }
 
-    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
-        contents.withLock { contents in contents.accounts.filter { role == nil || $0.role == role } }
+    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
+        contents.withLock { contents in
+            Array(contents.accounts.lazy.filter { $0.id > after && (role == nil || $0.role == role) }.prefix(max(0, limit)))
+        }
     }
 
     public func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError) {

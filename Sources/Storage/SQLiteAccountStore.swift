@@ -109,11 +109,11 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
+    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.accountColumns) FROM account WHERE ? IS NULL OR role = ? ORDER BY id",
-                arguments: [role?.rawValue, role?.rawValue]
+                db, sql: "SELECT \(Self.accountColumns) FROM account WHERE (? IS NULL OR role = ?) AND id > ? ORDER BY id LIMIT ?",
+                arguments: [role?.rawValue, role?.rawValue, after, Int64(clamping: max(0, limit))]
             ).map(Self.account)
         }
     }

@@ -148,6 +148,32 @@ import Testing
     /// Registrations from one address are limited (20 a minute by default,
     /// `--registration-limit` for the demo's simulated passengers): beyond,
     /// 429 with a time to wait.
+    /// A long list of accounts comes a page at a time, each page's `Link`
+    /// naming the next, until the last page, which has none.
+    @Test func accountsAreListedPageByPage() async throws {
+        let harness = try await APIHarness()
+        let admin = try await harness.token(.administrator)
+        for number in 0..<5 {
+            _ = try await harness.accounts.createAccount(role: .planner, username: "plan\(number)", password: APIHarness.password)
+        }
+        try await harness.test { client in
+            var url: String? = "/v1/accounts?role=planner&limit=2"
+            var pages: [[String]] = []
+            while let next = url {
+                let page = try await client.call(.get, next, token: admin)
+                #expect(page.status == .ok)
+                pages.append(try page.list().compactMap { $0["username"]?.scalarText })
+                url = page.headers[TaxisController.link].flatMap { link in
+                    link.split(separator: ">").first.map { String($0.dropFirst()) }
+                }
+            }
+            #expect(pages == [["planner", "plan0"], ["plan1", "plan2"], ["plan3", "plan4"]], "the harness's planner first")
+            let all = try await client.call(.get, "/v1/accounts?role=planner", token: admin)
+            #expect(try all.list().count == 6 && all.headers[TaxisController.link] == nil, "500 a page by default")
+            #expect(try await client.call(.get, "/v1/accounts?limit=0", token: admin).status == .badRequest)
+        }
+    }
+
     /// Registering cannot tell whether an address has an account: a taken
     /// address gets the answer a new one gets, and only the address learns
     /// (by e-mail) which account it has.

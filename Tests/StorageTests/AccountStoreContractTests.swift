@@ -95,6 +95,10 @@ import Storage
         #expect(try await store.accounts(role: nil) == [admin, driver, ada])
         #expect(try await store.accounts(role: .driver) == [driver])
         #expect(try await store.accounts(role: .planner) == [])
+        #expect(try await store.accounts(role: nil, after: 0, limit: 2) == [admin, driver], "a page")
+        #expect(try await store.accounts(role: nil, after: driver.id, limit: 2) == [ada], "the next page")
+        #expect(try await store.accounts(role: .passenger, after: admin.id, limit: 5) == [ada])
+        #expect(try await store.accounts(role: nil, after: ada.id, limit: 5) == [])
         #expect(driver.taxi == "T1")
     }
 

@@ -40,7 +40,9 @@ struct AccountsController: Sendable {
         return try JSONResponse.created(AccountJSON(account), location: "/v1/accounts/\(account.username)")
     }
 
-    /// `GET /v1/accounts?role=driver`: every account, or those of a role, oldest first.
+    /// `GET /v1/accounts?role=driver&limit=500&after=ID`: the accounts, or those of a
+    /// role, oldest first, a page at a time; when more follow, `Link` names
+    /// the next page (`after` the last id of this one).
     @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: [.administrator])
         var role: Role?
@@ -48,8 +50,22 @@ struct AccountsController: Sendable {
             guard let named = Role(rawValue: text) else { throw Problem.badRequest("query parameter 'role' names no role: \(text)") }
             role = named
         }
-        return try JSONResponse.ok(try await accounts.list(role: role).map(AccountJSON.init))
+        let limit = try request.queryCount("limit", in: 1...Self.maxPageSize, default: Self.defaultPageSize)
+        let after = Int64(try request.queryCount("after", in: 0...Int.max, default: 0))
+        let found = try await accounts.list(role: role, after: after, limit: limit + 1)
+        let page = Array(found.prefix(limit))
+        var response = try JSONResponse.ok(page.map(AccountJSON.init))
+        if found.count > limit, let last = page.last {
+            let roleParameter = role.map { "role=\($0.rawValue)&" } ?? ""
+            response.headers[TaxisController.link] = "<\(request.uri.path)?\(roleParameter)limit=\(limit)&after=\(last.id)>; rel=\"next\""
+        }
+        return response
     }
+
+    /// Accounts one `GET /v1/accounts` returns unless `limit` says otherwise.
+    static let defaultPageSize = 500
+    /// The most accounts one `GET /v1/accounts` returns.
+    static let maxPageSize = 1000
 
     /// `POST /v1/accounts/{username}/disable`: the account can no longer log in, and its tokens stop working now.
     @Sendable func disable(_ request: Request, context: APIRequestContext) async throws -> Response {
