@@ -61,6 +61,8 @@ if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --
 fi
 grep -E '^(nodes|edges|zones|build time):' "$work/graph.out"
 "$mytaxi" simulate devices --taxis "$taxis" -o "$work/devices.csv"
+# A taxi of your own, which the simulator leaves alone: its device and its driver.
+printf 'my-taxi,TX900001\n' >>"$work/devices.csv"
 echo "$password" | "$mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin
 
 printf '\n== Starting the service\n'
@@ -85,6 +87,7 @@ token() { api POST /v1/sessions "" "{\"username\": \"$1\", \"password\": \"$pass
 admin=$(token admin)
 api POST /v1/accounts "$admin" "{\"role\": \"dispatcher\", \"username\": \"dispatcher\", \"password\": \"$password\"}" >/dev/null
 api POST /v1/accounts "$admin" "{\"role\": \"passenger\", \"username\": \"ada\", \"email\": \"ada@example.com\", \"password\": \"$password\"}" >/dev/null
+api POST /v1/accounts "$admin" "{\"role\": \"driver\", \"username\": \"TX900001\", \"password\": \"$password\"}" >/dev/null
 
 printf '\n== Starting the simulator: %s taxis, %s passengers, %s requests per simulated hour, %sx real time\n' \
   "$taxis" "$passengers" "$rate" "$speed_up"
@@ -107,6 +110,11 @@ The service runs at $base (its contract: $base/openapi.json)
   drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
   the map's "Road speeds learned from the fleet": what the service learned from the fixes against its profile
   (slower orange or red); 7th Avenue, slowed from 5 simulated minutes in, turns red a few minutes after the start
+The terminals' ports (127.0.0.1): line $(port_of line/tcp) (MT1), Teltonika $(port_of teltonika/tcp), GT06 $(port_of gt06/tcp),
+  NMEA $(port_of nmea/tcp), OsmAnd $(port_of osmand/http); devices file $work/devices.csv, data directory $work/data
+Your own taxi, which the simulator leaves alone: device my-taxi drives TX900001, whose driver logs in as TX900001
+  (docs/guide-driver.md). Its first fix, at Times Square, answered ACK,1:
+  exec 3<>/dev/tcp/127.0.0.1/$(port_of line/tcp); printf 'MT1,my-taxi,1,%s,40.7580,-73.9855,0,0,A\n' "\$(date -u +%s)" >&3; head -1 <&3; exec 3<&-
 Try, in another terminal:
   TOKEN=\$(curl -s -X POST $base/v1/sessions -H 'Content-Type: application/json' \\
           -d '{"username": "dispatcher", "password": "$password"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')

@@ -76,6 +76,10 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
             answer = subprocess.run(["bash", "-c", strict], env=dict(os.environ, TOKEN=token), capture_output=True, text=True)
             assert answer.returncode == 0, f"{command}: curl exit {answer.returncode} {answer.stdout} {answer.stderr}"
             assert json.loads(answer.stdout) is not None, f"{command}: {answer.stdout}"
+        own_taxi = next(line.strip() for line in output_path.read_text().splitlines() if line.strip().startswith("exec 3<>/dev/tcp/"))
+        ack = subprocess.run(["bash", "-c", own_taxi], capture_output=True, text=True, timeout=30)
+        assert ack.stdout.strip() == "ACK,1", f"your own taxi's first fix is acknowledged: {own_taxi}: {ack.stdout} {ack.stderr}"
+        assert re.search(r"line \d+ \(MT1\), Teltonika \d+, GT06 \d+", output_path.read_text()), "the ingest ports are printed"
         assert demo.wait(timeout=120) == 0
     finally:
         if demo.poll() is None:
@@ -84,7 +88,7 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
     output = output_path.read_text()
     live = [tuple(int(n) for n in found.groups()) for found in LIVE_LINE.finditer(output)]
     assert live, f"no live summary line:\n{output[-3000:]}"
-    assert max(taxis for taxis, _, _, _ in live) == TAXIS, f"every taxi shows: {live}"
+    assert max(taxis for taxis, _, _, _ in live) == TAXIS + 1, f"every simulated taxi shows, and your own: {live}"
     assert max(served for _, _, _, served in live) >= 1, f"rides are served: {live}"
     assert "Stopping: the simulator, then the service." in output
     assert re.search(r"rides: \d+ requested", output), "the simulator's summary is printed at the end"
