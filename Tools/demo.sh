@@ -129,7 +129,7 @@ Ctrl-C stops the simulator and the service.
 
 TEXT
 
-live_line() { # taxis, free, open requests, rides served (the service's figures), p50 wait (the simulator's)
+live_line() { # taxis, free, rides open, rides served (the service's figures), p50 wait (the simulator's)
   local metrics fleet
   metrics=$(curl -s "$base/metrics")
   fleet=$(api GET /v1/fleet "$admin")
@@ -146,7 +146,7 @@ free = sum(1 for taxi in taxis if taxi.get("state") == "available")
 wait = re.search(r"wait p50 (\S+ s|-)", progress)
 clock = progress.split(": ", 1)[0] if ": " in progress else "-"
 print(f"{time.strftime('%H:%M:%S')} (simulated {clock}): {len(taxis)} taxis, {free} free, "
-      f"{int(total('mytaxi_dispatch_open_requests'))} open requests, {int(total('mytaxi_dispatch_wait_seconds_count'))} rides served, "
+      f"{int(total('mytaxi_dispatch_open_requests'))} rides open (waiting, on the way or aboard), {int(total('mytaxi_dispatch_wait_seconds_count'))} rides served, "
       f"p50 wait {wait.group(1) if wait else '-'}")
 PY
 }

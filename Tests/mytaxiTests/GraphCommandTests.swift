@@ -113,6 +113,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("x.graph").path))
     }
 
+    /// A graph file that is not there is named once, with the reason.
+    @Test func infoOnAMissingGraphNamesThePathOnce() throws {
+        let result = try CommandRunner.run(["graph", "info", "no/such/city.graph"])
+        #expect(result.status != 0)
+        let line = result.standardError.split(separator: "\n").first ?? ""
+        #expect(line.hasPrefix("no/such/city.graph: cannot read"), "\(line)")
+        #expect(line.components(separatedBy: "no/such/city.graph").count == 2, "the path once: \(line)")
+    }
+
     @Test func unknownProfileIsABadArgument() throws {
         let result = try CommandRunner.run(["graph", "build", "map.osm", "-o", "x.graph", "--profile", "bicycle"])
         #expect(result.status == 2)

@@ -16,7 +16,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 TAXIS = 12
-LIVE_LINE = re.compile(r"\): (\d+) taxis, (\d+) free, (\d+) open requests, (\d+) rides served, p50 wait")
+LIVE_LINE = re.compile(r"\): (\d+) taxis, (\d+) free, (\d+) rides open \(waiting, on the way or aboard\), (\d+) rides served, p50 wait")
 
 
 def binary():

@@ -1,7 +1,9 @@
 /// Why a graph file could not be read or written; each names the problem and,
 /// where there is one, the section.
 public enum GraphFileError: Error, Equatable, CustomStringConvertible {
-    /// The file could not be opened, read or written.
+    /// The file could not be opened, read or written. The description is
+    /// the reason alone: like every other case it leaves the path to the
+    /// caller, which names the file (and the option it came from) once.
     case io(path: String, reason: String)
     /// The first 8 bytes are not ``GraphFile/magic``: not a mytaxi graph file.
     case badMagic
@@ -22,7 +24,7 @@ public enum GraphFileError: Error, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .io(let path, let reason): "\(path): \(reason)"
+        case .io(_, let reason): reason
         case .badMagic: "not a mytaxi graph file (bad magic number)"
         case .unsupportedVersion(let found, let supported) where found < supported:
             "graph file format version \(found) was written by an older mytaxi; this build reads version \(supported) "
