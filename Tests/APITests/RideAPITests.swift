@@ -51,9 +51,19 @@ import Testing
             #expect(current["taxiId"] == "T1", "D3: the passenger is told the taxi code")
             #expect(current.body?["etaS"]?.scalarText != nil, "D3: and the router's ETA")
 
-            for step in ["arrived", "aboard", "completed"] {
+            let early = try await client.call(.post, "/v1/driver/ride/completed", token: driver)
+            #expect(early.status == .conflict)
+            #expect(early["detail"] == "POST /v1/driver/ride/completed does not apply now: ride \(ride) is on its way to the pickup; "
+                + "next: POST /v1/driver/ride/arrived or POST /v1/driver/ride/aboard", "a step out of order names where the ride stands and the next calls")
+            #expect(try await client.call(.post, "/v1/driver/ride/arrived", token: driver).status == .ok)
+            let again = try await client.call(.post, "/v1/driver/ride/arrived", token: driver)
+            #expect(again["detail"]?.contains("is at the pickup (a taxi within 20 m of it is marked arrived by itself); "
+                + "next: POST /v1/driver/ride/aboard or POST /v1/driver/ride/missing-client") == true, "\(again)")
+            for step in ["aboard", "completed"] {
                 #expect(try await client.call(.post, "/v1/driver/ride/\(step)", token: driver).status == .ok, "\(step)")
             }
+            let after = try await client.call(.post, "/v1/driver/ride/completed", token: driver)
+            #expect(after["detail"] == "POST /v1/driver/ride/completed does not apply now: the taxi has no ride")
             #expect(try await client.call(.get, "/v1/driver", token: driver)["state"] == "available", "D6: free again")
             #expect(try await client.call(.get, "/v1/rides/current", token: passenger).status == .notFound)
             await harness.dispatcher.waitForWrites()

@@ -57,14 +57,52 @@ struct DriverController: Sendable {
     func step(_ step: RideStep) -> @Sendable (Request, APIRequestContext) async throws -> Response {
         { [self] _, context in
             let taxi = try taxi(of: context)
-            switch step {
-            case .arrived: try await run(.arrived(taxi))
-            case .passengerAboard: try await run(.passengerAboard(taxi))
-            case .completed: try await run(.completed(taxi))
-            case .missingClient: try await run(.missingClient(taxi))
+            do {
+                switch step {
+                case .arrived: try await run(.arrived(taxi))
+                case .passengerAboard: try await run(.passengerAboard(taxi))
+                case .completed: try await run(.completed(taxi))
+                case .missingClient: try await run(.missingClient(taxi))
+                }
+            } catch DispatcherError.rejected(.rideStepOutOfOrder) {
+                throw Problem.conflict(Self.outOfOrder(step, view: await dispatcher.driver(taxi)))
             }
             return try JSONResponse.ok(await driverJSON(taxi))
         }
+    }
+
+    /// The ride endpoints, by the step each reports.
+    static func endpoint(of step: RideStep) -> String {
+        switch step {
+        case .arrived: "POST /v1/driver/ride/arrived"
+        case .passengerAboard: "POST /v1/driver/ride/aboard"
+        case .completed: "POST /v1/driver/ride/completed"
+        case .missingClient: "POST /v1/driver/ride/missing-client"
+        }
+    }
+
+    /// Why `step` cannot be reported now, for the driver: where the taxi's
+    /// ride stands and which calls come next, by the endpoints the driver calls.
+    static func outOfOrder(_ step: RideStep, view: DriverView) -> String {
+        let refused = "\(endpoint(of: step)) does not apply now"
+        guard let ride = view.ride else { return "\(refused): the taxi has no ride" }
+        let next: [RideStep]
+        let stands: String
+        switch ride.phase {
+        case .waiting:
+            return "\(refused): the taxi has no ride"
+        case .offered:
+            return "\(refused): ride \(ride.id) is only offered; next: POST /v1/driver/offer/accept or POST /v1/driver/offer/refuse"
+        case .assigned:
+            (stands, next) = ("is on its way to the pickup", [.arrived, .passengerAboard])
+        case .arrived:
+            (stands, next) = (
+                "is at the pickup (a taxi within \(Int(Dispatcher.arrivalRadiusMetres)) m of it is marked arrived by itself)",
+                [.passengerAboard, .missingClient])
+        case .aboard:
+            (stands, next) = ("has its passenger aboard", [.completed])
+        }
+        return "\(refused): ride \(ride.id) \(stands); next: \(next.map(endpoint(of:)).joined(separator: " or "))"
     }
 
     /// `GET /v1/driver/rides?days=31`: the rides the taxi served or was sent for, most recent first (SPEC D8).
