@@ -7,11 +7,21 @@ extension Geometry {
     public var geoJSON: JSONValue? {
         let members = polygons.map { polygon in
             polygon.polygonRings.enumerated().map { index, ring in
-                Geometry.wound(ring, counterClockwise: index == 0)
+                Geometry.wound(Geometry.withoutRepeats(ring), counterClockwise: index == 0)
             }
         }
         if members.isEmpty { return nil }
         return GeoJSONPolygons(type: members.count == 1 ? "Polygon" : "MultiPolygon", polygons: members).geoJSON
+    }
+
+    /// The ring without a position equal to the one before it: GEOS may
+    /// leave such repeats where faces were joined, and a zone file with them
+    /// reads back with a repair warning.
+    static func withoutRepeats(_ ring: [Coordinate]) -> [Coordinate] {
+        var kept: [Coordinate] = []
+        kept.reserveCapacity(ring.count)
+        for position in ring where kept.last != position { kept.append(position) }
+        return kept
     }
 
     /// The ring in the asked winding (reversed when it runs the other way).
