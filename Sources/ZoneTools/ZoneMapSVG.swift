@@ -60,7 +60,10 @@ public struct ZoneMapSVG: Sendable {
         }
         for (zone, geometry) in zip(zoneSet.zones, projected) {
             guard let anchor = geometry.pointOnSurface else { continue }
-            svg += "<text transform=\"translate(\(point(anchor).replacingOccurrences(of: " ", with: ",")))\" text-anchor=\"middle\" "
+            let halfWidth = max(Self.textWidth(zone.id.text, fontSize: 11), labels ? Self.textWidth(zone.name, fontSize: 9) : 0) / 2
+            let x = min(max((anchor.longitude - box.minX) * scale + margin, halfWidth + 2), width - halfWidth - 2)
+            let y = min(max((box.maxY - anchor.latitude) * scale + margin, 11), height - (labels ? 14 : 3))
+            svg += "<text transform=\"translate(\(String(format: "%.1f,%.1f", x, y)))\" text-anchor=\"middle\" "
                 + "font-size=\"11\" stroke=\"#ffffff\" stroke-width=\"3\" paint-order=\"stroke\">"
                 + "<tspan x=\"0\" font-weight=\"bold\">\(Self.escaped(zone.id.text))</tspan>"
             if labels {
@@ -69,6 +72,13 @@ public struct ZoneMapSVG: Sendable {
             svg += "</text>\n"
         }
         text = svg + "</svg>"
+    }
+
+    /// About how wide `text` is at `fontSize` in a sans-serif face (an
+    /// average glyph is a little over half the size wide), to keep a label
+    /// whole inside the picture near its edges.
+    public static func textWidth(_ text: String, fontSize: Double) -> Double {
+        Double(text.count) * fontSize * 0.6
     }
 
     /// A colour per zone, in id order, each the first of the palette that no

@@ -26,6 +26,22 @@ import ZoneTools
         #expect(svg.contains(">Bed &amp; &lt;Breakfast&gt;</tspan>"))
     }
 
+    /// A zone at the picture's edge with a long name keeps its label whole
+    /// inside the picture: the label moves in rather than being cut.
+    @Test func labelsStayInsideThePicture() throws {
+        let zones = ZoneSet(zones: [
+            Zone(id: "west", name: "A very long name for the westernmost sliver of the city",
+                 geometry: try Geometry.rectangle(BoundingBox(minX: 7.400, minY: 43.70, maxX: 7.401, maxY: 43.71))),
+            Zone(id: "east", name: "East",
+                 geometry: try Geometry.rectangle(BoundingBox(minX: 7.401, minY: 43.70, maxX: 7.45, maxY: 43.71))),
+        ])
+        let svg = try ZoneMapSVG(zoneSet: zones, labels: true, width: 600).text
+        let west = try #require(svg.components(separatedBy: "<text transform=\"translate(").dropFirst().first)
+        let x = try #require(Double(west.prefix { $0 != "," }))
+        let halfWidth = ZoneMapSVG.textWidth("A very long name for the westernmost sliver of the city", fontSize: 9) / 2
+        #expect(x - halfWidth >= 0, "the label starts inside the picture: x \(x), half width \(halfWidth)")
+    }
+
     /// No two zones sharing a border get the same colour in Manhattan.
     @Test func neighboursHaveDifferentColours() throws {
         let zoneSet = try ZoneFileLoader.load(path: TestData.shipped("manhattan")).zoneSet
