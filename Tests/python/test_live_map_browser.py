@@ -275,6 +275,15 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
     tab.wait("every zone is drawn", "return document.querySelectorAll('path.zone').length", ok=lambda n: n == zone_count)
     tab.wait("every taxi is drawn", "return document.querySelectorAll('path.taxi').length", ok=lambda n: n == TAXIS)
     tab.wait("the main roads are drawn", "return document.querySelectorAll('path.road').length", ok=lambda n: n > 0)
+    # The first view fits the road map (where the taxis drive: Midtown), not all of Manhattan's zones.
+    tab.wait("the roads fill the first view", """
+        const map = document.getElementById('map').getBoundingClientRect();
+        const boxes = [...document.querySelectorAll('path.road')].map(e => e.getBoundingClientRect());
+        const width = Math.max(...boxes.map(b => b.right)) - Math.min(...boxes.map(b => b.left));
+        const height = Math.max(...boxes.map(b => b.bottom)) - Math.min(...boxes.map(b => b.top));
+        return Math.max(width / map.width, height / map.height);""", ok=lambda covered: covered > 0.45)
+    assert tab.js("return !document.getElementById('zone-legend-free').hidden && document.getElementById('zone-legend-wait').hidden"), \
+        "the legend of the zones' colours by free taxis shows"
 
     shapes = "[...document.querySelectorAll('path.taxi')].map(e => e.getAttribute('data-taxi') + ' ' + e.getAttribute('d'))"
     before = tab.js(f"return {shapes}")
@@ -300,8 +309,13 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
         if not taxis_in_line[0].startswith("no "):
             break
     assert all(re.match(r"TX\d{6} \(free since", item) for item in taxis_in_line), taxis_in_line
+    passengers = tab.js("return [...document.querySelectorAll('#zone-passengers li')].map(e => [e.textContent, e.className])")
+    assert all(name == "empty" for text, name in passengers if text == "nobody waiting"), \
+        f"an empty list is a note, not item 1: {passengers}"
 
     tab.driver.find_element(By.CSS_SELECTOR, "input[name=colour][value=wait]").click()
+    assert tab.js("return document.getElementById('zone-legend-free').hidden && !document.getElementById('zone-legend-wait').hidden"), \
+        "the legend follows the colouring chosen"
     waits = tab.wait("zones coloured by the expected wait",
                      "return [...document.querySelectorAll('path.zone')].map(e => e.getAttribute('data-wait')).filter(w => w)")
     assert all(int(wait) >= 0 for wait in waits), f"zones coloured by the expected wait: {waits}"
@@ -317,6 +331,7 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
         put_in_force(port, admin, dict(manhattan, features=manhattan["features"][:20]))
         tab.wait("the map draws the zone set now in force", "return document.querySelectorAll('path.zone').length",
                  ok=lambda n: n == 20)
+        assert tab.js("return document.getElementById('zone-panel').hidden"), "the panel of a zone of the old set is closed"
     finally:
         put_in_force(port, admin, manhattan)
 

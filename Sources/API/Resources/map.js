@@ -52,10 +52,15 @@
 
   async function start() {
     await drawZones();
-    map.fitBounds(zoneLayer.getBounds());
     const roads = await api("/v1/roads");
-    L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
-    document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", readWaits));
+    const roadLayer = L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", color: "#78909c", weight: 1, opacity: 0.7 }) }).addTo(map);
+    // The taxis drive on the road map, which may cover a corner of the zones: the first view shows it.
+    map.fitBounds(roads.features.length ? roadLayer.getBounds() : zoneLayer.getBounds(), { animate: false });
+    showZoneLegend();
+    document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", () => {
+      showZoneLegend();
+      readWaits();
+    }));
     document.getElementById("road-speeds").addEventListener("change", drawRoadSpeeds);
     setInterval(drawRoadSpeeds, 60000);
     await refresh();
@@ -102,6 +107,13 @@
     }).addTo(map);
   }
 
+  // The legend of the zones' colours: free taxis, or the expected wait, as chosen.
+  function showZoneLegend() {
+    const byWait = colouringByWait();
+    document.getElementById("zone-legend-free").hidden = byWait;
+    document.getElementById("zone-legend-wait").hidden = !byWait;
+  }
+
   function colouringByWait() {
     return document.querySelector("input[name=colour]:checked")?.value === "wait";
   }
@@ -131,6 +143,8 @@
       if (notice.kind === "state") {
         if (notice.fleet) showFleet(notice.fleet);
       } else if (notice.kind === "zones_changed") {
+        // The zone the panel shows may have changed or gone: it is closed until the next click.
+        document.getElementById("zone-panel").hidden = true;
         drawZones().then(readWaits);
       } else if (!refreshQueued) {
         refreshQueued = true;
@@ -214,11 +228,13 @@
     return element;
   }
 
+  // The list `id` with one item per line; an empty list shows `empty` as a note, not as item 1.
   function fill(id, lines, empty) {
     const list = document.getElementById(id);
     list.replaceChildren(...(lines.length ? lines : [empty]).map((line) => {
       const item = document.createElement("li");
       item.textContent = line;
+      if (!lines.length) item.className = "empty";
       return item;
     }));
   }
