@@ -1,11 +1,17 @@
 import Storage
 
 /// Why the account service refused or failed: the API decides the answer by
-/// case (400, 409, 401, 403, 503) and shows the description, which says
+/// case (400, 422, 409, 401, 403, 503) and shows the description, which says
 /// what is wrong and what to do.
 public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// Fields break the rules: every problem, each with its field.
+    /// Fields break the rules of their form (a username, e-mail address,
+    /// password or taxi id that cannot be one): every problem, each with its
+    /// field, the rules of the role too when there are any.
     case invalid([FieldProblem])
+    /// Every field has its form, but the role rules them out: a passenger
+    /// without an e-mail address, a taxi for another role than driver.
+    /// Every such problem, each with its field.
+    case notForRole([FieldProblem])
     /// Another account already has this username, e-mail address or taxi.
     case taken(field: AccountField, value: String)
     /// The username is unknown or the password wrong: one answer for both,
@@ -24,7 +30,7 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .invalid(let problems):
+        case .invalid(let problems), .notForRole(let problems):
             problems.map(\.problem).joined(separator: "; ")
         case .taken(let field, let value):
             "the \(field) \(value) is already taken; choose another"

@@ -102,27 +102,32 @@ public final class AccountService: Sendable {
     /// address; a driver drives `taxi`, by default the taxi whose id is the
     /// username; no other role has a taxi. Whether the taxi is in the
     /// devices file is for the caller to check.
-    /// - Throws: ``AccountError/invalid(_:)``, ``AccountError/taken(field:value:)``, ``AccountError/storage(_:)``.
+    /// - Throws: ``AccountError/invalid(_:)`` when a field breaks the rules
+    ///   of its form (with the role's problems too),
+    ///   ``AccountError/notForRole(_:)`` when only the role's rules are
+    ///   broken, ``AccountError/taken(field:value:)``, ``AccountError/storage(_:)``.
     @discardableResult
     public func createAccount(
         role: Role, username: String, password: String, email: String? = nil, taxi: TaxiID? = nil
     ) async throws(AccountError) -> AccountRecord {
-        var problems: [FieldProblem] = []
-        if role == .passenger && email == nil {
-            problems.append(FieldProblem(field: .email, problem: "a passenger needs an e-mail address"))
-        }
-        if role != .driver, taxi != nil {
-            problems.append(FieldProblem(field: .taxi, problem: "only a driver has a taxi, not a \(role)"))
-        }
-        if let taxi, taxi.text.trimmingCharacters(in: .whitespaces).isEmpty {
-            problems.append(FieldProblem(field: .taxi, problem: "the taxi id is empty"))
-        }
+        var malformed: [FieldProblem] = []
         do {
             try check(username: username, email: email, password: password)
-        } catch .invalid(let more) {
-            problems = more + problems
+        } catch .invalid(let problems) {
+            malformed = problems
         }
-        guard problems.isEmpty else { throw .invalid(problems) }
+        if let taxi, taxi.text.trimmingCharacters(in: .whitespaces).isEmpty {
+            malformed.append(FieldProblem(field: .taxi, problem: "the taxi id is empty"))
+        }
+        var forRole: [FieldProblem] = []
+        if role == .passenger && email == nil {
+            forRole.append(FieldProblem(field: .email, problem: "a passenger needs an e-mail address"))
+        }
+        if role != .driver, taxi != nil {
+            forRole.append(FieldProblem(field: .taxi, problem: "only a driver has a taxi, not a \(role)"))
+        }
+        guard malformed.isEmpty else { throw .invalid(malformed + forRole) }
+        guard forRole.isEmpty else { throw .notForRole(forRole) }
         try await checkFree(username: username)
         let account = NewAccount(
             username: username, role: role, email: email, passwordHash: await hasher.hash(password),

@@ -22,6 +22,14 @@ public enum Base64URL {
         return Data(base64Encoded: base64 + String(repeating: "=", count: (4 - base64.count % 4) % 4))
     }
 
+    /// True when `text` has the form ``encode(_:)`` writes: at least one
+    /// character, every one of the alphabet, and a count some encoding has
+    /// (never one more than a multiple of four). Paging cursors are checked
+    /// so before being read, to tell a malformed one from a foreign one.
+    public static func isWellFormed(_ text: String) -> Bool {
+        !text.isEmpty && text.utf8.count % 4 != 1 && text.utf8.allSatisfy(isInAlphabet)
+    }
+
     private static func isInAlphabet(_ byte: UInt8) -> Bool {
         switch byte {
         case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),

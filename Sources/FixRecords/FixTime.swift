@@ -75,10 +75,55 @@ public enum FixTime {
     }
 
     /// Parses ISO 8601 (`2026-11-23T08:00:05Z`, with or without fractional
-    /// seconds or an offset); nil when it is not one.
+    /// seconds or an offset); nil when it is not one. Every RFC 3339
+    /// date-time is one, which is what the API document promises
+    /// (``rfc3339Date(_:)`` takes those Foundation refuses).
     public static func date(iso8601 text: String) -> Date? {
         if let date = try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
-        return try? Date(text, strategy: .iso8601)
+        if let date = try? Date(text, strategy: .iso8601) { return date }
+        return rfc3339Date(text)
+    }
+
+    /// An RFC 3339 date-time (`YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)`,
+    /// `T` and `Z` in either case), read field by field: Foundation's
+    /// parser refuses offsets past ±18:00, which RFC 3339 allows up to
+    /// ±23:59, and more than nine fractional digits. Nil when `text` is not one.
+    static func rfc3339Date(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count >= 20 else { return nil }
+        func number(_ start: Int, _ count: Int) -> Int? {
+            guard start + count <= bytes.count else { return nil }
+            var value = 0
+            for byte in bytes[start..<(start + count)] {
+                guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0, 4), bytes[4] == UInt8(ascii: "-"), let month = number(5, 2), bytes[7] == UInt8(ascii: "-"),
+              let day = number(8, 2), bytes[10] | 0x20 == UInt8(ascii: "t"), let hour = number(11, 2), bytes[13] == UInt8(ascii: ":"),
+              let minute = number(14, 2), bytes[16] == UInt8(ascii: ":"), let wholeSecond = number(17, 2)
+        else { return nil }
+        var index = 19
+        var second = Double(wholeSecond)
+        if bytes[index] == UInt8(ascii: ".") {
+            let digits = bytes[(index + 1)...].prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+            guard !digits.isEmpty, let fraction = Double("0." + String(decoding: digits, as: UTF8.self)) else { return nil }
+            second += fraction
+            index += 1 + digits.count
+        }
+        let offsetMinutes: Int
+        if index == bytes.count - 1, bytes[index] | 0x20 == UInt8(ascii: "z") {
+            offsetMinutes = 0
+        } else if index == bytes.count - 6, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-"),
+                  let offsetHours = number(index + 1, 2), offsetHours < 24, bytes[index + 3] == UInt8(ascii: ":"),
+                  let offsetMinute = number(index + 4, 2), offsetMinute < 60 {
+            offsetMinutes = (bytes[index] == UInt8(ascii: "-") ? -1 : 1) * (offsetHours * 60 + offsetMinute)
+        } else {
+            return nil
+        }
+        guard let local = date(year: year, month: month, day: day, hour: hour, minute: minute, second: second) else { return nil }
+        return local.addingTimeInterval(-Double(offsetMinutes) * 60)
     }
 
     /// The instant of a UTC calendar date and time, for binary and NMEA

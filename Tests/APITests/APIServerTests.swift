@@ -111,14 +111,15 @@ import Zones
         }
     }
 
-    /// A window longer than the service allows is refused naming the limit.
+    /// A window longer than the service allows is refused naming the limit:
+    /// well formed, not answerable (422).
     @Test func aWindowLongerThanSevenDaysIsRefused() async throws {
         let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in
             try await client.execute(
                 uri: "/v1/taxis/T1/fixes?from=2026-09-01T00:00:00Z&to=2026-09-08T00:00:01Z", method: .get, headers: auth
             ) { response in
-                #expect(response.status == .badRequest)
+                #expect(response.status == .unprocessableContent)
                 let detail = try json(response.body)["detail"]?.scalarText ?? ""
                 #expect(detail.contains("longer than 7 days") && detail.contains("--history-max-days"), "\(detail)")
             }

@@ -41,7 +41,7 @@ import Testing
                 throw APITestFailure("no confirmation e-mail: \(outbox)")
             }
             let token = try #require(Self.confirmationToken(in: mail))
-            #expect(try await client.call(.post, "/v1/passengers/confirmations", json: #"{"token": "wrong"}"#).status == .badRequest)
+            #expect(try await client.call(.post, "/v1/passengers/confirmations", json: #"{"token": "wrong"}"#).status == .unprocessableContent)
             #expect(try await client.call(.post, "/v1/passengers/confirmations", json: #"{"token": "\#(token)"}"#).status == .ok)
             let session = try await client.call(.post, "/v1/sessions", json: login)
             #expect(session.status == .created)

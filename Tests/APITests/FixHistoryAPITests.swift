@@ -102,7 +102,7 @@ import Zones
             #expect(try await client.call(.get, "/v1/zones/999/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z", token: token)
                 .status == .notFound)
             let tooLong = try await client.call(.get, "/v1/zones/7/fixes?from=2026-09-01T00:00:00Z&to=2026-09-21T00:00:00Z", token: token)
-            #expect(tooLong.status == .badRequest)
+            #expect(tooLong.status == .unprocessableContent)
             #expect(tooLong["detail"]?.contains("--history-max-days") == true)
             let badCursor = try await client.call(
                 .get, "/v1/zones/7/fixes?from=2026-09-21T14:00:00Z&to=2026-09-21T15:00:00Z&cursor=%21%21", token: token)

@@ -25,6 +25,8 @@ import Testing
         }
     }
 
+    /// A path parameter's documented pattern counts: `current` is no ride
+    /// id (`R12`), so `/v1/rides/current` takes only what its own path does.
     @Test func anotherMethodOnAKnownPathIs405WithTheAllowedOnes() async throws {
         let harness = try await APIHarness()
         let token = try await harness.token(.dispatcher)
@@ -32,6 +34,7 @@ import Testing
             for (method, path, allowed) in [
                 (HTTPRequest.Method("TRACE")!, "/v1/fleet", "GET, HEAD"), (.post, "/v1/fleet", "GET, HEAD"),
                 (.put, "/v1/reservations/V1", "DELETE, GET, HEAD"), (.delete, "/healthz", "GET, HEAD"),
+                (.delete, "/v1/rides/current", "GET, HEAD"), (.post, "/v1/rides/current", "GET, HEAD"),
             ] {
                 let answer = try await client.call(method, path, token: token)
                 #expect(answer.status == .methodNotAllowed, "\(method) \(path)")

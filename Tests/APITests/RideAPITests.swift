@@ -138,7 +138,7 @@ import Testing
         let dispatcher = try await harness.token(.dispatcher)
         try await harness.test { client in
             let nameless = try await client.call(.post, "/v1/rides", token: dispatcher, json: Self.pickup)
-            #expect(nameless.status == .badRequest)
+            #expect(nameless.status == .unprocessableContent)
             #expect(nameless["detail"]?.contains("callerPhone") == true)
             let body = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "callerPhone": "+1 212 555 0100"}"#
             let asked = try await client.call(.post, "/v1/rides", token: dispatcher, json: body)

@@ -32,7 +32,7 @@ import Testing
 
     @Test func aPassengerNeedsAnEmailAndOnlyADriverATaxi() async throws {
         let harness = AccountsHarness()
-        await #expect(throws: AccountError.invalid([FieldProblem(field: .email, problem: "a passenger needs an e-mail address")])) {
+        await #expect(throws: AccountError.notForRole([FieldProblem(field: .email, problem: "a passenger needs an e-mail address")])) {
             try await harness.service.createAccount(role: .passenger, username: "ada", password: AccountsHarness.password)
         }
         await #expect(throws: AccountError.invalid([
@@ -74,6 +74,7 @@ import Testing
         (.invalidToken, "new confirmation e-mail"), (.taken(field: .email, value: "a@b.org"), "e-mail address a@b.org"),
         (.storage(.writeFailed(reason: "disk full")), "disk full"),
         (.invalid([FieldProblem(field: .password, problem: "p1"), FieldProblem(field: .username, problem: "u1")]), "p1; u1"),
+        (.notForRole([FieldProblem(field: .email, problem: "e1"), FieldProblem(field: .taxi, problem: "t1")]), "e1; t1"),
     ])
     func errorsSayWhatIsWrongAndWhatToDo(error: AccountError, expected: String) {
         #expect(error.description.contains(expected))

@@ -37,7 +37,7 @@ struct FixHistoryController: Sendable {
         let window = try HistoryWindow(request, maxWindow: maxWindow)
         let track = try await archive.track(of: taxi, in: window.range, limit: Self.maxTrackPositions + 1)
         guard track.positions.count <= Self.maxTrackPositions else {
-            throw Problem.badRequest(
+            throw Problem.unprocessable(
                 "taxi \(taxi) sent more than \(Self.maxTrackPositions) fixes from \(window.fromText) to \(window.toText), more than one track may hold: ask for a shorter window")
         }
         var response = try JSONResponse.ok(TrackJSON(track, taxi: taxi, window: window.range))

@@ -31,13 +31,17 @@ struct TravelTimeController: Sendable {
     /// `POST /v1/eta/table` `{"sources": [points], "targets": [points], "depart"?}` →
     /// `{"durationsS": [[...]], "distancesM": [[...]], "depart"}`, one row per
     /// source, `null` where a pair cannot be routed (SPEC R3); at most
-    /// ``maxTableCells`` pairs.
+    /// ``maxTableCells`` pairs (more is a 422: each list is well formed, the product is not answerable).
     @Sendable func table(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Set(Role.allCases))
         let body = try await request.decode(as: TableBody.self, context: context)
         let router = try routers.router(body.mode)
-        guard !body.sources.isEmpty, !body.targets.isEmpty, body.sources.count * body.targets.count <= Self.maxTableCells else {
-            throw Problem.badRequest("'sources' and 'targets' must each name at least one point, and at most \(Self.maxTableCells) pairs together")
+        guard !body.sources.isEmpty, !body.targets.isEmpty else {
+            throw Problem.badRequest("'sources' and 'targets' must each name at least one point")
+        }
+        guard body.sources.count * body.targets.count <= Self.maxTableCells else {
+            throw Problem.unprocessable(
+                "\(body.sources.count) sources and \(body.targets.count) targets are \(body.sources.count * body.targets.count) pairs, more than the \(Self.maxTableCells) one table may have: split the request")
         }
         let sources = try body.sources.enumerated().map { try $1.coordinate(field: "sources[\($0)]") }
         let targets = try body.targets.enumerated().map { try $1.coordinate(field: "targets[\($0)]") }

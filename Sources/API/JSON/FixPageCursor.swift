@@ -19,11 +19,12 @@ struct FixPageCursor: Equatable {
     }
 
     /// Reads a cursor as ``text`` writes it.
-    /// - Throws: 400 problem+json when it is not one.
+    /// - Throws: 400 problem+json when it is not base64url, 422 when it is
+    ///   but not a cursor this service gave (``PageCursorText``).
     init(parsing text: String) throws {
-        guard let data = Base64URL.decode(text), let decoded = String(data: data, encoding: .utf8),
+        guard let decoded = String(data: try PageCursorText.bytes(of: text), encoding: .utf8),
               let space = decoded.firstIndex(of: " "), let milliseconds = Int64(decoded[..<space]) else {
-            throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
+            throw PageCursorText.foreign
         }
         self.milliseconds = milliseconds
         device = String(decoded[decoded.index(after: space)...])

@@ -16,11 +16,12 @@ struct ZoneFixCursor: Equatable {
     }
 
     /// Reads a cursor as ``text`` writes it.
-    /// - Throws: 400 problem+json when it is not one.
+    /// - Throws: 400 problem+json when it is not base64url, 422 when it is
+    ///   but not a cursor this service gave (``PageCursorText``).
     init(parsing text: String) throws {
-        guard let data = Base64URL.decode(text),
-              let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
-            throw Problem.badRequest("query parameter 'cursor' is not a cursor this service gave: pass the one of the Link header's next URL")
+        let data = try PageCursorText.bytes(of: text)
+        guard let fields = try? JSONDecoder().decode(Fields.self, from: data) else {
+            throw PageCursorText.foreign
         }
         key = FixKey(milliseconds: fields.time, taxi: TaxiID(fields.taxi), device: fields.device)
     }

@@ -73,7 +73,7 @@ extension Mytaxi.Accounts {
             do throws(AccountError) {
                 let account = try await service.createAccount(role: role, username: username, password: password, email: email, taxi: taxi)
                 print("created account \(account.id): \(account)")
-            } catch .invalid(let problems) {
+            } catch .invalid(let problems), .notForRole(let problems) {
                 for problem in problems { printError("error: \(problem.field.rawValue): \(problem.problem)") }
                 throw ExitCode(1)
             } catch {

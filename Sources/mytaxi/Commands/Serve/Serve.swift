@@ -193,7 +193,7 @@ struct Serve: AsyncParsableCommand {
     var metricsBind: String?
 
     @Option(name: .customLong("history-max-days"), help: ArgumentHelp(
-        "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 400. (default: 7)",
+        "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 422. (default: 7)",
         valueName: "DAYS"))
     var historyMaxDays: Int?
 
