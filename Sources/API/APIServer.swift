@@ -142,7 +142,7 @@ public struct APIServer: Sendable {
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments).addRoutes(to: v1.group("fleet"))
-        ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments)
+        ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, router: roadRouter, clock: clock, fleetDocuments: fleetDocuments)
             .addRoutes(to: v1.group("zones"))
         let fixHistory = FixHistoryController(archive: archive, zones: zones, maxWindow: historyMaxWindow)
         fixHistory.addTaxiRoutes(to: v1.group("taxis"))

@@ -54,6 +54,16 @@ extension Dispatcher {
         return RideView(request: request, queuePosition: position, engineTime: engineTime)
     }
 
+    /// Every open ride (waiting, offered, on its way, at the pickup, aboard),
+    /// or those of `zone`, oldest first: the dispatchers' list of requests.
+    public func openRides(in zone: ZoneID? = nil) -> [RideView] {
+        let state = snapshot
+        return state.requests.values.filter { zone == nil || $0.zone == zone }.sorted { $0.id < $1.id }.map { request in
+            let position = state.passengerQueue(in: request.zone).firstIndex(of: request.id).map { $0 + 1 }
+            return RideView(request: request, queuePosition: position, engineTime: engineTime)
+        }
+    }
+
     /// The open ride of `passenger`, nil when none.
     public func openRide(of passenger: PassengerID) -> RideView? {
         snapshot.openRequestOfPassenger[passenger].flatMap(ride)

@@ -50,6 +50,9 @@ import Testing
             #expect(zones.first?["zoneId"]?.scalarText == "161")
             #expect(zones.first?["etaS"]?.scalarText != nil)
             #expect(try await client.call(.get, "/v1/zones/nearest-free?lon=-73.985&lat=40.755&limit=0", token: token).status == .badRequest)
+            let offRoad = try await client.call(.get, "/v1/zones/nearest-free?lon=-73.90&lat=40.85", token: token)
+            #expect(offRoad.status == .unprocessableContent, "a point far from the road map has no nearest taxi to tell")
+            #expect(offRoad["detail"]?.contains("off the road map") == true, "\(offRoad)")
 
             let fleet = try await client.call(.get, "/v1/fleet", token: token)
             let entries = try fleet.list()
@@ -116,6 +119,23 @@ import Testing
             #expect(tight["reachable"] == "false")
             #expect(try tight.list("warnings").contains { $0.scalarText?.contains("late by") == true })
             #expect(try await client.call(.get, base, token: token).status == .badRequest, "arriveBy is required")
+
+            // The latest call: calling then arrives by the deadline, within the re-timed drive's rounding.
+            #expect(easy["timeZone"] == "GMT")
+            #expect(easy["waitSource"] == "live")
+            #expect(easy["arrivalLocal"]?.hasPrefix("2026-09-21T14:") == true, "\(easy)")
+            let leaveBy = try #require(easy["leaveBy"])
+            #expect(leaveBy > "2026-09-21T15:", "two hours ahead leaves time to call later: \(leaveBy)")
+            let latest = try await client.call(
+                .get, "/v1/reachability?from=-73.99,40.75&to=-73.98,40.76&leave=\(leaveBy)&arriveBy=2026-09-21T16:00:00Z", token: token)
+            #expect(latest["reachable"] == "true")
+            #expect(abs(Double(latest["marginS"] ?? "") ?? 99) < 60, "calling at leaveBy arrives just in time: \(latest)")
+            #expect(!(try easy.list("warnings")).contains { $0.scalarText?.contains("not a forecast") == true }, "a call now: the live wait")
+            let ahead = try await client.call(
+                .get, "/v1/reachability?from=-73.99,40.75&to=-73.98,40.76&leave=2026-09-23T14:00:00Z&arriveBy=2026-09-23T16:00:00Z",
+                token: token)
+            #expect(try ahead.list("warnings").contains { $0.scalarText?.contains("not a forecast for 2026-09-23T14:00:00Z") == true },
+                    "two days ahead, the answer says the wait is today's: \(ahead)")
         }
     }
 }

@@ -39,6 +39,13 @@ import Testing
             let ride = try #require(asked["rideId"])
             #expect(asked.headers[.location] == "/v1/rides/\(ride)")
 
+            let desk = try await harness.token(.dispatcher)
+            let open = try await client.call(.get, "/v1/rides", token: desk)
+            #expect(try open.list().compactMap { $0["rideId"]?.scalarText } == [ride], "the dispatchers' list of open rides")
+            #expect(try open.list().first?["status"]?.scalarText == "offered")
+            #expect(try await client.call(.get, "/v1/rides?zoneId=230", token: desk).list().isEmpty, "another zone's")
+            #expect(try await client.call(.get, "/v1/rides", token: passenger).status == .forbidden)
+
             let offered = try await client.call(.get, "/v1/driver", token: driver)
             #expect(offered["state"] == "offered")
             #expect(offered.body?["offer"]?["rideId"]?.scalarText == ride)

@@ -19,6 +19,7 @@ struct RidesController: Sendable {
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: request)
+        group.get(use: list)
         group.get("current", use: current)
         group.get(":rideId", use: show)
         group.post(":rideId/confirmation", use: confirm)
@@ -43,6 +44,16 @@ struct RidesController: Sendable {
             ride.expectedWaitS = await dispatcher.expectedWait(at: pickup, in: zone).map(JSONWriter.roundedSeconds)
         }
         return try JSONResponse.created(ride, location: "/v1/rides/\(ride.rideId)")
+    }
+
+    /// `GET /v1/rides[?zoneId=ID]`: every open ride, or a zone's, oldest
+    /// first, for dispatchers: what is waiting, offered, on its way, at its
+    /// pickup or under way.
+    @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: [.dispatcher])
+        let zone = request.uri.queryParameters.get("zoneId").map { ZoneID(String($0)) }
+        let now = clock.now
+        return try JSONResponse.ok(await dispatcher.openRides(in: zone).map { RideJSON($0, now: now) })
     }
 
     /// `GET /v1/rides/current`: the passenger's open ride, 404 when none.

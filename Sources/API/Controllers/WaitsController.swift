@@ -38,7 +38,9 @@ struct WaitsController: Sendable {
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
     /// calling a taxi at `from` at `leave` (default now), the expected wait
     /// there plus the drive to `to` at that hour's speeds, and whether it
-    /// arrives by `arriveBy`, with a warning when not.
+    /// arrives by `arriveBy`, with a warning when not; the latest time to
+    /// call (`leaveBy`), the times also in the city's local time, and where
+    /// the wait comes from, with a warning when the call is far ahead.
     @Sendable func reach(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Set(Role.allCases))
         let from = try request.queryPoint("from")
@@ -58,12 +60,36 @@ struct WaitsController: Sendable {
             throw Problem.unprocessable("a point cannot be placed on the road map: \(error)")
         }
         guard answer.driveSeconds.isFinite else { throw Problem.unprocessable("no road route leads from \(from) to \(to)") }
+        let waitSeconds = wait.map { $0 / .seconds(1) } ?? 0
+        let leaveBy = latestCall(from: from, to: to, arriveBy: arriveBy, waitSeconds: waitSeconds, first: answer)
+        let local = LocalTime(timeZone: router.timeZone)
         var warnings: [String] = []
         if wait == nil { warnings.append("no taxi is free or recently freed in zone \(zone.id): the wait is unknown and counted as none") }
+        if wait != nil, leave.timeIntervalSince(clock.now) > Self.liveWaitHorizon {
+            warnings.append("the wait is zone \(zone.id)'s wait now (its free taxis and recent arrivals), not a forecast for "
+                + "\(local.text(leave)): far ahead, take it as a rough guide")
+        }
         if !answer.reachable { warnings.append("late by \(Int((-answer.marginSeconds).rounded())) s: call earlier or choose another way") }
         return try JSONResponse.ok(ReachabilityJSON(
             reachable: answer.reachable, arrival: FixTime.iso8601(answer.arrival), marginS: JSONWriter.roundedTenths(answer.marginSeconds),
-            expectedWaitS: wait.map(JSONWriter.roundedSeconds), driveS: JSONWriter.roundedTenths(answer.driveSeconds), zoneId: zone.id.text, warnings: warnings))
+            expectedWaitS: wait.map(JSONWriter.roundedSeconds), driveS: JSONWriter.roundedTenths(answer.driveSeconds), zoneId: zone.id.text,
+            arrivalLocal: local.text(answer.arrival), leaveBy: FixTime.iso8601(leaveBy), leaveByLocal: local.text(leaveBy),
+            timeZone: router.timeZone.identifier, waitSource: wait == nil ? "unknown" : "live", warnings: warnings))
+    }
+
+    /// How far ahead a call may be for the zone's wait now to speak for it
+    /// without a warning.
+    static let liveWaitHorizon: TimeInterval = 30 * 60
+
+    /// The latest time to call a taxi and arrive by `arriveBy`: the deadline
+    /// less the wait and the drive, the drive taken again at that later hour
+    /// (speeds change with it) and the call moved by what that changes.
+    private func latestCall(from: GeoKit.Coordinate, to: GeoKit.Coordinate, arriveBy: Date, waitSeconds: Double,
+                            first: Reachability) -> Date {
+        let estimate = arriveBy.addingTimeInterval(-(waitSeconds + first.driveSeconds))
+        guard let again = try? router.reachability(from: from, to: to, depart: estimate, deadline: arriveBy, expectedWait: waitSeconds),
+              again.marginSeconds.isFinite else { return estimate }
+        return estimate.addingTimeInterval(again.marginSeconds)
     }
 
     private func zoneOf(_ point: GeoKit.Coordinate) throws -> Zone {
@@ -93,6 +119,16 @@ struct ReachabilityJSON: Codable, Sendable {
     var driveS: Double
     /// The zone the taxi is called in.
     var zoneId: String
+    /// `arrival` in the city's local time, with its offset.
+    var arrivalLocal: String
+    /// ISO 8601: the latest time to call the taxi and still arrive by `arriveBy`.
+    var leaveBy: String
+    /// `leaveBy` in the city's local time.
+    var leaveByLocal: String
+    /// The city's time zone (the road graph's).
+    var timeZone: String
+    /// `live` (the zone's wait now) or `unknown` (none counted).
+    var waitSource: String
     /// What the answer could not account for, or that it is late.
     var warnings: [String]
 }

@@ -5,6 +5,7 @@ import Foundation
 import GeoKit
 import Hummingbird
 import Ingest
+import Routing
 import ServiceClock
 import Storage
 import Synchronization
@@ -18,16 +19,22 @@ struct ZonesController: Sendable {
     let fleet: FleetIndex
     let zones: ActiveZones
     let dispatcher: Dispatcher
+    /// The road map the taxis drive on: a point off it has no nearest taxi.
+    let router: Routing.Router
     let clock: any ServiceClock
     /// The zones' taxi lists as written within the last second, while nothing the push sockets tell changed.
     let fleetDocuments: RecentFleetDocuments
     /// The zones in force as a GeoJSON FeatureCollection, written once per zone set.
     private let written = WrittenZones()
 
-    init(fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, clock: any ServiceClock, fleetDocuments: RecentFleetDocuments) {
+    init(
+        fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, router: Routing.Router, clock: any ServiceClock,
+        fleetDocuments: RecentFleetDocuments
+    ) {
         self.fleet = fleet
         self.zones = zones
         self.dispatcher = dispatcher
+        self.router = router
         self.clock = clock
         self.fleetDocuments = fleetDocuments
     }
@@ -92,11 +99,17 @@ struct ZonesController: Sendable {
     }
 
     /// `GET /v1/zones/nearest-free?lon=&lat=&limit=5`: zones with free taxis,
-    /// nearest first by their best taxi's ETA to the point (one many-to-one router query).
+    /// nearest first by their best taxi's ETA to the point (one many-to-one
+    /// router query); 422 when the point is off the road map.
     @Sendable func nearestFree(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Self.readers)
         let point = try request.queryPoint()
         let limit = try request.queryCount("limit", in: 1...50, default: 5)
+        do {
+            _ = try router.snapper.snap(point, maxDistanceMetres: router.maxSnapDistanceMetres)
+        } catch {
+            throw Problem.unprocessable("the point \(point) is off the road map the taxis drive on (\(error)): no taxi's drive to it can be told")
+        }
         let choices = await dispatcher.nearestZonesWithFreeTaxis(to: point, limit: limit)
         let zoneSet = zones.current.zoneSet
         return try JSONResponse.ok(choices.map {

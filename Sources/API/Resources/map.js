@@ -217,7 +217,14 @@
     const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
     fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
     fill("zone-passengers", queue.passengers.map((passenger) => passenger.rideId + " " + passenger.passengerId + (passenger.confirmed ? "" : " (not confirmed)")), "nobody waiting");
-    const nearest = await api("/v1/zones/nearest-free?lon=" + latlng.lng + "&lat=" + latlng.lat + "&limit=5");
+    const answer = await fetch("/v1/zones/nearest-free?lon=" + latlng.lng + "&lat=" + latlng.lat + "&limit=5",
+      { headers: { Authorization: "Bearer " + token } });
+    const nearest = await answer.json();
+    if (answer.status === 422) {
+      fill("nearest", [], "the point clicked is off the road map the taxis drive on: click nearer a road");
+      return;
+    }
+    if (!answer.ok) throw new Error("/v1/zones/nearest-free: " + answer.status);
     fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
   }
 
