@@ -303,6 +303,17 @@ public actor Dispatcher {
         }
     }
 
+    /// How ride `id` ended, nil while it is open or when it never was:
+    /// a finished ride stays answerable by the id its passenger was told.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
+    public func endedRide(_ id: RideRequestID) async throws(DispatcherError) -> RideHistoryRecord? {
+        do {
+            return try await log.endedRide(id.description)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     private func daysAgo(_ days: Int) -> Date {
         clock.now.addingTimeInterval(-Double(days) * 86_400)
     }

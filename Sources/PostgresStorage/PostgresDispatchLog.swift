@@ -36,11 +36,11 @@ public final class PostgresDispatchLog: DispatchLog {
                     case .history(let record):
                         try connection.query(
                             """
-                            INSERT INTO ride_history (passenger, taxi, ended_at, record)
-                            VALUES ($1, $2, to_timestamp($3::int8 / 1000.0), $4)
+                            INSERT INTO ride_history (passenger, taxi, ended_at, record, ride)
+                            VALUES ($1, $2, to_timestamp($3::int8 / 1000.0), $4, $5)
                             """,
                             [.text(record.passenger), .optional(record.taxi), .integer(record.endedAt.storedMilliseconds),
-                             .bytes(try encoder.encode(record))])
+                             .bytes(try encoder.encode(record)), .optional(record.ride)])
                     case .notification(let notification):
                         try connection.query(
                             "INSERT INTO notification (sequence, idx, recipient, payload) VALUES ($1, $2, $3, $4)",
@@ -90,6 +90,14 @@ public final class PostgresDispatchLog: DispatchLog {
                 ORDER BY ended_at DESC, id DESC LIMIT $3
                 """, parameters)
             return try (0..<rows.count).map { try JSONDecoder().decode(RideHistoryRecord.self, from: try rows.bytes($0, "record")) }
+        }
+    }
+
+    public func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? {
+        try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query("SELECT record FROM ride_history WHERE ride = $1 ORDER BY id DESC LIMIT 1", [.text(ride)])
+            guard rows.count == 1 else { return nil }
+            return try JSONDecoder().decode(RideHistoryRecord.self, from: try rows.bytes(0, "record"))
         }
     }
 

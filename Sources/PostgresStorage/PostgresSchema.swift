@@ -154,6 +154,13 @@ public enum PostgresSchema {
                     saved_ms int8 NOT NULL,
                     cells bytea NOT NULL);
                 """),
+        PostgresMigration(
+            version: 7, description: "ended rides looked up by their id",
+            sql: """
+                ALTER TABLE ride_history ADD COLUMN ride text COLLATE "C";
+                UPDATE ride_history SET ride = convert_from(record, 'UTF8')::jsonb ->> 'ride';
+                CREATE INDEX ride_history_ride ON ride_history (ride);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

@@ -156,9 +156,9 @@ public enum SQLiteImport {
         let encoder = JSONEncoder()
         for record in try reader.rideHistory() {
             try connection.query(
-                "INSERT INTO ride_history (passenger, taxi, ended_at, record) VALUES ($1, $2, to_timestamp($3::int8 / 1000.0), $4)",
+                "INSERT INTO ride_history (passenger, taxi, ended_at, record, ride) VALUES ($1, $2, to_timestamp($3::int8 / 1000.0), $4, $5)",
                 [.text(record.passenger), .optional(record.taxi), .integer(record.endedAt.storedMilliseconds),
-                 .bytes(try encoder.encode(record))])
+                 .bytes(try encoder.encode(record)), .optional(record.ride)])
             summary.rides += 1
         }
         for (notification, delivered) in try reader.notifications() {

@@ -29,6 +29,11 @@ public protocol DispatchLog: Sendable {
     /// later, most recent first, at most `limit` (SPEC D8).
     func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
 
+    /// How ride request `ride` (`R12`) ended, nil while it is open or when
+    /// no ride of that id ever ended: a dispatcher looks up a finished
+    /// phone ride by the id told to the caller.
+    func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord?
+
     /// The notifications for `recipient` not yet handed over, oldest
     /// first, at most `limit` (SPEC D7).
     func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification]

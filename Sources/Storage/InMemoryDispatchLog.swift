@@ -53,6 +53,10 @@ public final class InMemoryDispatchLog: DispatchLog {
         Self.newestFirst(contents.withLock { $0.history }.filter { $0.taxi == taxi && $0.endedAt >= since }, limit: limit)
     }
 
+    public func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? {
+        contents.withLock { $0.history }.last { $0.ride == ride }
+    }
+
     public func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
         contents.withLock { contents in
             let delivered = contents.deliveredThrough[recipient]

@@ -36,8 +36,10 @@ public final class SQLiteDispatchLog: DispatchLog {
                 try db.execute(sql: "CREATE TABLE IF NOT EXISTS dispatch_log (sequence INTEGER PRIMARY KEY, payload BLOB NOT NULL)")
                 try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS ride_history (
-                        id INTEGER PRIMARY KEY, passenger TEXT NOT NULL, taxi TEXT, ended_ms INTEGER NOT NULL, record BLOB NOT NULL)
+                        id INTEGER PRIMARY KEY, passenger TEXT NOT NULL, taxi TEXT, ended_ms INTEGER NOT NULL, record BLOB NOT NULL,
+                        ride TEXT)
                     """)
+                try Self.addRideColumnToOlderHistory(db)
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_passenger ON ride_history (passenger, ended_ms)")
                 try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_taxi ON ride_history (taxi, ended_ms)")
                 try db.execute(sql: """
@@ -86,8 +88,10 @@ public final class SQLiteDispatchLog: DispatchLog {
                             sql: "INSERT OR REPLACE INTO dispatch_snapshot (id, sequence, payload) VALUES (1, ?, ?)",
                             arguments: [snapshot.sequence, snapshot.payload])
                     case .history(let record):
-                        try db.cachedStatement(sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record) VALUES (?, ?, ?, ?)")
-                            .execute(arguments: [record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record)])
+                        try db.cachedStatement(sql: "INSERT INTO ride_history (passenger, taxi, ended_ms, record, ride) VALUES (?, ?, ?, ?, ?)")
+                            .execute(arguments: [
+                                record.passenger, record.taxi, Self.milliseconds(record.endedAt), try encoder.encode(record), record.ride,
+                            ])
                     case .notification(let notification):
                         insertNotification.bind(notification.key.sequence, at: 1)
                         insertNotification.bind(Int64(notification.key.index), at: 2)
@@ -131,6 +135,28 @@ public final class SQLiteDispatchLog: DispatchLog {
         } catch {
             throw .readFailed(reason: "\(error)")
         }
+    }
+
+    public func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? {
+        do {
+            return try await database.read { db in
+                try Data.fetchOne(db, sql: "SELECT record FROM ride_history WHERE ride = ? ORDER BY id DESC LIMIT 1", arguments: [ride])
+                    .map { try JSONDecoder().decode(RideHistoryRecord.self, from: $0) }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
+        }
+    }
+
+    /// Gives a history written before rides were looked up by id its
+    /// `ride` column, filled from each record, and the column its index.
+    private static func addRideColumnToOlderHistory(_ db: Database) throws {
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(ride_history)").map { $0["name"] as String }
+        if !columns.contains("ride") {
+            try db.execute(sql: "ALTER TABLE ride_history ADD COLUMN ride TEXT")
+            try db.execute(sql: "UPDATE ride_history SET ride = json_extract(CAST(record AS TEXT), '$.ride')")
+        }
+        try db.execute(sql: "CREATE INDEX IF NOT EXISTS ride_history_ride ON ride_history (ride)")
     }
 
     public func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {

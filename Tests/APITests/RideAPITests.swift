@@ -106,7 +106,7 @@ import Testing
     }
 
     /// D4: with no free taxi the passenger learns its place and the time to
-    /// confirm; it confirms, then cancels, and the ride is gone.
+    /// confirm; it confirms, then cancels, and the ride is told as ended.
     @Test func aPassengerWithoutAFreeTaxiIsQueuedConfirmsAndCancels() async throws {
         let harness = try await APIHarness()
         let passenger = try await harness.token(.passenger)
@@ -120,7 +120,12 @@ import Testing
             #expect(confirmed.status == .ok)
             #expect(confirmed["confirmBy"] == nil)
             #expect(try await client.call(.delete, "/v1/rides/\(ride)", token: passenger).status == .noContent)
-            #expect(try await client.call(.get, "/v1/rides/\(ride)", token: passenger).status == .notFound)
+            let ended = try await client.call(.get, "/v1/rides/\(ride)", token: passenger)
+            #expect(ended.status == .ok)
+            #expect(ended["status"] == "ended")
+            #expect(ended["outcome"] == "cancelled")
+            #expect(try await client.call(.post, "/v1/rides/\(ride)/confirmation", token: passenger).status == .notFound)
+            #expect(try await client.call(.get, "/v1/rides/R999", token: passenger).status == .notFound)
             #expect(try await client.call(.get, "/v1/rides/banana", token: passenger).status == .badRequest)
         }
     }
@@ -139,10 +144,12 @@ import Testing
         }
     }
 
-    /// A dispatcher asks for a phone caller, who must be named by number.
+    /// A dispatcher asks for a phone caller, who must be named by number,
+    /// and finds the ride by its id after it ended; a passenger does not.
     @Test func aDispatcherRequestsARideForAPhoneCaller() async throws {
         let harness = try await APIHarness()
         let dispatcher = try await harness.token(.dispatcher)
+        let passenger = try await harness.token(.passenger)
         try await harness.test { client in
             let nameless = try await client.call(.post, "/v1/rides", token: dispatcher, json: Self.pickup)
             #expect(nameless.status == .unprocessableContent)
@@ -151,6 +158,14 @@ import Testing
             let asked = try await client.call(.post, "/v1/rides", token: dispatcher, json: body)
             #expect(asked.status == .created)
             #expect(asked["passengerId"] == "phone:+12125550100")
+            let ride = try #require(asked["rideId"])
+            #expect(try await client.call(.delete, "/v1/rides/\(ride)", token: dispatcher).status == .noContent)
+            let ended = try await client.call(.get, "/v1/rides/\(ride)", token: dispatcher)
+            #expect(ended.status == .ok)
+            #expect(ended["status"] == "ended")
+            #expect(ended["passengerId"] == "phone:+12125550100")
+            #expect(ended["endedAt"] != nil)
+            #expect(try await client.call(.get, "/v1/rides/\(ride)", token: passenger).status == .notFound)
         }
     }
 

@@ -33,6 +33,7 @@ final class FlakyDispatchLog: DispatchLog {
     func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         try await inner.history(ofTaxi: taxi, since: since, limit: limit)
     }
+    func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? { try await inner.endedRide(ride) }
     func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] { try await inner.entries(after: sequence) }
     func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
         try await inner.undeliveredNotifications(for: recipient, limit: limit)

@@ -106,6 +106,26 @@ import Storage
         }
     }
 
+    /// A dispatcher looks up a finished phone ride by the id the caller was told.
+    @Test(arguments: implementations)
+    func anEndedRideIsFoundByItsID(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let first = Self.ride(7, passenger: "phone:+12125550100", taxi: "A", endedAt: 0)
+        var booked = Self.ride(8, passenger: "p1", taxi: nil, endedAt: 60)
+        booked.outcome = .cancelled
+        let unbooked = RideHistoryRecord(
+            ride: nil, reservation: "V3", passenger: "p1", taxi: nil, pickup: booked.pickup, destination: nil,
+            pickupAt: booked.endedAt, endedAt: booked.endedAt, outcome: .reservationCancelled)
+        try log.write([.entry(Self.entry(1)), .history(first), .history(unbooked)])
+        try log.write([.entry(Self.entry(2)), .history(booked)])
+        for store in [log] + (try reopen.map { [try $0()] } ?? []) {
+            #expect(try await store.endedRide("R7") == first)
+            #expect(try await store.endedRide("R8") == booked)
+            #expect(try await store.endedRide("R9") == nil, "a ride still open or never made has no record")
+        }
+    }
+
     static func notification(_ sequence: Int64, _ index: Int, for recipient: String) -> StoredNotification {
         StoredNotification(
             key: NotificationKey(sequence: sequence, index: index), recipient: recipient, payload: Data("told \(sequence).\(index)".utf8))

@@ -30,4 +30,10 @@ public struct Caller: Sendable, Equatable {
     /// never contains a colon, so that it never meets a phone caller's
     /// `phone:` id.
     public var passenger: PassengerID { PassengerID(account.username) }
+
+    /// True when the caller may see a ride or booking of `owner`: a
+    /// passenger its own, any other role that gets this far every one.
+    public func may(see owner: PassengerID) -> Bool {
+        role != .passenger || owner == passenger
+    }
 }

@@ -65,10 +65,20 @@ struct RidesController: Sendable {
         return try JSONResponse.ok(RideJSON(ride, now: clock.now))
     }
 
-    /// `GET /v1/rides/{rideId}`: an open ride, to its passenger or a dispatcher.
+    /// `GET /v1/rides/{rideId}`: a ride, to its passenger or a dispatcher:
+    /// an open one as it stands, an ended one as its history tells it, so
+    /// that a finished phone ride can be looked up by the id told to the caller.
     @Sendable func show(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
-        return try JSONResponse.ok(try await rideJSON(id))
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher])
+        let (text, id) = try rideID(context)
+        if let ride = await dispatcher.ride(id) {
+            guard caller.may(see: ride.request.passenger) else { throw Problem.notFound("no ride \(text)") }
+            return try JSONResponse.ok(RideJSON(ride, now: clock.now))
+        }
+        guard let ended = try await dispatcher.endedRide(id), caller.may(see: PassengerID(ended.passenger)) else {
+            throw Problem.notFound("no ride \(text), open or ended")
+        }
+        return try JSONResponse.ok(HistoryJSON(ended))
     }
 
     /// `POST /v1/rides/{rideId}/confirmation`: the queued passenger confirms waiting (SPEC D4).
@@ -89,15 +99,20 @@ struct RidesController: Sendable {
     /// any dispatcher. Another passenger's ride is answered as unknown.
     private func ownRide(_ request: Request, context: APIRequestContext, roles: Set<Role>) async throws -> RideRequestID {
         let caller = try context.requireCaller(in: roles)
+        let (text, id) = try rideID(context)
+        guard let ride = await dispatcher.ride(id), caller.may(see: ride.request.passenger) else {
+            throw Problem.notFound("no open ride \(text)")
+        }
+        return id
+    }
+
+    /// The ride id of the path, as written and as the engine's number.
+    private func rideID(_ context: APIRequestContext) throws -> (text: String, id: RideRequestID) {
         let text = try context.pathParameter("rideId")
         guard let id = EngineIDText.number(text, letter: "R").map(RideRequestID.init) else {
             throw Problem.badRequest("'\(text)' is not a ride id; ride ids look like R12")
         }
-        let ride = await dispatcher.ride(id)
-        guard let ride, caller.role != .passenger || ride.request.passenger == caller.passenger else {
-            throw Problem.notFound("no open ride \(text)")
-        }
-        return id
+        return (text, id)
     }
 
     /// The JSON of open ride `id`.

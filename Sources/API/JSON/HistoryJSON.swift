@@ -4,6 +4,9 @@ import Storage
 
 /// A ride or booking that ended, in a passenger's or driver's history (SPEC D8).
 struct HistoryJSON: Codable, Equatable, Sendable {
+    /// Always `ended`, to tell an ended ride from an open one where either
+    /// may come (`GET /v1/rides/{rideId}`).
+    var status = "ended"
     var rideId: String?
     var reservationId: String?
     var passengerId: String
