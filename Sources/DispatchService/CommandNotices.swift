@@ -47,7 +47,7 @@ public final class CommandNotices: Sendable {
                 for recipient in recipients {
                     let key = NotificationKey(sequence: sequence, index: personal.count)
                     var stored = notice
-                    stored.id = key.description
+                    stored.id = key.id
                     personal.append(PersonalNotice(recipient: recipient, key: key, notice: stored))
                 }
             }

@@ -9,8 +9,10 @@ extension Dispatcher {
     public nonisolated func undeliveredNotices(for recipient: String, limit: Int = 500) async throws(DispatcherError) -> [PersonalNotice] {
         do {
             return try await log.undeliveredNotifications(for: recipient, limit: limit).compactMap { stored in
-                (try? DispatchLogCoding.decode(Notice.self, from: stored.payload)).map {
-                    PersonalNotice(recipient: stored.recipient, key: stored.key, notice: $0)
+                (try? DispatchLogCoding.decode(Notice.self, from: stored.payload)).map { notice in
+                    var numbered = notice
+                    numbered.id = stored.key.id
+                    return PersonalNotice(recipient: stored.recipient, key: stored.key, notice: numbered)
                 }
             }
         } catch {

@@ -43,7 +43,10 @@ extension Notice {
         }
         time("\"expiresAt\":", expiresAt)
         string("\"fromZoneId\":", fromZoneId)
-        string("\"id\":", id)
+        if let id {
+            key("\"id\":")
+            writer.integer(id)
+        }
         string("\"kind\":", kind)
         string("\"passengerId\":", passengerId)
         try point("\"pickup\":", pickup)

@@ -11,9 +11,10 @@ import GeoKit
 /// `queued`, ...; see ``DispatchNotices``) and only the fields that kind
 /// has are present. Times are ISO 8601 UTC.
 public struct Notice: Codable, Sendable, Equatable {
-    /// The notification's id (`sequence.index`, growing with time), for a
-    /// user's own notifications; nil on the dispatchers' board.
-    public var id: String?
+    /// The notification's id (``NotificationKey/id``), a whole number that
+    /// grows with time, for a user's own notifications; nil on the
+    /// dispatchers' board.
+    public var id: Int64?
     /// What happened, snake case.
     public var kind: String
     /// When it was decided.
@@ -62,7 +63,9 @@ public struct Notice: Codable, Sendable, Equatable {
             }
             return date
         }
-        id = try container.decodeIfPresent(String.self, forKey: .id)
+        // A notification stored before ids were whole numbers has `"1042.1"`
+        // here; whoever reads it from the log gives it its id from its key.
+        id = (try? container.decodeIfPresent(Int64.self, forKey: .id)) ?? nil
         kind = try container.decode(String.self, forKey: .kind)
         guard let at = try date(.at) else {
             throw DecodingError.keyNotFound(CodingKeys.at, .init(codingPath: decoder.codingPath, debugDescription: "no time"))

@@ -35,7 +35,17 @@ public struct NotificationKey: Sendable, Hashable, Comparable, CustomStringConve
         self.index = index
     }
 
-    /// The key as the API writes it, `sequence.index` (e.g. `1042.1`).
+    /// How many notifications one log entry may tell: one entry concerns
+    /// at most every taxi and passenger of a city, far fewer than this.
+    public static let idsPerEntry: Int64 = 1_000_000
+
+    /// The id the API gives the notification: a whole number that grows
+    /// with the key (`1042000001` for `1042.1`), so a client keeps the
+    /// highest it saw and drops any id not above it. It stays below 2^53
+    /// (exact in JavaScript) for the first 9 × 10^9 log entries.
+    public var id: Int64 { sequence * Self.idsPerEntry + Int64(index) }
+
+    /// The key for logs, `sequence.index` (e.g. `1042.1`).
     public var description: String { "\(sequence).\(index)" }
 
     public static func < (lhs: NotificationKey, rhs: NotificationKey) -> Bool {

@@ -41,7 +41,12 @@ import Testing
             let offer = try told.list("notifications")[1]
             #expect(offer["rideId"]?.scalarText == ride)
             #expect(offer["expiresAt"] != nil)
-            #expect(offer["id"] != nil)
+            let ids = try told.list("notifications").map { notification -> Double? in
+                guard case .number(let id)? = notification["id"] else { return nil }
+                return id
+            }
+            #expect(ids.allSatisfy { $0 != nil && $0 == $0!.rounded() }, "ids are whole numbers: \(ids)")
+            #expect(ids == ids.sorted { ($0 ?? 0) < ($1 ?? 0) } && Set(ids).count == ids.count, "ids grow: \(ids)")
             #expect(try await client.call(.get, "/v1/notifications", token: driver).list("notifications").isEmpty, "handed over once")
 
             #expect(try await client.call(.get, "/v1/notifications?limit=1", token: passenger).list("notifications").count == 1)

@@ -65,6 +65,19 @@ import Zones
         #expect(left == ["offer", "offer_timed_out", "taxi_joined_queue"], "the first queue place was handed over; the offer, its timeout and the place at the back were not")
     }
 
+    /// A notification stored when ids were `sequence.index` text is still
+    /// told, with the whole-number id its place gives it.
+    @Test func aNotificationStoredWithATextIDIsToldWithItsNumber() async throws {
+        let log = InMemoryDispatchLog()
+        let dispatcher = try await Dispatcher(log: log, clock: ManualClock(now: Self.start))
+        defer { dispatcher.close() }
+        let payload = Data(#"{"at":"2026-09-21T14:13:20Z","id":"3.1","kind":"offer","rideId":"R1","taxiId":"A"}"#.utf8)
+        try log.write([.notification(StoredNotification(key: NotificationKey(sequence: 3, index: 1), recipient: "taxi:A", payload: payload))])
+        let told = try await dispatcher.undeliveredNotices(for: "taxi:A")
+        #expect(told.map(\.notice.id) == [3_000_001])
+        #expect(told.map(\.notice.kind) == ["offer"])
+    }
+
     @Test func aPhoneCallerHasNothingStoredButTheBoardHearsOfTheRequest() async throws {
         let clock = ManualClock(now: Self.start)
         let dispatcher = try await Dispatcher(log: InMemoryDispatchLog(), clock: clock)

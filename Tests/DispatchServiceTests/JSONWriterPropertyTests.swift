@@ -100,7 +100,7 @@ import Zones
             Bool.random(using: &random) ? make(&random) : nil
         }
         var notice = Notice(kind: text(using: &random), at: date(using: &random))
-        notice.id = maybe { String(Int.random(in: 0...Int.max, using: &$0)) }
+        notice.id = maybe { Int64.random(in: 0...Int64.max, using: &$0) }
         notice.rideId = maybe(text)
         notice.reservationId = maybe(text)
         notice.taxiId = maybe(text)

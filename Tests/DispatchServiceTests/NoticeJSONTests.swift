@@ -13,7 +13,7 @@ import Testing
     /// notice with only what every notice has.
     static let notices: [Notice] = {
         var full = Notice(kind: "taxi_assigned", at: at)
-        full.id = "17.2"
+        full.id = 17_000_002
         full.rideId = "R\"1\\/é\u{1}\n\t"
         full.reservationId = "B9"
         full.taxiId = "TX000017"
