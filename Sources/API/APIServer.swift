@@ -147,7 +147,7 @@ public struct APIServer: Sendable {
         let fixHistory = FixHistoryController(archive: archive, zones: zones, maxWindow: historyMaxWindow)
         fixHistory.addTaxiRoutes(to: v1.group("taxis"))
         fixHistory.addZoneRoutes(to: v1.group("zones"))
-        RoadsController(graph: roadRouter.graph).addRoutes(to: v1.group("roads"))
+        RoadsController(graph: roadRouter.graph, edgeNames: roadRouter.edgeNames).addRoutes(to: v1.group("roads"))
         RoadSpeedsController(router: roadRouter, fleetTime: fleetTime ?? { [clock] in clock.now }).addRoutes(to: v1.group("roads"))
         RidesController(dispatcher: dispatcher, zones: zones, clock: clock).addRoutes(to: v1.group("rides"))
         ReservationsController(dispatcher: dispatcher, zones: zones).addRoutes(to: v1.group("reservations"))

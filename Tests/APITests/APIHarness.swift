@@ -45,13 +45,29 @@ final class APIHarness: Sendable {
     /// What puts another zone set in force, as an activation does.
     let zoneSwitch: ZoneSwitch
 
+    /// The synthetic grid's columns and rows.
+    static let gridSide = 20
+
+    /// The grid's street names, as a graph built from OSM has them: its
+    /// rows are streets (`W 3 St`), its columns avenues (`Avenue 7`).
+    static func streetNames(of grid: RoadGraph) -> EdgeNames {
+        let tails = grid.edgeTails()
+        let names = (0..<gridSide).map { "W \($0) St" } + (0..<gridSide).map { "Avenue \($0)" }
+        let edgeName = (0..<grid.edgeCount).map { edge -> UInt32 in
+            let tail = Int(tails[edge]), head = Int(grid.edgeHead[edge])
+            return tail / gridSide == head / gridSide ? UInt32(tail / gridSide) : UInt32(gridSide + tail % gridSide)
+        }
+        return EdgeNames(names: names, edgeName: edgeName)
+    }
+
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
         leafletDirectory: String = APIServer.debianLeafletDirectory,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: Routing.Router? = nil
     ) async throws {
         self.archive = archive
-        let router = Routing.Router(graph: SyntheticCity.grid(columns: 20, rows: 20), timeZone: .gmt)
+        let grid = SyntheticCity.grid(columns: Self.gridSide, rows: Self.gridSide)
+        let router = Routing.Router(graph: grid, timeZone: .gmt, edgeNames: Self.streetNames(of: grid))
         dispatcher = try await Dispatcher(
             log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: fleet), positions: fleet)
         let zones = ActiveZones(try ZoneIndex(zoneSet: Self.zoneSet))

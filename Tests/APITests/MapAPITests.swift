@@ -121,4 +121,51 @@ import Zones
             #expect(try await client.call(.get, "/v1/roads", token: passenger).status == .forbidden)
         }
     }
+
+    /// At street zoom the map writes the streets' names: every street in
+    /// view is named, labels never crowd, a street's repeat far apart.
+    @Test func streetNamesAreGivenForAStreetLevelView() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.dispatcher)
+        let passenger = try await harness.token(.passenger)
+        let graph = harness.server.roadRouter.graph
+        let west = graph.coordinates.map(\.longitude).min()!, south = graph.coordinates.map(\.latitude).min()!
+        let box = "\(west - 0.001),\(south - 0.001),\(west + 0.006),\(south + 0.006)"
+        let names = APIHarness.streetNames(of: graph), tails = graph.edgeTails()
+        let inView = Set((0..<graph.edgeCount).compactMap { edge -> String? in
+            let from = graph.coordinates[Int(tails[edge])], to = graph.coordinates[Int(graph.edgeHead[edge])]
+            let lon = (from.longitude + to.longitude) / 2, lat = (from.latitude + to.latitude) / 2
+            let inside = lon >= west - 0.001 && lon <= west + 0.006 && lat >= south - 0.001 && lat <= south + 0.006
+            return inside ? names.name(ofEdge: edge) : nil
+        })
+        #expect(inView.count > 8, "the box holds several streets and avenues")
+        try await harness.test { client in
+            let answer = try await client.call(.get, "/v1/roads/names?bbox=\(box)", token: token)
+            #expect(answer.status == .ok)
+            var labels: [(name: String, at: Coordinate, angle: Double)] = []
+            for feature in try answer.list("features") {
+                guard case .string(let name)? = feature["properties"]?["name"], case .number(let angle)? = feature["properties"]?["angle"],
+                      case .array(let pair)? = feature["geometry"]?["coordinates"], case .number(let lon) = pair[0], case .number(let lat) = pair[1]
+                else { throw APITestFailure("not a named point: \(feature)") }
+                labels.append((name, Coordinate(longitude: lon, latitude: lat), angle))
+            }
+            #expect(Set(labels.map(\.name)) == inView, "every street in view is named")
+            #expect(labels.allSatisfy { abs($0.angle) <= 90 }, "no text reads upside down")
+            #expect(labels.filter { $0.name.hasPrefix("W ") }.allSatisfy { abs($0.angle) < 15 }, "a street's text runs along it")
+            for (index, label) in labels.enumerated() {
+                for other in labels[(index + 1)...] {
+                    let apart = label.at.haversineDistance(to: other.at)
+                    #expect(apart >= StreetLabels.anyLabelSpacingMetres)
+                    if other.name == label.name { #expect(apart >= StreetLabels.sameNameSpacingMetres) }
+                }
+            }
+            let wide = try await client.call(.get, "/v1/roads/names?bbox=-74.1,40.7,-73.9,40.8", token: token)
+            #expect(wide.status == .unprocessableContent)
+            #expect(wide["detail"]?.contains("zoom in") == true)
+            for bad in ["", "?bbox=1,2,3", "?bbox=-73.98,40.76,-73.99,40.75", "?bbox=a,b,c,d"] {
+                #expect(try await client.call(.get, "/v1/roads/names\(bad)", token: token).status == .badRequest, "\(bad)")
+            }
+            #expect(try await client.call(.get, "/v1/roads/names?bbox=\(box)", token: passenger).status == .forbidden)
+        }
+    }
 }

@@ -159,8 +159,8 @@ WATCH_PUSH_SOCKETS = """
 
 def log_in(page, username):
     """Logs in on the map page as `username`, as a person would, and waits until its push socket is open."""
-    page.wait("the page loads with Leaflet",
-              "return document.readyState === 'complete' && typeof L === 'object' && !!document.getElementById('login')")
+    page.wait("the page loads with Leaflet and asks for a login",
+              "return document.readyState === 'complete' && typeof L === 'object' && !document.getElementById('login').hidden")
     page.js(WATCH_PUSH_SOCKETS)
     page.driver.find_element(By.ID, "username").send_keys(username)
     page.driver.find_element(By.ID, "password").send_keys(PASSWORD)
@@ -334,6 +334,43 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
         assert tab.js("return document.getElementById('zone-panel').hidden"), "the panel of a zone of the old set is closed"
     finally:
         put_in_force(port, admin, manhattan)
+
+
+def test_street_names_show_at_street_zoom_and_the_login_lasts_the_tab(page):
+    tab, port, work = page
+    log_in(tab, "desk")
+    tab.wait("the main roads are drawn", "return document.querySelectorAll('path.road').length", ok=lambda n: n > 0)
+    assert tab.count(".street-name") == 0, "no street names at the first, city-wide view"
+    names = []
+    for _ in range(5):
+        tab.driver.find_element(By.CSS_SELECTOR, "a.leaflet-control-zoom-in").click()
+        try:
+            names = tab.wait("street names are written at street zoom",
+                             "return [...document.querySelectorAll('.street-name span')].map(e => e.textContent)",
+                             ok=lambda seen: len(seen) > 0, seconds=5)
+            break
+        except AssertionError:
+            continue
+    assert any(re.search(r"(Street|Avenue|Broadway)", name) for name in names), f"Midtown's streets are named: {names}"
+    assert tab.count(".street-name span *") == 0, "a street name is text, no element made of it"
+    tab.wait("street names turn along their streets",
+             "return [...document.querySelectorAll('.street-name span')].map(e => e.style.transform)",
+             ok=lambda transforms: all("rotate(" in t for t in transforms))
+
+    # A reload keeps the login (this tab's session); "Log out" ends it.
+    tab.driver.refresh()
+    tab.wait("the reloaded page shows the board without asking again",
+             "return {board: !document.getElementById('board').hidden, login: !document.getElementById('login').hidden,"
+             " zones: document.querySelectorAll('path.zone').length}",
+             ok=lambda seen: seen["board"] and not seen["login"] and seen["zones"] > 0)
+    tab.driver.find_element(By.ID, "logout").click()
+    tab.wait("after logging out the page asks for a login",
+             "return document.readyState === 'complete' && !document.getElementById('login').hidden"
+             " && document.getElementById('board').hidden")
+    tab.driver.refresh()
+    tab.wait("a reload after logging out still asks for a login",
+             "return document.readyState === 'complete' && !document.getElementById('login').hidden"
+             " && document.getElementById('board').hidden")
 
 
 def test_hostile_zone_names_show_as_text_and_the_policy_blocks_injected_script(page):

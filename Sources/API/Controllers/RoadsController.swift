@@ -1,3 +1,4 @@
+import DispatchService
 import Foundation
 import GeoKit
 import Hummingbird
@@ -15,16 +16,66 @@ struct RoadsController: Sendable {
         .motorway, .motorwayLink, .trunk, .trunkLink, .primary, .primaryLink, .secondary, .secondaryLink, .tertiary, .tertiaryLink,
     ]
 
+    /// The widest box, in degrees either way, street names are given for:
+    /// about 4 km, a street-level view on any screen.
+    static let widestNamedBoxDegrees = 0.05
+
     /// The roads as a GeoJSON FeatureCollection, written once.
     let featureCollection: Data
+    /// The street names, placed on request.
+    let streetLabels: StreetLabels
 
-    /// The main roads of `graph`.
-    init(graph: RoadGraph) {
+    /// The main roads of `graph`, and the street names of `edgeNames`.
+    init(graph: RoadGraph, edgeNames: EdgeNames?) {
         featureCollection = Self.featureCollection(of: graph)
+        streetLabels = StreetLabels(graph: graph, edgeNames: edgeNames)
     }
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.get(use: list)
+        group.get("names", use: names)
+    }
+
+    /// `GET /v1/roads/names?bbox=WEST,SOUTH,EAST,NORTH`: the street names
+    /// to write on the map at street zoom, a GeoJSON FeatureCollection of
+    /// Points with `name` and `angle` (degrees clockwise, to turn the text
+    /// along the street); empty for a graph built without names.
+    @Sendable func names(_ request: Request, context: APIRequestContext) throws -> Response {
+        _ = try context.requireCaller(in: Self.readers)
+        let box = try Self.box(request.uri.queryParameters.get("bbox").map { String($0) })
+        let features: [JSONValue] = streetLabels.labels(in: box).map { label in
+            .object([
+                "type": .string("Feature"),
+                "properties": .object(["name": .string(label.name), "angle": .number(label.angleDegrees)]),
+                "geometry": .object([
+                    "type": .string("Point"),
+                    "coordinates": .array([.number(JSONWriter.roundedDegrees(label.at.longitude)),
+                                           .number(JSONWriter.roundedDegrees(label.at.latitude))]),
+                ]),
+            ])
+        }
+        let body = JSONValue.object(["type": .string("FeatureCollection"), "features": .array(features)]).serialized
+        return Response(status: .ok, headers: [.contentType: "application/geo+json"], body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
+    /// The box of a `bbox` parameter.
+    /// - Throws: ``Problem`` 400 when it is not four numbers west < east,
+    ///   south < north on the globe; 422 when it spans more than
+    ///   ``widestNamedBoxDegrees`` (the map asks only at street zoom).
+    static func box(_ text: String?) throws -> (west: Double, south: Double, east: Double, north: Double) {
+        let numbers = text?.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard let numbers, numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3],
+              (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north),
+              west < east, south < north
+        else {
+            throw Problem.badRequest("query parameter 'bbox' must be WEST,SOUTH,EAST,NORTH in degrees, e.g. bbox=-73.99,40.75,-73.98,40.76")
+        }
+        let span = max(east - west, north - south)
+        guard span <= widestNamedBoxDegrees else {
+            throw Problem.unprocessable(
+                "the box spans \(String(format: "%.3f", span))°; street names are given for at most \(widestNamedBoxDegrees)° (zoom in)")
+        }
+        return (west, south, east, north)
     }
 
     /// `GET /v1/roads`: one MultiLineString feature with every main road's segments.

@@ -7,10 +7,17 @@
 // colours the roads whose speeds the fleet taught the router (red slower
 // than the speed profile, green faster), read again every minute.
 //
+// At street zoom it writes the street names of the road graph
+// (GET /v1/roads/names), so that a dispatcher can place a caller.
+//
+// The login lasts the browser tab's session: the token is kept in the
+// tab's sessionStorage (gone when the tab closes, never shared with other
+// tabs) so that reloading the page does not ask again; "Log out" revokes it.
+//
 // Everything the page shows from the service (zone names and ids, taxi
-// ids, passengers) is written as text (textContent, text nodes), never as
-// HTML, and the whole script is one closure, so that the bearer token is
-// not a global that code injected into the page could read.
+// ids, passengers, street names) is written as text (textContent, text
+// nodes), never as HTML, and the whole script is one closure, so that the
+// bearer token is not a global; the page's policy lets no other script run.
 "use strict";
 (() => {
   const stateColours = { available: "#2e7d32", offered: "#f9a825", busy: "#c62828" };
@@ -25,6 +32,9 @@
   const expectedWaits = new Map();
   let refreshQueued = false;
   let roadSpeedLayer = null;
+  const streetNames = L.layerGroup().addTo(map);
+  const streetNameZoom = 16;
+  const sessionKey = "mytaxi.map.session";
 
   async function api(path, options = {}) {
     const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
@@ -44,11 +54,33 @@
     const body = await answer.json();
     if (answer.status !== 201) { error.textContent = body.detail || "the login was refused"; return; }
     if (!["dispatcher", "administrator", "planner"].includes(body.role)) { error.textContent = "the map is for dispatchers"; return; }
-    token = body.token;
+    sessionStorage.setItem(sessionKey, body.token);
+    await enter(body.token);
+  });
+
+  document.getElementById("logout").addEventListener("click", async () => {
+    sessionStorage.removeItem(sessionKey);
+    await fetch("/v1/sessions/current", { method: "DELETE", headers: { Authorization: "Bearer " + token } }).catch(() => {});
+    location.reload();
+  });
+
+  // The board on `saved`, this tab's token from before a reload, when the service still takes it.
+  async function resume(saved) {
+    const answer = await fetch("/v1/zones", { headers: { Authorization: "Bearer " + saved } }).catch(() => null);
+    if (answer?.ok) {
+      await enter(saved);
+    } else {
+      sessionStorage.removeItem(sessionKey);
+      document.getElementById("login").hidden = false;
+    }
+  }
+
+  async function enter(newToken) {
+    token = newToken;
     document.getElementById("login").hidden = true;
     document.getElementById("board").hidden = false;
     await start();
-  });
+  }
 
   async function start() {
     await drawZones();
@@ -62,11 +94,34 @@
       readWaits();
     }));
     document.getElementById("road-speeds").addEventListener("change", drawRoadSpeeds);
+    map.on("moveend", drawStreetNames);
+    drawStreetNames();
     setInterval(drawRoadSpeeds, 60000);
     await refresh();
     openPush();
     setInterval(refresh, 3000);
     setInterval(readWaits, 15000);
+  }
+
+  // The street names in view (GET /v1/roads/names) at street zoom, in place of those written before.
+  async function drawStreetNames() {
+    if (map.getZoom() < streetNameZoom) { streetNames.clearLayers(); return; }
+    const bounds = map.getBounds();
+    const box = [bounds.getWest(), bounds.getSouth(), bounds.getEast(), bounds.getNorth()].map((value) => value.toFixed(5)).join(",");
+    let labels;
+    try {
+      labels = await api("/v1/roads/names?bbox=" + box);
+    } catch (error) {
+      return;
+    }
+    streetNames.clearLayers();
+    for (const label of labels.features) {
+      const text = textElement(label.properties.name);
+      text.style.transform = "translate(-50%, -50%) rotate(" + Number(label.properties.angle) + "deg)";
+      const [lon, lat] = label.geometry.coordinates;
+      L.marker([lat, lon], { interactive: false, keyboard: false, icon: L.divIcon({ className: "street-name", html: text, iconSize: null }) })
+        .addTo(streetNames);
+    }
   }
 
   // The roads whose learned time differs from the profile's (GET /v1/roads/speeds), when asked for.
@@ -227,6 +282,9 @@
     if (!answer.ok) throw new Error("/v1/zones/nearest-free: " + answer.status);
     fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
   }
+
+  const saved = sessionStorage.getItem(sessionKey);
+  if (saved) resume(saved); else document.getElementById("login").hidden = false;
 
   // An element holding `text` as text: Leaflet writes a string tooltip as HTML.
   function textElement(text) {

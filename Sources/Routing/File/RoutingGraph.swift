@@ -78,6 +78,7 @@ public enum RoutingGraph {
         return Router(
             graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
             timeZone: timeZone ?? Self.timeZone(in: contents) ?? TimeZone(identifier: "UTC")!,
-            maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres, tripOverheadSeconds: profile.tripOverheadSeconds)
+            maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres, tripOverheadSeconds: profile.tripOverheadSeconds,
+            edgeNames: try EdgeNames(sections: contents.extraSections, edgeCount: graph.edgeCount))
     }
 }

@@ -35,6 +35,9 @@ public final class Router: Sendable {
     public var speeds: any EdgeSpeedSource { speedState.withLock { $0.source } }
     /// The city's time zone, for the hour of the week of a departure.
     public let timeZone: TimeZone
+    /// The street name of each edge, when the graph file stores them: what
+    /// names a road to people (an incident, a map label).
+    public let edgeNames: EdgeNames?
     /// Coordinates farther than this from every road are refused, in metres.
     public let maxSnapDistanceMetres: Double
     /// Roads this close to a coordinate are all candidates for its end of a
@@ -64,7 +67,7 @@ public final class Router: Sendable {
     public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
                 timeZone: TimeZone, maxSnapDistanceMetres: Double = 250,
                 snapRadiusMetres: Double = Router.defaultSnapRadiusMetres, maxCachedMetrics: Int = 24,
-                tripOverheadSeconds: Double = 0) {
+                tripOverheadSeconds: Double = 0, edgeNames: EdgeNames? = nil) {
         self.maxCachedMetrics = max(maxCachedMetrics, 1)
         self.graph = graph
         self.topology = topology ?? CCHTopology(graph: graph)
@@ -72,6 +75,7 @@ public final class Router: Sendable {
         speedState = Mutex(SpeedState(source: speeds ?? ProfiledEdgeSpeeds(graph: graph),
                                       tripOverheadSeconds: tripOverheadSeconds, generation: 0))
         self.timeZone = timeZone
+        self.edgeNames = edgeNames
         self.maxSnapDistanceMetres = maxSnapDistanceMetres
         self.snapRadiusMetres = max(snapRadiusMetres, 0)
     }
