@@ -291,6 +291,12 @@ import Testing
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {
             #expect(help.contains(defaultValue))
         }
+        // Grouped by concern, in this order, each under its heading.
+        let headings = ["FILES:", "ZONE FILE:", "STORAGE:", "LISTENERS:", "CONNECTIONS:", "DISPATCH:", "ACCOUNTS AND API LIMITS:", "OUTPUT:"]
+        let places = headings.map { heading in help.range(of: "\n\(heading)\n").map { help.distance(from: help.startIndex, to: $0.lowerBound) } }
+        #expect(places.allSatisfy { $0 != nil }, "every group has its heading: \(places)")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted())
+        #expect(help.range(of: "LISTENERS:[\\s\\S]*--gt06-port[\\s\\S]*CONNECTIONS:", options: .regularExpression) != nil)
     }
 
     /// A `$GPRMC` sentence for `seconds` (Unix), with its checksum.
