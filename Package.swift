@@ -17,6 +17,7 @@ let package = Package(
         .executable(name: "mytaxi-loadgen", targets: ["mytaxi-loadgen"]),
         .executable(name: "mytaxi-apiload", targets: ["mytaxi-apiload"]),
         .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
+        .library(name: "Identifiers", targets: ["Identifiers"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "ZoneTools", targets: ["ZoneTools"]),
@@ -59,6 +60,11 @@ let package = Package(
             name: "CLibPQ", pkgConfig: "libpq",
             providers: [.apt(["libpq-dev"])]),
 
+        // Identifiers: the two shapes every id has, text as written (taxis, zones,
+        // passengers) and numbered by the engine (ride requests, reservations).
+        .target(name: "Identifiers", swiftSettings: swiftSettings),
+        .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"], swiftSettings: swiftSettings),
+
         // Geometry: coordinates, GeoJSON, safe wrappers over GEOS and PROJ.
         .target(
             name: "GeoKit", dependencies: ["CGEOS", "CPROJ"],
@@ -69,7 +75,7 @@ let package = Package(
 
         // Zones: load, validate, repair, border rule, neighbours, fast lookup.
         .target(
-            name: "Zones", dependencies: ["GeoKit"],
+            name: "Zones", dependencies: ["GeoKit", "Identifiers"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "ZonesTests", dependencies: ["TestSupport", "Zones", "GeoKit"],
@@ -93,7 +99,7 @@ let package = Package(
         // FixRecords: what ingest hands to storage and storage keeps (taxi ids,
         // wire protocols, accepted fixes, the durable sink), below both, so that
         // Storage imports neither Ingest, Fleet nor NIO.
-        .target(name: "FixRecords", dependencies: ["GeoKit", "Zones"], swiftSettings: swiftSettings),
+        .target(name: "FixRecords", dependencies: ["GeoKit", "Zones", "Identifiers"], swiftSettings: swiftSettings),
 
         // Fleet: device registry and the live index of taxis.
         .target(
@@ -152,7 +158,7 @@ let package = Package(
         // requests, offers, passenger queues, rides), driven by commands, fleet
         // events and explicit times; no I/O. Not `Dispatch`: that is libdispatch.
         .target(
-            name: "TaxiDispatch", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet"],
+            name: "TaxiDispatch", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet", "Identifiers"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "TaxiDispatchTests",

@@ -3,6 +3,7 @@ import Foundation
 import GeoKit
 import HTTPTypes
 import Storage
+import TaxiDispatch
 import Testing
 @testable import API
 
@@ -85,7 +86,7 @@ import Testing
             let schema = try Self.parameterSchema("get", path, name)
             for text in ["\(letter)1", "7", "\(letter)999999999999", "\(letter)0", "0", "\(letter)1234567890123", "\(letter)-1", "X1", ""] {
                 if try Self.accepts(schema, text) {
-                    #expect(EngineIDText.number(text, letter: letter) != nil, "\(name) \(text)")
+                    #expect((letter == "R" ? RideRequestID(text: text)?.number : ReservationID(text: text)?.number) != nil, "\(name) \(text)")
                 }
             }
             #expect(try Self.accepts(schema, "\(letter)12") && Self.accepts(schema, "\(letter)999999999999"))

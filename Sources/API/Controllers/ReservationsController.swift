@@ -65,7 +65,7 @@ struct ReservationsController: Sendable {
     private func ownReservation(_ request: Request, context: APIRequestContext) async throws -> Reservation {
         let caller = try context.requireCaller(in: [.passenger])
         let text = try context.pathParameter("reservationId")
-        guard let id = EngineIDText.number(text, letter: "V").map(ReservationID.init) else {
+        guard let id = ReservationID(text: text) else {
             throw Problem.badRequest("'\(text)' is not a reservation id; reservation ids look like V3")
         }
         guard let reservation = await dispatcher.reservation(id), reservation.passenger == caller.passenger else {

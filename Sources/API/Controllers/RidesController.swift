@@ -109,7 +109,7 @@ struct RidesController: Sendable {
     /// The ride id of the path, as written and as the engine's number.
     private func rideID(_ context: APIRequestContext) throws -> (text: String, id: RideRequestID) {
         let text = try context.pathParameter("rideId")
-        guard let id = EngineIDText.number(text, letter: "R").map(RideRequestID.init) else {
+        guard let id = RideRequestID(text: text) else {
             throw Problem.badRequest("'\(text)' is not a ride id; ride ids look like R12")
         }
         return (text, id)
