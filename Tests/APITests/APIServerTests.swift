@@ -162,7 +162,7 @@ import Zones
                     guard case .array(let page) = try json(response.body) else { throw APITestFailure("not an array") }
                     #expect(page.count <= 5)
                     seen += page.map { $0["time"]?.scalarText ?? "" }
-                    return response.headers[TaxisController.link].map { link in
+                    return response.headers[PagedResponse.link].map { link in
                         String(link.dropFirst().prefix { $0 != ">" })
                     }
                 }

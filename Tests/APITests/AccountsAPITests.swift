@@ -163,13 +163,13 @@ import Testing
                 let page = try await client.call(.get, next, token: admin)
                 #expect(page.status == .ok)
                 pages.append(try page.list().compactMap { $0["username"]?.scalarText })
-                url = page.headers[TaxisController.link].flatMap { link in
+                url = page.headers[PagedResponse.link].flatMap { link in
                     link.split(separator: ">").first.map { String($0.dropFirst()) }
                 }
             }
             #expect(pages == [["planner", "plan0"], ["plan1", "plan2"], ["plan3", "plan4"]], "the harness's planner first")
             let all = try await client.call(.get, "/v1/accounts?role=planner", token: admin)
-            #expect(try all.list().count == 6 && all.headers[TaxisController.link] == nil, "500 a page by default")
+            #expect(try all.list().count == 6 && all.headers[PagedResponse.link] == nil, "500 a page by default")
             #expect(try await client.call(.get, "/v1/accounts?limit=0", token: admin).status == .badRequest)
         }
     }

@@ -54,12 +54,10 @@ struct AccountsController: Sendable {
         let after = Int64(try request.queryCount("after", in: 0...Int.max, default: 0))
         let found = try await accounts.list(role: role, after: after, limit: limit + 1)
         let page = Array(found.prefix(limit))
-        var response = try JSONResponse.ok(page.map(AccountJSON.init))
-        if found.count > limit, let last = page.last {
-            let roleParameter = role.map { "role=\($0.rawValue)&" } ?? ""
-            response.headers[TaxisController.link] = "<\(request.uri.path)?\(roleParameter)limit=\(limit)&after=\(last.id)>; rel=\"next\""
-        }
-        return response
+        let next = found.count > limit ? page.last.map { last in
+            (role.map { [(name: "role", value: $0.rawValue)] } ?? []) + [("limit", "\(limit)"), ("after", "\(last.id)")]
+        } : nil
+        return try PagedResponse.ok(page.map(AccountJSON.init), path: request.uri.path, next: next)
     }
 
     /// Accounts one `GET /v1/accounts` returns unless `limit` says otherwise.

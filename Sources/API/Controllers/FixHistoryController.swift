@@ -63,11 +63,7 @@ struct FixHistoryController: Sendable {
         let cursor = try request.uri.queryParameters.get("cursor").map { try ZoneFixCursor(parsing: String($0)) }
         let fetched = try await archive.fixes(inside: territory, in: window.range, after: cursor?.key, limit: limit + 1)
         let page = Array(fetched.prefix(limit))
-        var response = try JSONResponse.ok(page.map(TaxiJSON.init))
-        if fetched.count > limit, let last = page.last {
-            response.headers[TaxisController.link] = TaxisController.nextLink(
-                request, window: window, limit: limit, cursor: ZoneFixCursor(after: last).text)
-        }
-        return response
+        let next = fetched.count > limit ? page.last.map { window.nextPage(limit: limit, cursor: ZoneFixCursor(after: $0).text) } : nil
+        return try PagedResponse.ok(page.map(TaxiJSON.init), path: request.uri.path, next: next)
     }
 }

@@ -1,7 +1,6 @@
 import FixRecords
 import Fleet
 import Foundation
-import HTTPTypes
 import Hummingbird
 import ServiceClock
 import Ingest
@@ -51,27 +50,7 @@ struct TaxisController: Sendable {
         let fetched = try await archive.fixes(of: taxi, in: start...to, limit: limit + 1 + Self.sameMillisecondAllowance)
         let remaining = fetched.drop { cursor?.alreadyGiven($0) == true }
         let page = Array(remaining.prefix(limit))
-        var response = try JSONResponse.ok(page.map(TaxiJSON.init))
-        if remaining.count > limit, let last = page.last {
-            response.headers[Self.link] = Self.nextLink(
-                request, window: window, limit: limit, cursor: FixPageCursor(after: last).text)
-        }
-        return response
-    }
-
-    /// The `Link` header (RFC 8288) that carries the next page's URL.
-    static let link = HTTPField.Name("Link")!
-
-    /// The `Link` value of the page after this one: the same window and
-    /// limit, from `cursor` on.
-    static func nextLink(_ request: Request, window: HistoryWindow, limit: Int, cursor: String) -> String {
-        let next = [("from", window.fromText), ("to", window.toText), ("limit", "\(limit)"), ("cursor", cursor)]
-            .map { "\($0.0)=\(queryEncoded($0.1))" }.joined(separator: "&")
-        return "<\(request.uri.path)?\(next)>; rel=\"next\""
-    }
-
-    /// `text` as a query parameter's value: `+`, `&`, `=` and the like percent-encoded.
-    private static func queryEncoded(_ text: String) -> String {
-        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~:"))) ?? text
+        let next = remaining.count > limit ? page.last.map { window.nextPage(limit: limit, cursor: FixPageCursor(after: $0).text) } : nil
+        return try PagedResponse.ok(page.map(TaxiJSON.init), path: request.uri.path, next: next)
     }
 }

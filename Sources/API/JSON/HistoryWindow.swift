@@ -35,4 +35,9 @@ struct HistoryWindow {
         self.fromText = String(fromText)
         self.toText = String(toText)
     }
+
+    /// The query of the page after this one: the same window and `limit`, from `cursor` on.
+    func nextPage(limit: Int, cursor: String) -> [(name: String, value: String)] {
+        [("from", fromText), ("to", toText), ("limit", "\(limit)"), ("cursor", cursor)]
+    }
 }
