@@ -60,7 +60,7 @@ public final class MytaxiService: Sendable {
     private let footRouter: Routing.Router?
     /// Learns travel times from the committed fixes and puts them in force in the router (``SpeedLearningService``).
     private let speedLearning: FleetSpeedLearning
-    /// Snaps the taxis that moved to the roads, in the background (``PositionSnappingService``).
+    /// Snaps the taxis that moved to the roads, in the background (``PositionSnapping``).
     private let positionSnapper: PositionSnapper
     /// Accounts, passwords and tokens of the API (SPEC A2).
     public let accounts: AccountService
@@ -251,17 +251,19 @@ public final class MytaxiService: Sendable {
             reloadDevices()
             await reloadZonesFile()
         }))
-        services.append(.init(service: StalenessSweepService(fleet: fleet, clock: clock)))
+        services.append(.init(service: PeriodicService(StalenessSweep(fleet: fleet, clock: clock), clock: clock)))
         if let databasePool {
-            services.append(.init(service: DatabaseProbeService(pool: databasePool, clock: clock, logger: logger)))
+            services.append(.init(service: PeriodicService(DatabaseProbe(pool: databasePool, logger: logger), clock: clock)))
         }
-        services.append(.init(service: PositionSnappingService(snapper: positionSnapper, clock: clock)))
+        services.append(.init(service: PeriodicService(PositionSnapping(snapper: positionSnapper), clock: clock)))
         services.append(.init(service: SpeedLearningService(
             learning: speedLearning, clock: clock, publishEvery: configuration.learnedSpeedsEverySeconds)))
-        services.append(.init(service: TokenPurgeService(accounts: accounts, clock: clock, logger: logger)))
-        services.append(.init(service: ArchiveRetentionService(
-            archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,
-            metrics: PrometheusMetricsFactory(registry: registry))))
+        services.append(.init(service: PeriodicService(TokenPurge(accounts: accounts, logger: logger), clock: clock)))
+        services.append(.init(service: PeriodicService(
+            ArchiveRetention(
+                archive: archive, retention: configuration.fixRetention, clock: clock, logger: logger,
+                metrics: PrometheusMetricsFactory(registry: registry)),
+            clock: clock)))
         if let compactableArchive, let compactAfter = configuration.compactAfter {
             services.append(.init(service: ArchiveCompactionService(
                 archive: compactableArchive, compactAfter: compactAfter, clock: clock, logger: logger,

@@ -3,7 +3,6 @@ import FixRecords
 import Foundation
 import Logging
 import ServiceClock
-import ServiceLifecycle
 import Storage
 
 /// Keeps the fix archive within its retention (`--fix-retention-days`), so
@@ -11,9 +10,8 @@ import Storage
 /// deletes the fixes taken longer ago than the retention; every minute it
 /// publishes the bytes the archive holds (`mytaxi_archive_bytes`). With no
 /// retention it only measures. A failed run is logged and tried again at
-/// the next hour; ingest goes on meanwhile. A graceful shutdown ends its
-/// sleep at once.
-struct ArchiveRetentionService: Service {
+/// the next hour; ingest goes on meanwhile.
+struct ArchiveRetention: PeriodicWork {
     let archive: any FixArchive
     /// How long fixes are kept; nil keeps them all.
     let retention: TimeInterval?
@@ -35,17 +33,15 @@ struct ArchiveRetentionService: Service {
 
     /// Minutes between two retention runs.
     static let minutesBetweenRuns = 60
+    /// A round a minute: the size is measured every round.
+    let interval: Duration = .seconds(60)
+    /// The rounds done so far.
+    private var minute = 0
 
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown { [self] in
-            var minute = 0
-            while !Task.isCancelled {
-                if minute % Self.minutesBetweenRuns == 0, let retention { await deleteOlder(than: retention) }
-                await measure()
-                minute += 1
-                try await clock.sleep(for: .seconds(60))
-            }
-        }
+    mutating func round() async {
+        if minute % Self.minutesBetweenRuns == 0, let retention { await deleteOlder(than: retention) }
+        await measure()
+        minute += 1
     }
 
     private func deleteOlder(than retention: TimeInterval) async {

@@ -11,7 +11,7 @@ import Testing
 /// The snapping service of `mytaxi serve` runs the snapper's step on the
 /// injected clock: a taxi's new position is snapped within one interval,
 /// with no query asking for it.
-@Suite(.timeLimit(.minutes(20))) struct PositionSnappingServiceTests {
+@Suite(.timeLimit(.minutes(20))) struct PositionSnappingTests {
     @Test func aTaxiThatMovedIsSnappedWithinOneInterval() async throws {
         let start = Date(timeIntervalSince1970: 1_790_000_000)
         let clock = ManualClock(now: start)
@@ -19,7 +19,7 @@ import Testing
         let fleet = FleetIndex()
         let snapped = SnappedPositions()
         let snapper = PositionSnapper(router: Routing.Router(graph: graph, timeZone: .gmt), fleet: fleet, snapped: snapped)
-        let service = Task { try await PositionSnappingService(snapper: snapper, clock: clock).run() }
+        let service = Task { try await PeriodicService(PositionSnapping(snapper: snapper), clock: clock).run() }
         defer { service.cancel() }
         while clock.sleeperCount == 0 { await Task.yield() }
         let corner = graph.coordinates[42]

@@ -1,0 +1,51 @@
+import CoreMetrics
+import Foundation
+import Logging
+import MetricsTestKit
+import ServiceClock
+import Storage
+import TestSupport
+import Testing
+@testable import API
+
+/// The archive stays within its retention: the fixes older than it are
+/// deleted at start and then every hour of the service clock, never the
+/// newer ones; with no retention nothing is deleted.
+@Suite(.timeLimit(.minutes(20))) struct ArchiveRetentionTests {
+    static let day: TimeInterval = 86_400
+
+    @Test func fixesOlderThanTheRetentionGoAtStartAndEachHourAfter() async throws {
+        let clock = ManualClock(now: APIHarness.now)
+        let archive = InMemoryFixArchive()
+        try archive.append([
+            FixHistoryAPITests.fix("T1", minute: -(91 * 24 * 60), lat: 40.75),
+            FixHistoryAPITests.fix("T1", minute: -(90 * 24 * 60 - 30), lat: 40.75),
+            FixHistoryAPITests.fix("T1", minute: -1, lat: 40.75),
+        ])
+        let retention = ArchiveRetention(
+            archive: archive, retention: 90 * Self.day, clock: clock, logger: Logger(label: "test"), metrics: TestMetrics())
+        let service = Task { try await PeriodicService(retention, clock: clock).run() }
+        defer { service.cancel() }
+        try await waitUntil("the fix 91 days old deleted at start") { try await archive.count() } satisfies: { $0 == 2 }
+        for _ in 0..<59 {
+            try await waitUntil("a minute's pause") { clock.sleeperCount == 1 }
+            clock.advance(by: .seconds(60))
+        }
+        try await waitUntil("the last pause of the hour") { clock.sleeperCount == 1 }
+        #expect(try await archive.count() == 2, "the fix half an hour short of 90 days old at start stays until the hour's run")
+        clock.advance(by: .seconds(60))
+        try await waitUntil("the hour's run deletes the fix now past 90 days") { try await archive.count() } satisfies: { $0 == 1 }
+    }
+
+    @Test func withoutARetentionNothingIsDeleted() async throws {
+        let clock = ManualClock(now: APIHarness.now)
+        let archive = InMemoryFixArchive()
+        try archive.append([FixHistoryAPITests.fix("T1", minute: -(400 * 24 * 60), lat: 40.75)])
+        let metrics = TestMetrics()
+        let retention = ArchiveRetention(archive: archive, retention: nil, clock: clock, logger: Logger(label: "test"), metrics: metrics)
+        let service = Task { try await PeriodicService(retention, clock: clock).run() }
+        defer { service.cancel() }
+        try await waitUntil("the archive's size measured") { try metrics.expectGauge("mytaxi_archive_bytes").lastValue } satisfies: { $0 != nil }
+        #expect(try await archive.count() == 1)
+    }
+}
