@@ -29,6 +29,7 @@ let package = Package(
         .library(name: "TaxiDispatch", targets: ["TaxiDispatch"]),
         .library(name: "DispatchService", targets: ["DispatchService"]),
         .library(name: "Accounts", targets: ["Accounts"]),
+        .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
     ],
     dependencies: [
@@ -217,11 +218,20 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
-        // Storage: what must survive kill -9 (the fix archive), behind one protocol.
+        // Storage: the contract of every store (fixes, dispatch log, accounts,
+        // zone sets, learned speeds), their records, in-memory stores and the
+        // group committer: what the layers above depend on, with no database in it.
         .target(
             name: "Storage",
+            dependencies: ["FixRecords", "GeoKit", "Zones"],
+            swiftSettings: swiftSettings),
+
+        // SQLiteStorage: every Storage contract on SQLite files in the data
+        // directory (GRDB), the embedded default.
+        .target(
+            name: "SQLiteStorage",
             dependencies: [
-                "FixRecords", "GeoKit", "Zones",
+                "Storage", "FixRecords", "GeoKit", "Zones",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -230,7 +240,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "TestSupport",
-                "Storage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
+                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -239,7 +249,7 @@ let package = Package(
         // (Debian libpq-dev), for operators who outgrow the embedded SQLite store.
         .target(
             name: "PostgresStorage",
-            dependencies: ["Storage", "CLibPQ", "FixRecords", "GeoKit", "Zones"],
+            dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
         // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail
@@ -256,7 +266,7 @@ let package = Package(
             name: "AccountsTests",
             dependencies: [
                 "TestSupport",
-                "Accounts", "Storage", "FixRecords", "ServiceClock",
+                "Accounts", "Storage", "SQLiteStorage", "FixRecords", "ServiceClock",
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
             ],
             swiftSettings: swiftSettings),
@@ -265,7 +275,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
+                "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
                 "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -290,7 +300,7 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "TestSupport",
-                "API", "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock",
+                "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
                 "Accounts", "DispatchService", "TaxiDispatch", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -315,7 +325,8 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "PostgresStorage", "API",
+                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage", "PostgresStorage",
+                "API",
                 "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -346,7 +357,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-archivebench",
             dependencies: [
-                "Storage", "PostgresStorage", "FixRecords", "GeoKit", "Zones",
+                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "GeoKit", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Tools/ArchiveBench",
@@ -412,7 +423,8 @@ let package = Package(
         .executableTarget(
             name: "DispatchBenchmarks",
             dependencies: [
-                "DispatchService", "TaxiDispatch", "Storage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock", "Routing",
+                "DispatchService", "TaxiDispatch", "Storage", "SQLiteStorage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock",
+                "Routing",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Dispatch",
@@ -430,7 +442,7 @@ let package = Package(
         .executableTarget(
             name: "ArchiveBenchmarks",
             dependencies: [
-                "Storage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
+                "Storage", "SQLiteStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/Archive",

@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import GeoKit
 import Ingest
+import SQLiteStorage
 import Storage
 import Zones
 

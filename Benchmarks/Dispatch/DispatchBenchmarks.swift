@@ -5,6 +5,7 @@ import Fleet
 import Foundation
 import GeoKit
 import Routing
+import SQLiteStorage
 import ServiceClock
 import Storage
 import TaxiDispatch

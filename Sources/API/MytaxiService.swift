@@ -13,6 +13,7 @@ import NIOPosix
 import PostgresStorage
 import Prometheus
 import Routing
+import SQLiteStorage
 import ServiceClock
 import ServiceLifecycle
 import UnixSignals

@@ -2,6 +2,7 @@ import Foundation
 import Ingest
 import Logging
 import PostgresStorage
+import SQLiteStorage
 import Storage
 
 /// Every store of the running service, on one backend: SQLite files in

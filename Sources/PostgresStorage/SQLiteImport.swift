@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import SQLiteStorage
 import Storage
 
 /// Moves an embedded store (the SQLite files of a data directory) into a

@@ -88,7 +88,7 @@ public struct FixKey: Sendable, Hashable, Comparable {
     }
 
     /// The key just before every fix taken at `date` or later.
-    static func before(_ date: Date) -> FixKey {
+    package static func before(_ date: Date) -> FixKey {
         FixKey(milliseconds: date.storedMilliseconds - 1, taxi: TaxiID(""), device: "")
     }
 

@@ -14,13 +14,13 @@ public enum FixHistoryMath {
     }
 
     /// The track through `fixes` (oldest first).
-    static func track(_ fixes: [AcceptedFix]) -> FixTrack {
+    package static func track(_ fixes: [AcceptedFix]) -> FixTrack {
         let positions = fixes.map(\.coordinate)
         return FixTrack(positions: positions, lengthMetres: length(of: positions))
     }
 
     /// The distance of each UTC day of `fixes` (one taxi's, oldest first).
-    static func dailyDistances(_ fixes: [AcceptedFix]) -> [DailyDistance] {
+    package static func dailyDistances(_ fixes: [AcceptedFix]) -> [DailyDistance] {
         let days = Dictionary(grouping: fixes) { utcDay(of: $0.time) }
         return days.keys.sorted().map { day in
             DailyDistance(
@@ -37,7 +37,7 @@ public enum FixHistoryMath {
 
     /// Of `fixes` (in any order, a fix possibly twice), those in
     /// `territory`, after `after`, in ``FixKey`` order, each once, at most `limit`.
-    static func inside(_ territory: ZoneTerritory, _ fixes: [AcceptedFix], after: FixKey, limit: Int) throws(StorageError) -> [AcceptedFix] {
+    package static func inside(_ territory: ZoneTerritory, _ fixes: [AcceptedFix], after: FixKey, limit: Int) throws(StorageError) -> [AcceptedFix] {
         let polygon: ZoneTerritory.PreparedTest
         do {
             polygon = try territory.preparedTest()

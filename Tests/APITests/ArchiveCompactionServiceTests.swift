@@ -3,6 +3,7 @@ import Foundation
 import GeoKit
 import Logging
 import Prometheus
+import SQLiteStorage
 import ServiceClock
 import ServiceLifecycle
 import Storage

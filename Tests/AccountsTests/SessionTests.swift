@@ -1,5 +1,6 @@
 import Accounts
 import Foundation
+import SQLiteStorage
 import ServiceClock
 import Storage
 import TestSupport

@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import PostgresStorage
+import SQLiteStorage
 import Testing
 import Storage
 

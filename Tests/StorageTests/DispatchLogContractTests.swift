@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import PostgresStorage
+import SQLiteStorage
 import Testing
 import Storage
 

@@ -4,6 +4,7 @@ import Foundation
 import GeoKit
 import Ingest
 import PostgresStorage
+import SQLiteStorage
 import Testing
 @testable import Storage
 

@@ -4,6 +4,7 @@ import Foundation
 import GeoKit
 import GRDB
 import Ingest
+@testable import SQLiteStorage
 import Synchronization
 import Testing
 import Zones

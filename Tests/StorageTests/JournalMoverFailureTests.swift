@@ -2,6 +2,7 @@ import FixRecords
 import Fleet
 import Foundation
 import GRDB
+import SQLiteStorage
 import Synchronization
 import TestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import PostgresStorage
+import SQLiteStorage
 import Storage
 import Testing
 

@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GeoKit
+import SQLiteStorage
 import Testing
 @testable import PostgresStorage
 @testable import Storage

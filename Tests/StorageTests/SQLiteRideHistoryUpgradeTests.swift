@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import GRDB
+import SQLiteStorage
 import Storage
 import Testing
 

@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GRDB
+@testable import SQLiteStorage
 import Synchronization
 import Testing
 @testable import Storage

@@ -2,6 +2,7 @@ import ArgumentParser
 import FixRecords
 import Foundation
 import GeoKit
+import SQLiteStorage
 import Storage
 import Synchronization
 import Zones

@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import PostgresStorage
+import SQLiteStorage
 import Storage
 import Zones
 

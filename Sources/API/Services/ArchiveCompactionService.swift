@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Logging
+import SQLiteStorage
 import ServiceClock
 import ServiceLifecycle
 import Storage

@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import Foundation
 import PostgresStorage
+import SQLiteStorage
 import Storage
 
 /// `--data-dir DIR` or `--database URL`, shared by the accounts commands:

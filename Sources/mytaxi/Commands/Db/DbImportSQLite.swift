@@ -1,5 +1,6 @@
 import ArgumentParser
 import PostgresStorage
+import SQLiteStorage
 import Storage
 
 extension Mytaxi.Db {

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostgresStorage
 import Routing
+import SQLiteStorage
 import Storage
 
 extension Mytaxi.Graph {

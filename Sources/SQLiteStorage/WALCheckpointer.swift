@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// Checkpoints a WAL database (copies what the write-ahead log holds back

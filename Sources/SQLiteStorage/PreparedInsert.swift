@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import GRDB
 import GRDBSQLite
 

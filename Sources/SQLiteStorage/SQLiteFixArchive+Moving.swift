@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import GRDB
 
 /// The SQLite archive's half of the background move (``JournalMover``).

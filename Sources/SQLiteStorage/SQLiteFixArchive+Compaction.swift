@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import Storage
 import GRDB
 
 extension SQLiteFixArchive {

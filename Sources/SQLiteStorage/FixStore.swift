@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// The archive's queryable store (`fixes.sqlite`): fixes in segments of

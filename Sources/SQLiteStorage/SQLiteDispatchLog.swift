@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import GRDB
 
 /// The default dispatch log: `dispatch.sqlite` in the data directory, WAL

@@ -1,3 +1,4 @@
+import Storage
 import Dispatch
 
 /// Runs an action every `interval` on a low-priority queue of its own,

@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// Merges the store's closed segments into one segment per UTC hour of

@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import Storage
 import GRDB
 
 /// Everything the embedded SQLite stores of a data directory hold (the

@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import Storage
 import GeoKit
 import GRDB
 import Zones

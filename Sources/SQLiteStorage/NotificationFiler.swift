@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// Moves users' notifications from the dispatch log's unindexed

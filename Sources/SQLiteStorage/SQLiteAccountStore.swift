@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import Storage
 import GRDB
 
 /// The default account store: `accounts.sqlite` in the data directory, WAL

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import GRDB
 
 /// The learned weekly speeds in `learned-speeds.sqlite` of the data

@@ -1,4 +1,5 @@
 import Foundation
+import Storage
 import GRDB
 
 /// The default zone set store: `zones.sqlite` in the data directory, WAL

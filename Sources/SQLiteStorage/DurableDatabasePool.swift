@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// How the small SQLite stores of the data directory open their database:

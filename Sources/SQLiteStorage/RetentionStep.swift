@@ -1,3 +1,4 @@
+import Storage
 import GRDB
 
 /// One step of retention in the SQLite store (`fixes.sqlite`): deletes a

@@ -1,3 +1,4 @@
+import Storage
 import FixRecords
 import GeoKit
 import GRDB
