@@ -206,7 +206,7 @@ final class MidtownFleet: @unchecked Sendable {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let graph = GraphBuilder.build(
             try OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path), profile: CarProfile()).graph
-        let router = Router(graph: graph, timeZone: TimeZone(identifier: "America/New_York") ?? .gmt)
+        let router = RoadRouter(graph: graph, timeZone: TimeZone(identifier: "America/New_York") ?? .gmt)
         let zones = try ZoneIndex(zoneSet: try ZoneFileLoader.load(path: root.appendingPathComponent("Zones/manhattan/zones.geojson").path).zoneSet)
         let places = graph.coordinates.compactMap { coordinate in zones.zone(at: coordinate).map { (coordinate, $0.id) } }
         var random = SplitMix64(state: 2026)

@@ -95,7 +95,7 @@ let benchmarks: @Sendable () -> Void = {
             }
         }
         guard city.hasShapePoints else { continue }
-        let router = Router(graph: city.graph, topology: city.topology, timeZone: TimeZone(identifier: "UTC")!)
+        let router = RoadRouter(graph: city.graph, topology: city.topology, timeZone: TimeZone(identifier: "UTC")!)
         Benchmark("Snapping index build (\(label))", configuration: .init(maxIterations: 10)) { _ in
             blackHole(Snapper(graph: city.graph))
         }
@@ -123,12 +123,12 @@ let benchmarks: @Sendable () -> Void = {
         let taxis = city.coordinates(500, seed: 5)
         let depart = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
         _ = router.metric(departing: depart)
-        Benchmark("Router: 500 taxis → pickup, snapping + many-to-one (\(label))") { benchmark in
+        Benchmark("RoadRouter: 500 taxis → pickup, snapping + many-to-one (\(label))") { benchmark in
             for iteration in benchmark.scaledIterations {
                 blackHole(try router.table(from: taxis, to: taxis[(iteration * 7) % 500], depart: depart))
             }
         }
-        Benchmark("Router: route with geometry, snapping included (\(label))",
+        Benchmark("RoadRouter: route with geometry, snapping included (\(label))",
                   configuration: .init(scalingFactor: .kilo)) { benchmark in
             for iteration in benchmark.scaledIterations {
                 blackHole(try? router.route(from: taxis[iteration % 500], to: taxis[(iteration * 7 + 1) % 500],

@@ -38,7 +38,7 @@ public struct APIServer: Sendable {
     /// The one owner of the dispatch state.
     public let dispatcher: Dispatcher
     /// The road router, for ETAs.
-    public let roadRouter: Routing.Router
+    public let roadRouter: RoadRouter
     /// Accounts, passwords and tokens.
     public let accounts: AccountService
     /// True when the devices file has a device for a taxi (a driver's account is bound to one).
@@ -65,7 +65,7 @@ public struct APIServer: Sendable {
     /// The moment the fleet's live speeds are of (``FleetSpeedLearning/fleetTime(now:)``); the clock's now when nil.
     public let fleetTime: (@Sendable () -> Date)?
     /// The walking router for `mode=foot`, nil when the service has no foot graph.
-    public let footRouter: Routing.Router?
+    public let footRouter: RoadRouter?
 
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
@@ -79,13 +79,13 @@ public struct APIServer: Sendable {
         fleet: FleetIndex, archive: any FixArchive, zones: ActiveZones, zoneSwitch: ZoneSwitch? = nil,
         metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
-        router: Routing.Router, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
+        router: RoadRouter, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
         trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil,
-        footRouter: Routing.Router? = nil
+        footRouter: RoadRouter? = nil
     ) {
         self.fleetTime = fleetTime
         self.footRouter = footRouter

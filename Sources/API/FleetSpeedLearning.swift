@@ -23,7 +23,7 @@ final class FleetSpeedLearning: Sendable {
     private let learner: Mutex<SpeedLearner>
     /// What the speeds in force were made from: nothing new means nothing to publish.
     private let published = Mutex<PublishedFrom?>(nil)
-    private let router: Routing.Router
+    private let router: RoadRouter
     private let store: any LearnedSpeedStore
     private let fingerprint: String
     private let logger: Logger
@@ -32,7 +32,7 @@ final class FleetSpeedLearning: Sendable {
     static let inboxLimit = 200_000
 
     /// Learning on `router`'s roads over its own profile, from what `store` kept.
-    init(router: Routing.Router, store: any LearnedSpeedStore, metricsFactory: any MetricsFactory, logger: Logger) async {
+    init(router: RoadRouter, store: any LearnedSpeedStore, metricsFactory: any MetricsFactory, logger: Logger) async {
         self.router = router
         self.store = store
         self.logger = logger

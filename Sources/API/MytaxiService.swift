@@ -56,9 +56,9 @@ public final class MytaxiService: Sendable {
     private let notificationHub: NotificationHub
     /// The zones file's bytes as last put in force, to tell on SIGHUP whether it changed.
     private let zonesFileBytes: Mutex<Data?>
-    private let router: Routing.Router
+    private let router: RoadRouter
     /// The walking router of `--foot-graph`, if any.
-    private let footRouter: Routing.Router?
+    private let footRouter: RoadRouter?
     /// Learns travel times from the committed fixes and puts them in force in the router (``SpeedLearningService``).
     private let speedLearning: FleetSpeedLearning
     /// Snaps the taxis that moved to the roads, in the background (``PositionSnapping``).
@@ -325,7 +325,7 @@ public final class MytaxiService: Sendable {
     /// unless `--speed-profile` gives another; a graph without a time zone
     /// is warned of (its hours are UTC's).
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
-    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> Routing.Router {
+    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> RoadRouter {
         let graphPath = configuration.graphPath
         let profile: SpeedProfile?
         do {

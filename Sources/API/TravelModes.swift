@@ -5,12 +5,12 @@ import Routing
 /// service's router, learning from the fleet) and on foot (SPEC R5, when
 /// `serve --foot-graph` gave a walking graph).
 struct TravelModes: Sendable {
-    let car: Routing.Router
-    let foot: Routing.Router?
+    let car: RoadRouter
+    let foot: RoadRouter?
 
     /// The router for `mode` (`car` when nil).
     /// - Throws: ``Problem`` 400 for an unknown mode, 422 for walking without a foot graph.
-    func router(_ mode: String?) throws -> Routing.Router {
+    func router(_ mode: String?) throws -> RoadRouter {
         switch mode ?? "car" {
         case "car": return car
         case "foot":

@@ -51,7 +51,7 @@ public final class RouterPickupETAs: PickupETAs {
     }
 
     /// ETAs from `router` on the positions of the taxis that move in `fleet`.
-    public convenience init(router: Router, fleet: any MovingTaxis) {
+    public convenience init(router: RoadRouter, fleet: any MovingTaxis) {
         self.init(snapper: PositionSnapper(router: router, fleet: fleet, snapped: SnappedPositions()))
     }
 

@@ -12,14 +12,14 @@ import Routing
 /// since the last one.
 public struct PositionSnapper: Sendable {
     /// The router snapping.
-    public let router: Router
+    public let router: RoadRouter
     /// The live fleet, which says who moved.
     public let fleet: any MovingTaxis
     /// Where the snapped positions go.
     public let snapped: SnappedPositions
 
     /// Snaps with `router` the taxis of `fleet` that move, into `snapped`.
-    public init(router: Router, fleet: any MovingTaxis, snapped: SnappedPositions) {
+    public init(router: RoadRouter, fleet: any MovingTaxis, snapped: SnappedPositions) {
         self.router = router
         self.fleet = fleet
         self.snapped = snapped

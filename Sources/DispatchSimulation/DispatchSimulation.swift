@@ -39,7 +39,7 @@ public struct DispatchSimulation {
         let toldWait: Duration?
     }
 
-    private let router: Router
+    private let router: RoadRouter
     private let zones: ZoneIndex
     private let settings: SimulationSettings
     private let places: ServiceAreaPlaces
@@ -61,7 +61,7 @@ public struct DispatchSimulation {
     /// A simulation on `router`'s graph and the zones of `zones`, starting
     /// at `start` (city time: the router's speeds follow its hour).
     /// - Throws: ``SimulationError/noRoadInTheServiceArea`` when no road node lies in a zone.
-    public init(router: Router, zones: ZoneIndex, settings: SimulationSettings, start: Date) throws(SimulationError) {
+    public init(router: RoadRouter, zones: ZoneIndex, settings: SimulationSettings, start: Date) throws(SimulationError) {
         self.router = router
         self.zones = zones
         self.settings = settings

@@ -8,11 +8,11 @@ import Routing
 /// same in `mytaxi dispatch simulate` and in `mytaxi simulate`.
 ///
 /// A drive with its path follows the route edge by edge
-/// (``Router/timedRoute(from:to:depart:)``), each edge taking its own time
+/// (``RoadRouter/timedRoute(from:to:depart:)``), each edge taking its own time
 /// at the departure's speeds, so that a slow avenue shows in the taxi's
 /// fixes as a slow avenue, not as a slower whole trip: what the service's
 /// learning from the fleet's fixes must be able to see. The router's trip
-/// overhead (pulling out, finding the kerb: ``Router/tripOverheadSeconds``)
+/// overhead (pulling out, finding the kerb: ``RoadRouter/tripOverheadSeconds``)
 /// is spent standing, half at ``from`` before setting off, half at ``to``
 /// at the end, since no road's speed accounts for it.
 ///
@@ -37,7 +37,7 @@ public struct RoadDrive: Sendable {
     ///   will be asked for: the route is then kept edge by edge; without
     ///   it the drive is only timed (the same total, without unpacking the
     ///   route) and ``position(after:)`` goes straight from `from` to `to`.
-    public init(router: Router, from: Coordinate, to: Coordinate, depart: Date, withPath: Bool = false) {
+    public init(router: RoadRouter, from: Coordinate, to: Coordinate, depart: Date, withPath: Bool = false) {
         self.from = from
         self.to = to
         if withPath, let route = try? router.timedRoute(from: from, to: to, depart: depart) {

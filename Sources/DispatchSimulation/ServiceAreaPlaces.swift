@@ -11,7 +11,7 @@ public struct ServiceAreaPlaces: Sendable {
 
     /// The nodes of `router`'s graph inside a zone of `zones`.
     /// - Throws: ``SimulationError/noRoadInTheServiceArea`` when there is none.
-    public init(router: Router, zones: ZoneIndex) throws(SimulationError) {
+    public init(router: RoadRouter, zones: ZoneIndex) throws(SimulationError) {
         places = router.graph.coordinates.compactMap { coordinate in zones.zone(at: coordinate).map { (coordinate, $0.id) } }
         guard !places.isEmpty else { throw .noRoadInTheServiceArea }
     }

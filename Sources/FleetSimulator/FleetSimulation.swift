@@ -29,7 +29,7 @@ public struct FleetSimulation: Sendable {
     /// - Throws: ``SimulatorError`` when the graph has no road in a zone, the demand file has no usable trip,
     ///   or `endpoints` lacks the port of a protocol the fleet speaks.
     public init(
-        router: Router, zones: ZoneIndex, settings: SimulatorSettings, endpoints: ServiceEndpoints, demandCSV: String? = nil,
+        router: RoadRouter, zones: ZoneIndex, settings: SimulatorSettings, endpoints: ServiceEndpoints, demandCSV: String? = nil,
         wallNow: Date = Date()
     ) throws {
         let kinds = Set((0..<settings.taxis).map(TerminalKind.of(taxi:)))

@@ -5,7 +5,7 @@ import Routing
 /// What every simulated taxi and passenger shares: the roads and trips of
 /// the city, the clock, the settings, the service and the tally.
 struct SimulationContext: Sendable {
-    let router: Router
+    let router: RoadRouter
     let trips: SimulationTrips
     let clock: SimulatedClock
     let settings: SimulatorSettings

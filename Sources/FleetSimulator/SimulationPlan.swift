@@ -35,7 +35,7 @@ public struct SimulationPlan: Sendable {
     /// on `router`'s roads inside `zones`, with pickups and destinations
     /// from `demandCSV` (NYC TLC columns) when given.
     /// - Throws: ``SimulatorError`` when the graph has no road in a zone or the demand file has no usable trip.
-    public init(router: Router, zones: ZoneIndex, settings: SimulatorSettings, start: Date, demandCSV: String? = nil) throws {
+    public init(router: RoadRouter, zones: ZoneIndex, settings: SimulatorSettings, start: Date, demandCSV: String? = nil) throws {
         let trips = try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV)
         let length = settings.hours * 3600
         self.start = start

@@ -15,7 +15,7 @@ struct SimulationTrips: Sendable {
     /// The places of `router`'s roads inside `zones`, and the trips of
     /// `demandCSV` (NYC TLC columns) with both ends among them.
     /// - Throws: ``SimulatorError`` when the graph has no road in a zone or the demand file has no usable trip.
-    init(router: Router, zones: ZoneIndex, demandCSV: String?) throws {
+    init(router: RoadRouter, zones: ZoneIndex, demandCSV: String?) throws {
         do {
             places = try ServiceAreaPlaces(router: router, zones: zones)
         } catch {

@@ -54,7 +54,7 @@ struct TaxiCourse {
     }
 
     /// Starts driving on `router`'s roads to `target` at `seconds`, simulated time `date`, from where the taxi is then.
-    mutating func startDrive(to target: Coordinate, at seconds: Double, date: Date, router: Router) {
+    mutating func startDrive(to target: Coordinate, at seconds: Double, date: Date, router: RoadRouter) {
         position = place(at: seconds).coordinate
         drive = RoadDrive(router: router, from: position, to: target, depart: date, withPath: true)
         driveStart = seconds
@@ -79,7 +79,7 @@ struct TaxiCourse {
     }
 
     /// At the end of its parking, a free taxi drives to where passengers ask.
-    mutating func cruise(trips: SimulationTrips, router: Router, date: (Double) -> Date) {
+    mutating func cruise(trips: SimulationTrips, router: RoadRouter, date: (Double) -> Date) {
         let target = trips.cruisingTarget(using: &moves)
         startDrive(to: target, at: parkedUntil, date: date(parkedUntil), router: router)
     }

@@ -25,7 +25,7 @@ public struct TripScore: Sendable, Equatable, Codable {
 
     /// `estimate`'s durations of `trips` leaving at `depart` against the
     /// trips at `truth`'s speeds: the drive plus the true trip overhead.
-    init(_ trips: [(Coordinate, Coordinate)], depart: Date, truth: Router, estimate: Router) {
+    init(_ trips: [(Coordinate, Coordinate)], depart: Date, truth: RoadRouter, estimate: RoadRouter) {
         var estimated: [Double] = [], measured: [Double] = []
         for (from, to) in trips {
             guard let real = try? truth.timedRoute(from: from, to: to, depart: depart), real.durationSeconds > 0,
@@ -37,7 +37,7 @@ public struct TripScore: Sendable, Equatable, Codable {
     }
 
     /// `estimate`'s durations of measured trips against what they took.
-    init(_ trips: [MeasuredTrip], estimate: Router) {
+    init(_ trips: [MeasuredTrip], estimate: RoadRouter) {
         var estimated: [Double] = [], measured: [Double] = []
         for trip in trips {
             guard let guess = try? estimate.route(from: trip.from, to: trip.to, depart: trip.depart) else { continue }
@@ -110,7 +110,7 @@ public struct LearningReport: Sendable, Codable {
         }
 
         /// Checks the probes at `now`, while the incident is under way.
-        mutating func observe(at now: Date, start runStart: Date, probes: [(Coordinate, Coordinate)], trueRouter: Router, serviceRouter: Router) {
+        mutating func observe(at now: Date, start runStart: Date, probes: [(Coordinate, Coordinate)], trueRouter: RoadRouter, serviceRouter: RoadRouter) {
             guard now >= start, now < end, !probes.isEmpty else { return }
             self.probes = probes.count
             let minutes = now.timeIntervalSince(start) / 60

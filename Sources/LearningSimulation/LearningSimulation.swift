@@ -14,8 +14,8 @@ import Routing
 /// random trips are scored against the true drive times, and, when
 /// measured trips are given, its learned weekly speeds against them.
 public final class LearningSimulation {
-    public let trueRouter: Router
-    public let serviceRouter: Router
+    public let trueRouter: RoadRouter
+    public let serviceRouter: RoadRouter
     public let settings: LearningSimulationSettings
     public let incidents: [RoadIncident]
     /// Real trips to score the learned weekly speeds on (a taxi meter's records), if any.
@@ -30,7 +30,7 @@ public final class LearningSimulation {
     /// A run of `settings` where taxis drive at `trueRouter`'s speeds (with
     /// `incidents`) and the service learns on `serviceRouter`, whose speed
     /// source must be its profile (``ProfiledEdgeSpeeds``).
-    public init(trueRouter: Router, serviceRouter: Router, settings: LearningSimulationSettings,
+    public init(trueRouter: RoadRouter, serviceRouter: RoadRouter, settings: LearningSimulationSettings,
                 incidents: [RoadIncident] = [], measuredTrips: [MeasuredTrip] = []) {
         self.trueRouter = trueRouter
         self.serviceRouter = serviceRouter
@@ -52,7 +52,7 @@ public final class LearningSimulation {
         var taxis = (0..<settings.taxis).map { _ in LearningTaxi(position: randomPlace(), parkedUntil: random.nextUnit() * 300) }
         let phases = (0..<settings.taxis).map { _ in random.nextUnit() * settings.fixIntervalSeconds }
         let taxiNames = (0..<settings.taxis).map { "T\($0)" }
-        let builtIn = Router(graph: graph, topology: serviceRouter.topology, speeds: serviceRouter.speeds,
+        let builtIn = RoadRouter(graph: graph, topology: serviceRouter.topology, speeds: serviceRouter.speeds,
                              timeZone: serviceRouter.timeZone, tripOverheadSeconds: serviceRouter.tripOverheadSeconds)
         var report = LearningReport(settings: settings, taxis: settings.taxis)
         report.incidents = incidents.map { LearningReport.IncidentResponse(incident: $0) }
@@ -133,8 +133,8 @@ public final class LearningSimulation {
     }
 
     /// A router on what was learned for the week (no live layer), for scoring on measured trips of any date.
-    private func learnedWeeklyRouter(overhead: Double) -> Router {
-        Router(graph: serviceRouter.graph, topology: serviceRouter.topology, speeds: learner.weeklySpeeds(),
+    private func learnedWeeklyRouter(overhead: Double) -> RoadRouter {
+        RoadRouter(graph: serviceRouter.graph, topology: serviceRouter.topology, speeds: learner.weeklySpeeds(),
                timeZone: serviceRouter.timeZone, tripOverheadSeconds: overhead)
     }
 

@@ -63,11 +63,11 @@ final class APIHarness: Sendable {
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
         leafletDirectory: String = APIServer.debianLeafletDirectory,
-        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: Routing.Router? = nil
+        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: RoadRouter? = nil
     ) async throws {
         self.archive = archive
         let grid = SyntheticCity.grid(columns: Self.gridSide, rows: Self.gridSide)
-        let router = Routing.Router(graph: grid, timeZone: .gmt, edgeNames: Self.streetNames(of: grid))
+        let router = RoadRouter(graph: grid, timeZone: .gmt, edgeNames: Self.streetNames(of: grid))
         dispatcher = try await Dispatcher(
             log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: fleet), positions: fleet)
         let zones = ActiveZones(try ZoneIndex(zoneSet: Self.zoneSet))

@@ -13,7 +13,7 @@ import Testing
 /// million-node graph), so an idle minute must cost nothing.
 @Suite(.timeLimit(.minutes(20))) struct FleetSpeedLearningTests {
     @Test func speedsArePublishedOnlyWhenFixesTheFleetTimeOrTheQuarterHourChanged() async throws {
-        let router = Routing.Router(graph: SyntheticCity.grid(columns: 6, rows: 6), timeZone: .gmt)
+        let router = RoadRouter(graph: SyntheticCity.grid(columns: 6, rows: 6), timeZone: .gmt)
         let learning = await FleetSpeedLearning(
             router: router, store: InMemoryLearnedSpeedStore(), metricsFactory: NOOPMetricsHandler.instance, logger: Logger(label: "test"))
         let quarter = Date(timeIntervalSince1970: 1_790_000_100)

@@ -18,7 +18,7 @@ import Testing
         let graph = SyntheticCity.grid(columns: 20, rows: 20)
         let fleet = FleetIndex()
         let snapped = SnappedPositions()
-        let snapper = PositionSnapper(router: Routing.Router(graph: graph, timeZone: .gmt), fleet: fleet, snapped: snapped)
+        let snapper = PositionSnapper(router: RoadRouter(graph: graph, timeZone: .gmt), fleet: fleet, snapped: snapped)
         let service = Task { try await PeriodicService(PositionSnapping(snapper: snapper), clock: clock).run() }
         defer { service.cancel() }
         while clock.sleeperCount == 0 { await Task.yield() }

@@ -44,7 +44,7 @@ import Testing
             coordinates: grid.coordinates, firstEdge: grid.firstEdge, edgeHead: grid.edgeHead,
             edgeDurationMs: zip(grid.edgeLengthMetres, grid.edgeDurationMs).map { UInt32(Double($0.0) / 1.4 * 1000) },
             edgeLengthMetres: grid.edgeLengthMetres, edgeRoadClass: grid.edgeRoadClass)
-        let harness = try await APIHarness(footRouter: Router(graph: walking, speeds: ProfiledEdgeSpeeds(graph: walking, profile: .freeFlow),
+        let harness = try await APIHarness(footRouter: RoadRouter(graph: walking, speeds: ProfiledEdgeSpeeds(graph: walking, profile: .freeFlow),
                                                               timeZone: .gmt))
         let walker = try await harness.token(.partner)
         try await harness.test { client in

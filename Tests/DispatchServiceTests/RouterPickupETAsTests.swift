@@ -39,10 +39,10 @@ final class MovablePositions: TaxiPositions, MovingTaxis {
     static let timesSquare = Coordinate(longitude: -73.9855, latitude: 40.7580)
     static let unionSquare = Coordinate(longitude: -73.9900, latitude: 40.7370)
 
-    static func router() throws -> Router {
+    static func router() throws -> RoadRouter {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let extract = try OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path)
-        return Router(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: TimeZone(identifier: "America/New_York")!)
+        return RoadRouter(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: TimeZone(identifier: "America/New_York")!)
     }
 
     @Test func etasAreTheRoutersAndFollowATaxiThatMoved() throws {

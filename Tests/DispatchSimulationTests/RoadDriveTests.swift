@@ -34,10 +34,10 @@ import Testing
     static let from = origin.offset(eastMetres: 20, northMetres: 0), to = origin.offset(eastMetres: 380, northMetres: 200)
 
     /// A router at free flow with `overhead` seconds of trip overhead, B-C slowed to `factor` of its speed.
-    static func router(overhead: Double = 0, factor: Double = 1) -> Router {
+    static func router(overhead: Double = 0, factor: Double = 1) -> RoadRouter {
         let base = ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile(uniform: 1))
         let slowed = RoadIncident(roadName: "B-C", edges: [bc], start: .distantPast, end: .distantFuture, factor: factor)
-        return Router(graph: graph, speeds: IncidentSpeeds(base: base, incidents: factor == 1 ? [] : [slowed]),
+        return RoadRouter(graph: graph, speeds: IncidentSpeeds(base: base, incidents: factor == 1 ? [] : [slowed]),
                       timeZone: TimeZone(identifier: "UTC")!, tripOverheadSeconds: overhead)
     }
 

@@ -11,12 +11,12 @@ import Testing
         let graph = SyntheticCity.grid(columns: 15, rows: 15)
         var hidden = SpeedProfile(uniform: 0.4)
         hidden.tripOverheadSeconds = 60
-        let serviceRouter = Router(graph: graph, timeZone: .gmt)
+        let serviceRouter = RoadRouter(graph: graph, timeZone: .gmt)
         let avenue = (0..<graph.edgeCount).filter { graph.edgeRoadClass[$0] == .primary }.prefix(40)
         let start = Date(timeIntervalSince1970: 1_704_096_000)
         let incident = RoadIncident(roadName: "the avenues", edges: Array(avenue), start: start.addingTimeInterval(1800),
                                     end: start.addingTimeInterval(5400), factor: 0.2)
-        let trueRouter = Router(graph: graph, topology: serviceRouter.topology,
+        let trueRouter = RoadRouter(graph: graph, topology: serviceRouter.topology,
                                 speeds: IncidentSpeeds(base: ProfiledEdgeSpeeds(graph: graph, profile: hidden), incidents: [incident]),
                                 timeZone: .gmt, tripOverheadSeconds: hidden.tripOverheadSeconds)
         var settings = LearningSimulationSettings(start: start)

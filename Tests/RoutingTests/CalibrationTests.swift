@@ -41,7 +41,7 @@ import Zones
     @Test func calibrationRecoversAKnownSlowdownAndOverhead() throws {
         let graph = TestGraphs.grid(20, 20, seed: 3)
         let topology = CCHTopology(graph: graph)
-        let free = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile()),
+        let free = RoadRouter(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile()),
                           timeZone: .gmt)
         var random = SplitMix64(state: 12)
         var trips: [MeasuredTrip] = []
@@ -73,7 +73,7 @@ import Zones
         }
         var truth = SpeedProfile()
         for hour in 0..<SpeedProfile.hoursPerWeek { truth.setZoneFactor(Float(1 / 1.5), for: "northeast", hourOfWeek: hour) }
-        let real = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: truth, zones: zones),
+        let real = RoadRouter(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: truth, zones: zones),
                           timeZone: .gmt)
         var random = SplitMix64(state: 21)
         var trips: [MeasuredTrip] = []
@@ -125,7 +125,7 @@ import Zones
         let index = try ZoneIndex(zoneSet: zoneSet)
         let zones = EdgeZones(graph: graph, zoneIDs: zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
         func accuracy(_ profile: SpeedProfile, zones: EdgeZones?) -> TravelTimeAccuracy {
-            let router = Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
+            let router = RoadRouter(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                                 timeZone: newYork, tripOverheadSeconds: profile.tripOverheadSeconds)
             let routed = trips.compactMap { trip in
                 (try? router.route(from: trip.from, to: trip.to, depart: trip.depart)).map { ($0.durationSeconds, trip.durationSeconds) }

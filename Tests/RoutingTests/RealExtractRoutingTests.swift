@@ -44,7 +44,7 @@ import Testing
     @Test(arguments: extracts)
     func tablesEqualPointToPointRoutes(file: String) throws {
         guard let graph = try Self.graph(file) else { return }
-        let router = Router(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
+        let router = RoadRouter(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
         var random = SplitMix64(state: 5)
         let points = (0..<301).map { _ in graph.coordinates[Int(random.next() % UInt64(graph.nodeCount))] }
         let depart = Date(timeIntervalSince1970: 1_795_420_800)
@@ -80,7 +80,7 @@ import Testing
     ])
     func knownTripsAreInARealisticRange(file: String, from: Coordinate, to: Coordinate, minMetres: Double, maxMetres: Double) throws {
         guard let graph = try Self.graph(file) else { return }
-        let router = Router(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
+        let router = RoadRouter(graph: graph, timeZone: TimeZone(identifier: "UTC")!)
         let night = try router.route(from: from, to: to, depart: Date(timeIntervalSince1970: 1_795_406_400))  // Monday 03:00
         let rush = try router.route(from: from, to: to, depart: Date(timeIntervalSince1970: 1_795_420_800))   // Monday 08:00
         #expect((minMetres...maxMetres).contains(night.distanceMetres), "\(night.distanceMetres) m")

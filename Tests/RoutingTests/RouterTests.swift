@@ -6,7 +6,7 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct RouterTests {
     static let graph = TestGraphs.grid(30, 25, seed: 13)
     static let utc = TimeZone(identifier: "UTC")!
-    static let router = Router(graph: graph, timeZone: utc)
+    static let router = RoadRouter(graph: graph, timeZone: utc)
     /// Tuesday 2026-11-24 03:00 and 08:00 UTC.
     static let tuesdayNight = Date(timeIntervalSince1970: 1_795_392_000 + 27 * 3600)
     static let tuesdayRush = Date(timeIntervalSince1970: 1_795_392_000 + 32 * 3600)
@@ -23,7 +23,7 @@ import Testing
     /// the same seeds: those of the nearest road, or of every candidate within the radius.
     @Test(arguments: [0.0, 15.0, 40.0])
     func routesEqualDijkstraBetweenSnappedPoints(radius: Double) throws {
-        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
+        let router = RoadRouter(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
         let metric = router.metric(departing: Self.tuesdayRush)
         let dijkstra = Dijkstra(graph: Self.graph)
         let points = Self.randomPoints(400, seed: 3)
@@ -60,7 +60,7 @@ import Testing
     /// with or without snap candidates.
     @Test(arguments: [0.0, 15.0, 40.0])
     func tablesEqualRoutes(radius: Double) throws {
-        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
+        let router = RoadRouter(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: radius)
         let taxis = Self.randomPoints(120, seed: 8)
         let pickup = Self.randomPoints(1, seed: 99)[0]
         let inward = try router.table(from: taxis, to: pickup, depart: Self.tuesdayRush)
@@ -77,8 +77,8 @@ import Testing
     /// Candidates never make a route slower, and the snap distance reported is
     /// that of a road within the radius (the nearest's when the radius is 0).
     @Test func candidatesNeverSlowARouteDown() throws {
-        let nearestOnly = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 0)
-        let router = Router(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 40)
+        let nearestOnly = RoadRouter(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 0)
+        let router = RoadRouter(graph: Self.graph, timeZone: Self.utc, snapRadiusMetres: 40)
         let points = Self.randomPoints(200, seed: 5)
         var faster = 0
         for (source, target) in zip(points, points.dropFirst()) {
@@ -143,7 +143,7 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct RouterConcurrencyTests {
     /// Many tasks routing at once, over several hours, get the answers a single caller gets.
     @Test func concurrentCallersGetTheSequentialAnswers() async throws {
-        let router = Router(graph: RouterTests.graph, timeZone: RouterTests.utc, maxCachedMetrics: 2)
+        let router = RoadRouter(graph: RouterTests.graph, timeZone: RouterTests.utc, maxCachedMetrics: 2)
         let points = RouterTests.randomPoints(80, seed: 31)
         let departures = (0..<4).map { RouterTests.tuesdayNight.addingTimeInterval(Double($0) * 5 * 3600) }
         let jobs: [(Coordinate, Coordinate, Date)] = (0..<160).map { index in
@@ -177,7 +177,7 @@ final class AdjustableSpeeds: EdgeSpeedSource, @unchecked Sendable {
     @Test func discardedMetricsAreRebuiltFromTheSource() throws {
         let graph = RouterTests.graph
         let speeds = AdjustableSpeeds(graph.edgeDurationMs)
-        let router = Router(graph: graph, speeds: speeds, timeZone: RouterTests.utc)
+        let router = RoadRouter(graph: graph, speeds: speeds, timeZone: RouterTests.utc)
         let points = RouterTests.randomPoints(2, seed: 77)
         let before = try router.route(from: points[0], to: points[1], depart: RouterTests.tuesdayRush)
         speeds.set(graph.edgeDurationMs.map { $0 * 3 })

@@ -29,8 +29,8 @@ import Testing
     static let dropOff = at(east: 0, north: 80)
     static let night = Date(timeIntervalSince1970: 1_795_392_000 + 27 * 3600)
 
-    static func router(radius: Double) -> Router {
-        Router(graph: corner, timeZone: .gmt, snapRadiusMetres: radius)
+    static func router(radius: Double) -> RoadRouter {
+        RoadRouter(graph: corner, timeZone: .gmt, snapRadiusMetres: radius)
     }
 
     /// The snapper lists the nearest road first, then each other road within the radius once.

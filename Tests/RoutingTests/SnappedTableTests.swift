@@ -6,10 +6,10 @@ import Testing
 /// The many-to-one table from snapped places on the demo map (Midtown
 /// Manhattan, up to eight snap candidates per place, both directions each).
 @Suite(.timeLimit(.minutes(20))) struct SnappedTableTests {
-    static let router: Router = {
+    static let router: RoadRouter = {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let extract = try! OSMExtract(contentsOf: root.appendingPathComponent("Maps/manhattan-midtown.osm.pbf").path)
-        return Router(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: TimeZone(identifier: "America/New_York")!)
+        return RoadRouter(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: TimeZone(identifier: "America/New_York")!)
     }()
     /// Tuesday 2026-11-24 08:00 in New York.
     static let tuesdayRush = Date(timeIntervalSince1970: 1_795_392_000 + 13 * 3600)
@@ -53,7 +53,7 @@ import Testing
     @Test(arguments: [300, 800])
     func manyToOneFromSnappedPlacesEqualsPerSourceTablesAndRoutes(sourceCount: Int) throws {
         let router = Self.router
-        #expect((sourceCount * Router.sourcesPerNodeForSweepingEveryNode >= router.topology.nodeCount) == (sourceCount == 800))
+        #expect((sourceCount * RoadRouter.sourcesPerNodeForSweepingEveryNode >= router.topology.nodeCount) == (sourceCount == 800))
         let sources = Self.places(sourceCount, seed: 11)
         let snapped = sources.map { try? router.snap($0) }
         #expect(snapped.contains { $0 == nil }, "some places are off the roads")

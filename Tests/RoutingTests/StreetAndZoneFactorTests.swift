@@ -22,7 +22,7 @@ import Testing
     }
 
     static func route(_ profile: SpeedProfile, on setup: (map: TinyMap, graph: RoadGraph, zones: EdgeZones)) throws -> Route {
-        let router = Router(graph: setup.graph, speeds: ProfiledEdgeSpeeds(graph: setup.graph, profile: profile, zones: setup.zones),
+        let router = RoadRouter(graph: setup.graph, speeds: ProfiledEdgeSpeeds(graph: setup.graph, profile: profile, zones: setup.zones),
                             timeZone: .gmt)
         return try router.route(from: setup.map.positions["a"]!, to: setup.map.positions["c"]!,
                                 depart: Date(timeIntervalSince1970: 0))
@@ -71,7 +71,7 @@ import Testing
         let around = try Self.route(congested, on: setup)
         #expect(abs(around.distanceMetres - 200) < 1, "the route leaves the zone")
 
-        let withoutZones = Router(graph: setup.graph, speeds: ProfiledEdgeSpeeds(graph: setup.graph, profile: congested),
+        let withoutZones = RoadRouter(graph: setup.graph, speeds: ProfiledEdgeSpeeds(graph: setup.graph, profile: congested),
                                   timeZone: .gmt)
         let ignored = try withoutZones.route(from: setup.map.positions["a"]!, to: setup.map.positions["c"]!,
                                              depart: Date(timeIntervalSince1970: 0))
@@ -81,7 +81,7 @@ import Testing
     /// The driven edges of a route add up to its time.
     @Test func drivenEdgesAddUpToTheRoute() throws {
         let graph = TestGraphs.grid(10, 10, seed: 5)
-        let router = Router(graph: graph, speeds: ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile()), timeZone: .gmt)
+        let router = RoadRouter(graph: graph, speeds: ProfiledEdgeSpeeds(graph: graph, profile: SpeedProfile()), timeZone: .gmt)
         var random = SplitMix64(state: 9)
         for _ in 0..<30 {
             func point() -> Coordinate {
@@ -126,7 +126,7 @@ import Testing
         #expect(try SpeedProfile(parsing: delayed.text) == delayed)
         let depart = Date(timeIntervalSince1970: 0)
         func seconds(_ profile: SpeedProfile, _ from: Character, _ to: Character) throws -> Double {
-            try Router(graph: graph, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile), timeZone: .gmt)
+            try RoadRouter(graph: graph, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile), timeZone: .gmt)
                 .route(from: map.positions[from]!, to: map.positions[to]!, depart: depart).durationSeconds
         }
         #expect(abs(try seconds(delayed, "a", "e") - seconds(SpeedProfile(), "a", "e") - 10) < 0.01)

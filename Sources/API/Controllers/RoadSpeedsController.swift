@@ -11,7 +11,7 @@ import Storage
 /// dispatchers' map to colour (SPEC R4): a street slower than the profile
 /// says shows red, a faster one green.
 struct RoadSpeedsController: Sendable {
-    let router: Routing.Router
+    let router: RoadRouter
     /// The moment shown when the request names none: the fleet's (the newest fix learned from).
     let fleetTime: @Sendable () -> Date
     /// The node each edge leaves (the graph only stores heads), computed once.
@@ -19,7 +19,7 @@ struct RoadSpeedsController: Sendable {
     /// Roads whose learned time is within this fraction of the profile's are left out.
     static let smallestDifference = 0.05
 
-    init(router: Routing.Router, fleetTime: @escaping @Sendable () -> Date) {
+    init(router: RoadRouter, fleetTime: @escaping @Sendable () -> Date) {
         self.router = router
         self.fleetTime = fleetTime
         edgeTails = router.snapper.edgeTail

@@ -96,7 +96,7 @@ struct TravelTimeController: Sendable {
 
     /// The route the query of `request` asks for, the router that found it, the departure and the mode.
     private func routed(_ request: Request, context: APIRequestContext, geometry: Bool) throws
-        -> (route: Routing.Route, router: Routing.Router, depart: Date, mode: String) {
+        -> (route: Routing.Route, router: RoadRouter, depart: Date, mode: String) {
         _ = try context.requireCaller(in: Set(Role.allCases))
         let from = try request.queryPoint("from")
         let to = try request.queryPoint("to")

@@ -15,7 +15,7 @@ import Zones
 struct WaitsController: Sendable {
     let dispatcher: Dispatcher
     let zones: ActiveZones
-    let router: Routing.Router
+    let router: RoadRouter
     let clock: any ServiceClock
 
     func addRoutes(waits: RouterGroup<APIRequestContext>, reachability: RouterGroup<APIRequestContext>) {

@@ -20,7 +20,7 @@ struct ZonesController: Sendable {
     let zones: ActiveZones
     let dispatcher: Dispatcher
     /// The road map the taxis drive on: a point off it has no nearest taxi.
-    let router: Routing.Router
+    let router: RoadRouter
     let clock: any ServiceClock
     /// The zones' taxi lists as written within the last second, while nothing the push sockets tell changed.
     let fleetDocuments: RecentFleetDocuments
@@ -28,7 +28,7 @@ struct ZonesController: Sendable {
     private let written = WrittenZones()
 
     init(
-        fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, router: Routing.Router, clock: any ServiceClock,
+        fleet: FleetIndex, zones: ActiveZones, dispatcher: Dispatcher, router: RoadRouter, clock: any ServiceClock,
         fleetDocuments: RecentFleetDocuments
     ) {
         self.fleet = fleet

@@ -91,10 +91,10 @@ public enum SpeedProfileCalibration {
     /// used. `progress` hears about each step.
     public static func fit(graph: RoadGraph, topology: CCHTopology, zones: EdgeZones? = nil, trips: [MeasuredTrip],
                            timeZone: TimeZone, baseline: SpeedProfile, maxSnapDistanceMetres: Double = 250,
-                           snapRadiusMetres: Double = Router.defaultSnapRadiusMetres,
+                           snapRadiusMetres: Double = RoadRouter.defaultSnapRadiusMetres,
                            progress: (String) -> Void = { _ in }) -> Result {
-        func router(_ profile: SpeedProfile) -> Router {
-            Router(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
+        func router(_ profile: SpeedProfile) -> RoadRouter {
+            RoadRouter(graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                    timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres,
                    tripOverheadSeconds: profile.tripOverheadSeconds)
         }

@@ -31,7 +31,7 @@ struct TripDrives {
                       zones: EdgeZones?, timeZone: TimeZone, maxSnapDistanceMetres: Double,
                       snapRadiusMetres: Double) -> TripDrives {
         let profile = setting.routingProfile(zoneIDs: zones?.zoneIDs ?? [])
-        let router = Router(graph: graph, topology: topology,
+        let router = RoadRouter(graph: graph, topology: topology,
                             speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
                             timeZone: timeZone, maxSnapDistanceMetres: maxSnapDistanceMetres,
                             snapRadiusMetres: snapRadiusMetres)

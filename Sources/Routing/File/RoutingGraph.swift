@@ -57,7 +57,7 @@ public enum RoutingGraph {
     ///   ``SpeedProfileError`` naming what is wrong with the file.
     public static func load(from url: URL, speedProfile: SpeedProfile? = nil, timeZone: TimeZone? = nil,
                             maxSnapDistanceMetres: Double = 250,
-                            snapRadiusMetres: Double = Router.defaultSnapRadiusMetres) throws -> Router {
+                            snapRadiusMetres: Double = RoadRouter.defaultSnapRadiusMetres) throws -> RoadRouter {
         try router(for: GraphFile.read(from: url), speedProfile: speedProfile, timeZone: timeZone,
                    maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres)
     }
@@ -65,17 +65,17 @@ public enum RoutingGraph {
     /// A router on a graph file's contents. Arguments override what the
     /// file holds: `speedProfile` its profile, `timeZone` its time zone
     /// (UTC when neither gives one). `snapRadiusMetres` is the router's
-    /// ``Router/snapRadiusMetres``.
+    /// ``RoadRouter/snapRadiusMetres``.
     /// - Throws: ``GraphFileError``, ``CCHTopologyError`` or
     ///   ``SpeedProfileError`` naming what is wrong with the file.
     public static func router(for contents: GraphFile.Contents, speedProfile: SpeedProfile? = nil, timeZone: TimeZone? = nil,
                               maxSnapDistanceMetres: Double = 250,
-                              snapRadiusMetres: Double = Router.defaultSnapRadiusMetres) throws -> Router {
+                              snapRadiusMetres: Double = RoadRouter.defaultSnapRadiusMetres) throws -> RoadRouter {
         let graph = contents.graph
         let topology = try contents.extraSections[topologySection].map { try CCHTopology(serialized: $0, for: graph) }
         let profile = try speedProfile ?? Self.speedProfile(in: contents)
         let zones = try EdgeZones(sections: contents.extraSections, edgeCount: graph.edgeCount)
-        return Router(
+        return RoadRouter(
             graph: graph, topology: topology, speeds: ProfiledEdgeSpeeds(graph: graph, profile: profile, zones: zones),
             timeZone: timeZone ?? Self.timeZone(in: contents) ?? TimeZone(identifier: "UTC")!,
             maxSnapDistanceMetres: maxSnapDistanceMetres, snapRadiusMetres: snapRadiusMetres, tripOverheadSeconds: profile.tripOverheadSeconds,

@@ -26,7 +26,7 @@ public final class FleetMatcher {
     private var tracks: [String: Track] = [:]
 
     /// A matcher on the roads of `router`.
-    public init(router: Router, settings: MapMatchSettings = MapMatchSettings()) {
+    public init(router: RoadRouter, settings: MapMatchSettings = MapMatchSettings()) {
         graph = router.graph
         snapper = router.snapper
         self.settings = settings

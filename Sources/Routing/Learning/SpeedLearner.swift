@@ -38,7 +38,7 @@ public final class SpeedLearner {
 
     /// A learner on `router`'s roads over `base` (the router's own profile
     /// speeds), starting from `table` (what was learned before a restart).
-    public init(router: Router, base: ProfiledEdgeSpeeds, table: LearnedSpeedTable = LearnedSpeedTable(),
+    public init(router: RoadRouter, base: ProfiledEdgeSpeeds, table: LearnedSpeedTable = LearnedSpeedTable(),
                 settings: MapMatchSettings = MapMatchSettings()) {
         self.base = base
         self.table = table
@@ -95,7 +95,7 @@ public final class SpeedLearner {
     /// each trip's time minus its drive at the router's speeds (the router's
     /// own overhead taken out), within 0–1800 s; the base profile's while
     /// fewer than 20 trips are known.
-    public func tripOverheadSeconds(using router: Router) -> Double {
+    public func tripOverheadSeconds(using router: RoadRouter) -> Double {
         guard trips.count >= 20 else { return base.profile.tripOverheadSeconds }
         let current = router.tripOverheadSeconds
         let residuals = trips.compactMap { trip -> Double? in

@@ -1,5 +1,5 @@
 /// Driving straight along one road between a source and a target candidate,
-/// without entering the graph search (``Router/directDrive(from:to:metric:)``).
+/// without entering the graph search (``RoadRouter/directDrive(from:to:metric:)``).
 struct DirectDrive: Sendable, Equatable {
     /// Index of the source candidate used.
     var sourceCandidate: Int

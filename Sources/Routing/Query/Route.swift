@@ -1,7 +1,7 @@
 import Foundation
 import GeoKit
 
-/// A route between two coordinates, as ``Router/route(from:to:depart:includeGeometry:)`` answers.
+/// A route between two coordinates, as ``RoadRouter/route(from:to:depart:includeGeometry:)`` answers.
 public struct Route: Sendable, Equatable {
     /// Driving time in seconds for the departure hour's speeds.
     public var durationSeconds: Double

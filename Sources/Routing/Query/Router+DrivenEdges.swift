@@ -11,7 +11,7 @@ public struct DrivenEdge: Sendable, Equatable {
     public var share: Double
 }
 
-extension Router {
+extension RoadRouter {
     /// The edges the fastest route from `source` to `target`, leaving at
     /// `depart`, drives, in order, with the share of each (from and to the
     /// snap candidates that route uses).

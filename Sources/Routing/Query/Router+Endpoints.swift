@@ -3,13 +3,13 @@ import GeoKit
 
 /// How the router turns coordinates into search seeds: each coordinate has
 /// one or more snap candidates (the nearest road, plus the other roads within
-/// ``Router/snapRadiusMetres``); a route leaves a candidate's point in the
+/// ``RoadRouter/snapRadiusMetres``); a route leaves a candidate's point in the
 /// middle of an edge by driving the rest of that edge (or, on a two-way road,
 /// the part behind it along the reverse twin), and arrives likewise. The
 /// seeds of every candidate go into one search, which picks the best. When a
 /// source and a target candidate lie on one road the route may drive straight
 /// between them.
-extension Router {
+extension RoadRouter {
     /// `coordinate` as the start of a search: its candidates, each leaving ahead and back.
     /// - Throws: ``SnapError`` when it is too far from a road.
     func sourceEndpoint(_ coordinate: Coordinate, _ metric: CCHMetric) throws -> SnappedEndpoint {

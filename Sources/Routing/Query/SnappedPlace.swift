@@ -12,7 +12,7 @@ public struct SnappedPlace: Sendable {
     let candidates: SnapCandidates
 }
 
-extension Router {
+extension RoadRouter {
     /// `coordinate` snapped to the roads, as ``table(fromSnapped:to:depart:)`` takes it.
     /// - Throws: ``SnapError`` when it is too far from a road.
     public func snap(_ coordinate: Coordinate) throws -> SnappedPlace {

@@ -1,7 +1,7 @@
 /// Many places snapped to the roads, kept flat for tables from thousands
 /// of them (every free taxi of a district to a pickup, SPEC D4): each
 /// place's snap candidates, only what a table reads of them (the edge and
-/// where along it), lie in one contiguous array, ``Router/maxSnapCandidates``
+/// where along it), lie in one contiguous array, ``RoadRouter/maxSnapCandidates``
 /// slots a place, so a table reads a place without following a pointer of
 /// its own and without copying or retaining anything, and a place that
 /// moves is replaced in its own slots. Where ``SnappedPlace`` keeps each
@@ -19,7 +19,7 @@ public struct SnappedPlaces: Sendable {
     }
 
     /// Slots per place: the most candidates a snap gives.
-    static let slotsPerPlace = Router.maxSnapCandidates
+    static let slotsPerPlace = RoadRouter.maxSnapCandidates
     /// Each place's candidates from its first slot, nearest first; slots
     /// beyond a place's count are left as they were and never read.
     private var slots: [Candidate] = []
@@ -55,7 +55,7 @@ public struct SnappedPlaces: Sendable {
     public mutating func replace(at index: Int, with place: SnappedPlace?) {
         counts[index] = 0
         guard let candidates = place?.candidates else { return }
-        precondition(candidates.count <= Self.slotsPerPlace, "a snap gives at most Router.maxSnapCandidates candidates")
+        precondition(candidates.count <= Self.slotsPerPlace, "a snap gives at most RoadRouter.maxSnapCandidates candidates")
         let first = index * Self.slotsPerPlace
         for (offset, candidate) in candidates.enumerated() {
             slots[first + offset] = Candidate(edgeNumber: UInt32(candidate.edge), fraction: candidate.fraction)

@@ -70,7 +70,7 @@ public struct Snapper: Sendable {
     /// How far beyond each cell of the grid its list of roads reaches: the
     /// router's candidate radius, within which most fixes lie of their road,
     /// so that snapping one reads a single cell.
-    static let gridMarginMetres = Router.defaultSnapRadiusMetres
+    static let gridMarginMetres = RoadRouter.defaultSnapRadiusMetres
 
     /// The nearest point on any edge to `coordinate`.
     /// - Throws: ``SnapError/tooFarFromRoad(distanceMetres:limitMetres:swappedIsNear:)`` when

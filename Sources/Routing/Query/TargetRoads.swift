@@ -2,7 +2,7 @@
 /// roads), as every edge joining the same two nodes either way: driving
 /// straight along one road between a source and the target needs a source
 /// candidate on the same edge or on its reverse twin. So a table from
-/// thousands of taxis asks ``Router/directDrive(from:to:metric:)`` only of
+/// thousands of taxis asks ``RoadRouter/directDrive(from:to:metric:)`` only of
 /// the few with a candidate on one of these edges, and gives the others'
 /// answers from the graph search alone, as that check would. The edges are
 /// listed once per table, so checking a taxi reads none of its edges' nodes,

@@ -75,7 +75,7 @@ public struct TimedRoute: Sendable {
     }
 }
 
-extension Router {
+extension RoadRouter {
     /// The fastest route from `source` to `target` leaving at `depart`,
     /// with the time of each edge at that departure's speeds (no trip overhead).
     /// - Throws: ``SnapError`` when either end is too far from a road,

@@ -6,7 +6,7 @@ import Testing
 /// Fixes matched to the roads: drives between them, and what is not one.
 @Suite(.timeLimit(.minutes(20))) struct FleetMatcherTests {
     /// A two-way street a-e, 4 × 80 m, with a parallel one-way street f-j (eastward) 80 m south.
-    static func setup() throws -> (map: TinyMap, router: Router) {
+    static func setup() throws -> (map: TinyMap, router: RoadRouter) {
         var map = TinyMap("""
             a b c d e
             f g h i j
@@ -15,7 +15,7 @@ import Testing
         map.way("fghij", ["highway": "secondary", "oneway": "yes"])
         map.way("af", ["highway": "secondary"])
         map.way("ej", ["highway": "secondary"])
-        return (map, Router(graph: try map.build().graph, timeZone: .gmt))
+        return (map, RoadRouter(graph: try map.build().graph, timeZone: .gmt))
     }
 
     static let start = Date(timeIntervalSince1970: 1_700_000_000)

@@ -10,9 +10,9 @@ import Testing
     static let start = Date(timeIntervalSince1970: 1_704_096_000)  // Monday 2024-01-01 08:00 UTC
 
     /// The grid's router on the built-in profile, and a route across it.
-    static func setup() throws -> (router: Router, route: TimedRoute, from: Coordinate, to: Coordinate) {
+    static func setup() throws -> (router: RoadRouter, route: TimedRoute, from: Coordinate, to: Coordinate) {
         let graph = SyntheticCity.grid(columns: 12, rows: 12)
-        let router = Router(graph: graph, timeZone: .gmt)
+        let router = RoadRouter(graph: graph, timeZone: .gmt)
         // Inside the grid: its rim has one-way dead ends.
         let from = graph.coordinates[12 * 2 + 2], to = graph.coordinates[12 * 9 + 9]
         return (router, try router.timedRoute(from: from, to: to, depart: start), from, to)

@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct TimedRouteTests {
     @Test func aTimedRouteTakesTheRoutersTimeAndMovesAlongItsEdges() throws {
         let graph = SyntheticCity.grid(columns: 8, rows: 8)
-        let router = Router(graph: graph, timeZone: .gmt)
+        let router = RoadRouter(graph: graph, timeZone: .gmt)
         let from = graph.coordinates[3], to = graph.coordinates[60]
         let depart = Date(timeIntervalSince1970: 1_704_096_000)
         let timed = try router.timedRoute(from: from, to: to, depart: depart)
@@ -21,7 +21,7 @@ import Testing
 
     @Test func retimingSlowsOnlyWhatIsLeftOfTheDrive() throws {
         let graph = SyntheticCity.grid(columns: 8, rows: 8)
-        let router = Router(graph: graph, timeZone: .gmt)
+        let router = RoadRouter(graph: graph, timeZone: .gmt)
         let timed = try router.timedRoute(from: graph.coordinates[8 + 1], to: graph.coordinates[8 * 6 + 6], depart: Date(timeIntervalSince1970: 0))
         let halfway = timed.durationSeconds / 2
         let place = timed.position(after: halfway).coordinate

@@ -30,7 +30,7 @@ struct RouterArguments: ParsableArguments {
         "Roads within this distance of a point are all candidates for its end of a route, besides the nearest, "
             + "and the fastest route picks one (GPS in street canyons is often 10-30 m off), in metres; 0 uses the nearest road only.",
         valueName: "METRES"))
-    var snapRadiusMetres: Double = Router.defaultSnapRadiusMetres
+    var snapRadiusMetres: Double = RoadRouter.defaultSnapRadiusMetres
 
     /// Refuses a negative or infinite snap radius, and two speed profiles,
     /// before anything is loaded.
@@ -46,7 +46,7 @@ struct RouterArguments: ParsableArguments {
     /// Loads the router or exits: 2 with the reason when a file cannot be
     /// used. A graph without a time zone, when --time-zone gives none
     /// either, is warned of on standard error: its hours are UTC's.
-    func loadRouter() throws -> Router {
+    func loadRouter() throws -> RoadRouter {
         let profile: SpeedProfile? = try freeFlow ? .freeFlow : speedProfile.map(readSpeedProfile)
         let zone: TimeZone?
         do {

@@ -77,7 +77,7 @@ struct SimulationOptions: ParsableArguments {
     /// the --incident slowdowns timed from `start`, the simulated start.
     /// - Throws: exit status 2, having said why, when the profile, the graph
     ///   file or an incident cannot be used.
-    func drivingRouter(over router: Router, graphPath: String, start: Date) throws -> Router {
+    func drivingRouter(over router: RoadRouter, graphPath: String, start: Date) throws -> RoadRouter {
         try TrueSpeeds(over: router, graphPath: graphPath, profile: trueSpeedProfile.map(readSpeedProfile),
                        incidents: incidents, start: start).router
     }

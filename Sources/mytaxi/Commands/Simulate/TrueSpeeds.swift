@@ -9,7 +9,7 @@ import Routing
 /// `plan` build it the same way.
 struct TrueSpeeds {
     /// The router the simulated taxis drive with.
-    let router: Router
+    let router: RoadRouter
     /// The incidents, in the order given.
     let incidents: [RoadIncident]
 
@@ -21,7 +21,7 @@ struct TrueSpeeds {
     /// - Throws: exit status 2, having said why: the graph file cannot be
     ///   read, or an incident cannot be used (`--incident: ...`: a wrong
     ///   field, a road the graph does not name, a graph without names).
-    init(over router: Router, graphPath: String, profile: SpeedProfile?, incidents texts: [String], start: Date) throws {
+    init(over router: RoadRouter, graphPath: String, profile: SpeedProfile?, incidents texts: [String], start: Date) throws {
         guard texts.count <= IncidentSpeeds.maxIncidents else {
             printError("--incident: at most \(IncidentSpeeds.maxIncidents) incidents, not \(texts.count)")
             throw ExitCode(2)
@@ -49,7 +49,7 @@ struct TrueSpeeds {
             throw ExitCode(2)
         }
         let base: any EdgeSpeedSource = profile.map { ProfiledEdgeSpeeds(graph: router.graph, profile: $0, zones: zones) } ?? router.speeds
-        self.router = Router(
+        self.router = RoadRouter(
             graph: router.graph, topology: router.topology, speeds: IncidentSpeeds(base: base, incidents: incidents),
             timeZone: router.timeZone, maxSnapDistanceMetres: router.maxSnapDistanceMetres,
             snapRadiusMetres: router.snapRadiusMetres, tripOverheadSeconds: profile?.tripOverheadSeconds ?? router.tripOverheadSeconds)

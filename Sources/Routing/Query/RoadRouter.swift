@@ -24,7 +24,7 @@ import Synchronization
 /// come in): the metrics of the new source that matter now are customized
 /// before the swap, so no query waits for them, and a query under way
 /// finishes on the metric it started with.
-public final class Router: Sendable {
+public final class RoadRouter: Sendable {
     /// The road graph routed on.
     public let graph: RoadGraph
     /// Its CCH topology.
@@ -66,7 +66,7 @@ public final class Router: Sendable {
     /// Creates a router; builds the topology when none is given (seconds on a large city).
     public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
                 timeZone: TimeZone, maxSnapDistanceMetres: Double = 250,
-                snapRadiusMetres: Double = Router.defaultSnapRadiusMetres, maxCachedMetrics: Int = 24,
+                snapRadiusMetres: Double = RoadRouter.defaultSnapRadiusMetres, maxCachedMetrics: Int = 24,
                 tripOverheadSeconds: Double = 0, edgeNames: EdgeNames? = nil) {
         self.maxCachedMetrics = max(maxCachedMetrics, 1)
         self.graph = graph
