@@ -86,7 +86,8 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
-        // ServiceClock: the one source of wall and monotonic time, and a manual clock for tests.
+        // ServiceClock: the one source of wall and monotonic time, a manual clock for tests, and
+        // the rules of a deadline that closes a connection (DeadlineStateMachine), on any clock.
         .target(name: "ServiceClock", swiftSettings: swiftSettings),
         .testTarget(name: "ServiceClockTests", dependencies: ["TestSupport", "ServiceClock"], swiftSettings: swiftSettings),
 
