@@ -93,7 +93,8 @@ let package = Package(
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
-        // ServiceClock: the one source of wall and monotonic time, and a manual clock for tests.
+        // ServiceClock: the one source of wall and monotonic time, a manual clock for tests, and
+        // the rules of a deadline that closes a connection (DeadlineStateMachine), on any clock.
         .target(name: "ServiceClock", swiftSettings: swiftSettings),
         .testTarget(name: "ServiceClockTests", dependencies: ["TestSupport", "ServiceClock"], swiftSettings: swiftSettings),
 
@@ -306,8 +307,11 @@ let package = Package(
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -1,5 +1,6 @@
 import HTTPTypes
 import HummingbirdCore
+import Ingest
 import Logging
 import NIOCore
 
@@ -18,7 +19,7 @@ import NIOCore
 ///   a head longer than ``maximumHead`` with 431 (a 100 KB `?token=`), and
 ///   closes, instead of leaving the client waiting for the deadline;
 /// and leaves the pipeline once the blank line that ends the head was read.
-final class FirstRequestHeadHandler: ChannelInboundHandler, RemovableChannelHandler {
+final class FirstRequestHeadHandler: ChannelInboundHandler, RemovableChannelHandler, DeadlineChannelHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
 
@@ -28,9 +29,9 @@ final class FirstRequestHeadHandler: ChannelInboundHandler, RemovableChannelHand
     /// The longest head read, request line and header fields together.
     static let maximumHead = 32 * 1024
 
-    private let timeout: TimeAmount
+    let openingTimeout: TimeAmount
     private let cut: ConnectionCut
-    private var timer: Scheduled<Void>?
+    var deadline = ChannelDeadline()
     private var headBytes = 0
     private var requestLineEnded = false
     /// How many bytes of CR LF CR LF were matched at the end of what was read.
@@ -38,22 +39,8 @@ final class FirstRequestHeadHandler: ChannelInboundHandler, RemovableChannelHand
     private var refused = false
 
     init(timeout: TimeAmount, cut: ConnectionCut) {
-        self.timeout = timeout
+        openingTimeout = timeout
         self.cut = cut
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) {
-        if context.channel.isActive { arm(context: context) }
-    }
-
-    func channelActive(context: ChannelHandlerContext) {
-        arm(context: context)
-        context.fireChannelActive()
-    }
-
-    func handlerRemoved(context: ChannelHandlerContext) {
-        timer?.cancel()
-        timer = nil
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -96,12 +83,8 @@ final class FirstRequestHeadHandler: ChannelInboundHandler, RemovableChannelHand
         }
     }
 
-    private func arm(context: ChannelHandlerContext) {
-        guard timer == nil else { return }
-        let loopBound = NIOLoopBound(context, eventLoop: context.eventLoop)
-        timer = context.eventLoop.scheduleTask(in: timeout) { [cut] in
-            cut.mark()
-            loopBound.value.close(promise: nil)
-        }
+    func deadlineExpired(context: ChannelHandlerContext) {
+        cut.mark()
+        context.close(promise: nil)
     }
 }

@@ -1,5 +1,8 @@
+import FixRecords
 import Foundation
+import MetricsTestKit
 import NIOCore
+import NIOEmbedded
 import TestSupport
 import Testing
 @testable import Ingest
@@ -42,35 +45,88 @@ import Testing
         try await server.stop()
     }
 
-    /// A client that connects and drips bytes that never make a login is
-    /// closed at the identification deadline, however often it sends.
-    @Test func aConnectionThatNeverIdentifiesIsClosedAtTheDeadline() async throws {
-        let server = try ListenerHarness(sink: RecordingSink(), limits: Self.limits(login: 400, idle: 60_000))
+    /// The listeners hold each connection to the deadlines of their limits:
+    /// a client that sends nothing is closed once the identification
+    /// deadline passed (how each deadline runs is checked on an embedded
+    /// loop below, without waiting for it).
+    @Test func theListenersCloseASilentConnection() async throws {
+        let server = try ListenerHarness(sink: RecordingSink(), limits: Self.limits(login: 50, idle: 60_000))
         let port = try await server.gt06TCP()
         let client = try TestSocket.tcp(port: port)
-        let opened = Date()
-        var closed = false
-        while Date().timeIntervalSince(opened) < 5, !closed {
-            try? client.send("x")
-            closed = client.receive(timeout: 0.1) == ""
-        }
-        #expect(closed)
-        #expect(Date().timeIntervalSince(opened) < 2, "closed near the 0.4 s deadline")
+        #expect(client.receive(timeout: 30) == "", "closed, not left open")
         try await server.stop()
     }
 
-    /// An identified terminal may stay silent up to the idle timeout, which
-    /// is then what closes it (longer than the identification deadline).
-    @Test func anIdentifiedTerminalIsClosedOnlyAfterTheIdleTimeout() async throws {
-        let server = try ListenerHarness(sink: RecordingSink(), limits: Self.limits(login: 300, idle: 1_500))
-        let port = try await server.lineTCP()
-        let terminal = try TestSocket.tcp(port: port)
+    /// A client that connects and drips bytes that never make a login is
+    /// closed at the identification deadline, however often it sends, and
+    /// counted under that phase.
+    @Test func aConnectionThatNeverIdentifiesIsClosedAtTheDeadline() throws {
+        let terminal = try DeadlineHarness(limits: Self.limits(login: 30_000, idle: 900_000))
+        for _ in 1..<30 {
+            try terminal.send("x")
+            terminal.advance(by: .seconds(1))
+        }
+        #expect(terminal.closes(after: .seconds(1)), "closed at the 30 s deadline, not before")
+        #expect(try terminal.timeouts() == (identification: 1, idle: 0))
+    }
+
+    /// An identified terminal may stay silent up to the idle timeout after
+    /// each read, which is then what closes it (longer than the
+    /// identification deadline).
+    @Test func anIdentifiedTerminalIsClosedOnlyAfterTheIdleTimeout() throws {
+        let terminal = try DeadlineHarness(limits: Self.limits(login: 30_000, idle: 900_000))
+        terminal.advance(by: .seconds(10))
         try terminal.send(ListenerHarness.line(seq: 1))
-        #expect(terminal.receive(until: "\n", timeout: 5) == "ACK,1\n")
-        let identified = Date()
-        #expect(terminal.receive(timeout: 0.8) == nil, "still open past the identification deadline")
-        #expect(terminal.receive(timeout: 5) == "", "closed once silent for the idle timeout")
-        #expect(Date().timeIntervalSince(identified) >= 1.4)
-        try await server.stop()
+        terminal.advance(by: .seconds(500))
+        #expect(terminal.channel.isActive, "open past the identification deadline")
+        try terminal.send(ListenerHarness.line(seq: 2))
+        #expect(terminal.closes(after: .seconds(900)), "closed once silent for the idle timeout after its last read, not before")
+        #expect(try terminal.timeouts() == (identification: 0, idle: 1))
+    }
+
+    /// A line-protocol connection on an `EmbeddedChannel` behind its
+    /// deadline handler, as the listeners build it: time moves only when
+    /// the test advances the loop.
+    struct DeadlineHarness {
+        let channel: EmbeddedChannel
+        let metrics = TestMetrics()
+
+        init(limits: IngestConnectionLimits) throws {
+            var pipelineMetrics: IngestMetrics?
+            channel = try EmbeddedIngestChannel.make(sink: HeldSink(), metrics: metrics) { pipeline, batcher in
+                pipelineMetrics = pipeline.metrics
+                return StreamIngestHandler<LineProtocolDecoder>(pipeline: pipeline, batcher: batcher)
+            }
+            try channel.pipeline.syncOperations.addHandler(
+                TerminalDeadlineHandler(limits: limits, metrics: try #require(pipelineMetrics), wireProtocol: .line),
+                position: .first)
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 1)).wait()
+        }
+
+        func send(_ text: String) throws {
+            try channel.writeInbound(channel.allocator.buffer(string: text))
+            channel.embeddedEventLoop.run()
+        }
+
+        func advance(by amount: TimeAmount) {
+            channel.embeddedEventLoop.advanceTime(by: amount)
+        }
+
+        /// Whether the connection, open until just before `amount` from
+        /// now, is closed at that instant (advancing the loop to it).
+        func closes(after amount: TimeAmount) -> Bool {
+            advance(by: amount - .nanoseconds(1))
+            let openBefore = channel.isActive
+            advance(by: .nanoseconds(1))
+            return openBefore && !channel.isActive
+        }
+
+        /// Connections closed for each phase's deadline.
+        func timeouts() throws -> (identification: Int64, idle: Int64) {
+            func count(_ phase: String) throws -> Int64 {
+                try metrics.expectCounter("mytaxi_connections_timed_out_total", [("protocol", "line"), ("phase", phase)]).totalValue
+            }
+            return (try count("identification"), try count("idle"))
+        }
     }
 }

@@ -1,3 +1,9 @@
+#if canImport(CNIOLinux)
+// `sockaddr_in`'s members belong to whichever module the compiler loaded
+// first that declares them: Glibc through Foundation, or NIO's CNIOLinux
+// when a file compiled in the same batch imports NIOCore first.
+import CNIOLinux
+#endif
 import Foundation
 import NIOCore
 
