@@ -304,12 +304,23 @@ let package = Package(
         // with a deadline, the tags that sort suites into `make test`'s passes).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
+        // ServeConfig: `mytaxi serve`'s settings from its flags and its --config
+        // file, checked into the service's configuration; a library so that
+        // the fuzz targets read config files with the same code.
+        .target(
+            name: "ServeConfig",
+            dependencies: [
+                "API", "Accounts", "FixRecords", "Ingest", "TaxiDispatch", "Zones",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "PostgresStorage", "API",
-                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts",
+                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
