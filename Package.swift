@@ -371,13 +371,14 @@ let package = Package(
             path: "Tools/APILoad",
             swiftSettings: swiftSettings),
 
-        // Fuzz targets (Fuzz/, `make fuzz`): every decoder and the pipeline under
+        // Fuzz targets (Fuzz/, `make fuzz`): every decoder, the pipeline, zone-set
+        // uploads, graph files, speed profiles and serve's config file under
         // libFuzzer when built with -DFUZZING -sanitize=fuzzer (Tools/fuzz.sh); a
         // replayer of saved inputs otherwise, which the tests run over the seeds.
         .executableTarget(
             name: "mytaxi-fuzz",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock",
+                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock", "Zones", "Routing", "ServeConfig",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Fuzz",
