@@ -106,8 +106,9 @@ bench: deps deps-postgres release
 	./Tools/bench-fleet-reads.sh "$$($(SWIFT) build -c release --show-bin-path)"
 	./Tools/bench-zone-swap.sh "$$($(SWIFT) build -c release --show-bin-path)"
 
-## Coverage-guided fuzzing of every decoder and the pipeline (libFuzzer with
-## AddressSanitizer), FUZZ_SECONDS per target; exits 1 on a finding.
+## Coverage-guided fuzzing of every decoder, the pipeline, zone-set uploads, graph
+## files, speed profiles and serve's config file (libFuzzer with AddressSanitizer),
+## FUZZ_SECONDS per target; exits 1 on a finding.
 FUZZ_SECONDS ?= 60
 fuzz: deps-system
 	./Tools/fuzz.sh $(FUZZ_SECONDS)

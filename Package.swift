@@ -325,13 +325,24 @@ let package = Package(
         // with a deadline, the tags that sort suites into `make test`'s passes).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
 
+        // ServeConfig: `mytaxi serve`'s settings from its flags and its --config
+        // file, checked into the service's configuration; a library so that
+        // the fuzz targets read config files with the same code.
+        .target(
+            name: "ServeConfig",
+            dependencies: [
+                "API", "Accounts", "FixRecords", "Ingest", "TaxiDispatch", "Zones",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings),
+
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage", "PostgresStorage",
                 "API",
-                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts",
+                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -382,13 +393,14 @@ let package = Package(
             path: "Tools/APILoad",
             swiftSettings: swiftSettings),
 
-        // Fuzz targets (Fuzz/, `make fuzz`): every decoder and the pipeline under
+        // Fuzz targets (Fuzz/, `make fuzz`): every decoder, the pipeline, zone-set
+        // uploads, graph files, speed profiles and serve's config file under
         // libFuzzer when built with -DFUZZING -sanitize=fuzzer (Tools/fuzz.sh); a
         // replayer of saved inputs otherwise, which the tests run over the seeds.
         .executableTarget(
             name: "mytaxi-fuzz",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock",
+                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock", "Zones", "Routing", "ServeConfig",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             path: "Fuzz",

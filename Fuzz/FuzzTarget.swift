@@ -3,12 +3,15 @@ import Foundation
 import Ingest
 
 /// One coverage-guided fuzz target: a decoder (or the decoder, validator and
-/// pipeline together) fed whatever bytes the fuzzer makes. Each target
-/// checks the same oracle: nothing traps, and no fix leaves a decoder or the
-/// pipeline with a number that is not finite or a time that cannot become
-/// milliseconds.
+/// pipeline together), or a reader of what users upload or configure (a
+/// zone set, a graph file, a speed profile, serve's config file), fed
+/// whatever bytes the fuzzer makes. Every target checks that nothing traps;
+/// the decoders and the pipeline that no fix has a number that is not
+/// finite or a time that cannot become milliseconds; the readers what each
+/// says.
 enum FuzzTarget: String, CaseIterable {
     case line, nmea, osmand, teltonika, teltonikaUDP = "teltonika-udp", gt06, lineUDP = "line-udp", pipeline
+    case zonesUpload = "zones-upload", graphFile = "graph-file", speedProfile = "speed-profile", serveConfig = "serve-config"
 
     /// Runs one input through the target.
     func run(_ bytes: UnsafeRawBufferPointer) {
@@ -21,6 +24,10 @@ enum FuzzTarget: String, CaseIterable {
         case .lineUDP: FuzzOracle.datagram(bytes, with: LineProtocolDecoder.self)
         case .osmand: FuzzOracle.osmand(bytes)
         case .pipeline: PipelineFuzz.run(bytes)
+        case .zonesUpload: ZonesUploadFuzz.run(bytes)
+        case .graphFile: GraphFileFuzz.run(bytes)
+        case .speedProfile: SpeedProfileFuzz.run(bytes)
+        case .serveConfig: ServeConfigFuzz.run(bytes)
         }
     }
 

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
-# Coverage-guided fuzzing of every ingest decoder and of the pipeline with
-# libFuzzer (Fuzz/, target mytaxi-fuzz built with -sanitize=fuzzer,address).
+# Coverage-guided fuzzing with libFuzzer (Fuzz/, target mytaxi-fuzz built with
+# -sanitize=fuzzer,address) of every ingest decoder, of the pipeline, and of
+# the readers of what users upload or configure: zone-set uploads
+# (zones-upload), graph files (graph-file), speed profiles (speed-profile) and
+# the config file of `mytaxi serve --config` (serve-config).
 # Each target starts from the seeds in Fuzz/Seeds/TARGET plus, when present,
 # Traccar's real frames of ../shared/data/protocols, and runs for SECONDS (or
 # RUNS inputs when RUNS is set). Findings (crashes, traps, leaks, a fix with
@@ -12,7 +15,8 @@ set -euo pipefail
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(line line-udp nmea osmand teltonika teltonika-udp gt06 pipeline)
+[ ${#targets[@]} -gt 0 ] || targets=(line line-udp nmea osmand teltonika teltonika-udp gt06 pipeline
+  zones-upload graph-file speed-profile serve-config)
 scratch=.build-fuzz
 flags=(-c release --scratch-path "$scratch" --product mytaxi-fuzz
   -Xswiftc -DFUZZING -Xswiftc -sanitize=fuzzer,address -Xswiftc -parse-as-library -Xswiftc -use-ld=lld)
@@ -51,10 +55,14 @@ for vector in json.load(open(vectors)):
     open(f"{corpus}/traccar-{vector['id']}", "wb").write(data)
 PY
   fi
+  # A graph file needs more room than a frame or a config file: its seed,
+  # a four-node graph written by `mytaxi graph build`, has 1,112 bytes.
+  max_len=1024
+  [ "$target" = graph-file ] && max_len=4096
   limit=(-max_total_time="$seconds")
   [ -n "${RUNS:-}" ] && limit=(-runs="$RUNS")
   log="$work/$target.log"
-  if SWIFT_BACKTRACE=enable=no MYTAXI_FUZZ_TARGET="$target" "$bin" "$corpus" "${limit[@]}" -rss_limit_mb=2048 -max_len=1024 \
+  if SWIFT_BACKTRACE=enable=no MYTAXI_FUZZ_TARGET="$target" "$bin" "$corpus" "${limit[@]}" -rss_limit_mb=2048 -max_len="$max_len" \
       -artifact_prefix="$work/artifacts/$target-" -print_final_stats=1 >"$log" 2>&1; then
     result=ok
   else

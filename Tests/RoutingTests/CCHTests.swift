@@ -106,6 +106,30 @@ import Testing
         #expect(throws: CCHTopologyError.notATopology) { try CCHTopology(serialized: [1, 2, 3], for: graph) }
     }
 
+    /// Found by the graph-file fuzz target: arcs whose heads are in range and
+    /// lead upward, but out of order or without the arc that closes a
+    /// triangle, passed the reading, and customizing a metric read beyond
+    /// the arrays. They are refused as corrupt.
+    @Test func arcsOutOfOrderOrWithoutTheirTriangleAreRefused() throws {
+        let graph = Self.graphs[0].1
+        let topology = CCHTopology(graph: graph)
+        let low = try #require((0..<topology.nodeCount).first { topology.firstArc[$0 + 1] - topology.firstArc[$0] >= 2 })
+        let first = Int(topology.firstArc[low])
+        // arcHead follows the header (5 words), the order (n) and the arc index (n + 1).
+        let offset = 4 * (5 + topology.nodeCount + topology.nodeCount + 1 + first)
+        var swapped = topology.serialized()
+        for byte in 0..<4 { swapped.swapAt(offset + byte, offset + 4 + byte) }
+        #expect(throws: CCHTopologyError.corrupt("arcs out of order or a triangle without its third arc")) {
+            try CCHTopology(serialized: swapped, for: graph)
+        }
+        // Two arcs to one node do not rise either.
+        var untied = topology.serialized()
+        untied.replaceSubrange(offset + 4..<offset + 8, with: untied[offset..<offset + 4])
+        #expect(throws: CCHTopologyError.corrupt("arcs out of order or a triangle without its third arc")) {
+            try CCHTopology(serialized: untied, for: graph)
+        }
+    }
+
     /// Any order gives exact answers (only speed depends on it): the identity order on a random graph.
     @Test func anyOrderIsExact() {
         let graph = TestGraphs.randomGeometric(nodes: 300, seed: 8)

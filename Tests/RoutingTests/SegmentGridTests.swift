@@ -162,4 +162,26 @@ import Testing
         #expect(error?.description == "nearest road is \(Int(nearest.rounded())) m away, beyond the 250 m snapping limit")
         #expect(abs(try snapper.snap(far, maxDistanceMetres: 100_000).distanceMetres - nearest) < Self.tolerance)
     }
+
+    /// Found writing the graph-file fuzz target: a graph with a node far from
+    /// the rest (a damaged file: one node across the globe) asked for 250 m
+    /// cells over the whole Earth, 1.3 × 10^10 of them, and the router's load
+    /// died allocating them. Cells grow instead, and snapping is unchanged.
+    @Test func aGraphSpreadOverTheGlobeGetsABoundedGridThatStillSnaps() throws {
+        func edge(_ tail: UInt32, _ head: UInt32) -> SyntheticCity.Edge {
+            SyntheticCity.Edge(tail: tail, head: head, durationMs: 1_000, lengthMetres: 10, roadClass: .residential)
+        }
+        let nodes = [
+            Coordinate(longitude: 7.42, latitude: 43.73), Coordinate(longitude: 7.421, latitude: 43.73),
+            Coordinate(longitude: -179.9, latitude: -89), Coordinate(longitude: 179.9, latitude: 89),
+        ]
+        let graph = SyntheticCity.graph(coordinates: nodes, edges: [edge(0, 1), edge(1, 0), edge(2, 3)])
+        let size = SegmentGrid.cellSize(width: 4e7, height: 2e7, segments: 2)
+        #expect((4e7 / size + 1) * (2e7 / size + 1) <= Double(SegmentGrid.maximumCells(segments: 2)))
+        #expect(SegmentGrid.cellSize(width: 10_000, height: 10_000, segments: 20_000) == 1.4 * (1e8 / 20_000.0).squareRoot())
+
+        let snap = try Snapper(graph: graph).snap(Coordinate(longitude: 7.4205, latitude: 43.7301), maxDistanceMetres: 250)
+        let nearest = BruteForce(graph).projections(Coordinate(longitude: 7.4205, latitude: 43.7301)).min { $0.distance < $1.distance }!
+        #expect(abs(snap.distanceMetres - nearest.distance) < Self.tolerance)
+    }
 }

@@ -7,7 +7,10 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct FuzzReplayTests {
     static var fuzz: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-fuzz") }
 
-    @Test(arguments: ["line", "line-udp", "nmea", "osmand", "teltonika", "teltonika-udp", "gt06", "pipeline"])
+    @Test(arguments: [
+        "line", "line-udp", "nmea", "osmand", "teltonika", "teltonika-udp", "gt06", "pipeline",
+        "zones-upload", "graph-file", "speed-profile", "serve-config",
+    ])
     func everySeedReplaysWithoutAFinding(target: String) throws {
         let seeds = CommandRunner.packageRoot.appendingPathComponent("Fuzz/Seeds/\(target)")
         let files = try FileManager.default.contentsOfDirectory(atPath: seeds.path).map { seeds.appendingPathComponent($0).path }

@@ -5,10 +5,11 @@ extension GraphFile {
     /// Loads a graph file written by ``write(graph:profile:extraSections:to:)``.
     ///
     /// The file is mapped and each array is copied out of it once (no
-    /// per-element decoding). Sizes and the CSR invariants are checked (edge
-    /// heads within the nodes, first-edge offsets rising to the edge count,
-    /// known road classes) so that a damaged file fails here, by name, not
-    /// later in a query.
+    /// per-element decoding). Sizes, positions and the CSR invariants are
+    /// checked (every node a WGS84 position, edge heads within the nodes,
+    /// first-edge offsets rising to the edge count, known road classes) so
+    /// that a damaged file fails here, by name, not later in a query or in
+    /// the snapper's grid, where a NaN or a position off the Earth trapped.
     /// - Throws: ``GraphFileError`` naming the problem and the section.
     public static func read(from url: URL) throws(GraphFileError) -> Contents {
         let data: Data
@@ -22,7 +23,11 @@ extension GraphFile {
         }.get()
     }
 
-    private static func contents(of raw: UnsafeRawBufferPointer) throws(GraphFileError) -> Contents {
+    /// Reads a graph file's bytes already in memory, checked as
+    /// ``read(from:)`` checks a file (it reads its mapped file with this):
+    /// the fuzz target feeds it bytes straight, without a file per input.
+    /// - Throws: ``GraphFileError`` naming the problem and the section.
+    public static func contents(of raw: UnsafeRawBufferPointer) throws(GraphFileError) -> Contents {
         let sections = try sectionRanges(raw)
         func payload<T: BitwiseCopyable>(_ name: String, as type: T.Type) throws(GraphFileError) -> [T] {
             guard let range = sections[name] else { throw .missingSection(name) }
@@ -45,6 +50,9 @@ extension GraphFile {
                 }
                 count = nodeCount
             }
+        }
+        if let node = coordinates.firstIndex(where: { !$0.isInRange }) {
+            throw .inconsistentSection(Core.coordinates, detail: "node \(node) at \(coordinates[node]) is not a WGS84 position")
         }
         let firstEdge = try payload(Core.firstEdge, as: UInt32.self)
         let edgeHead = try payload(Core.edgeHead, as: UInt32.self)

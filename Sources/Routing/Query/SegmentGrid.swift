@@ -113,8 +113,7 @@ struct SegmentGrid: Sendable {
         minX = x.min() ?? 0
         minY = y.min() ?? 0
         let width = (x.max() ?? 0) - minX, height = (y.max() ?? 0) - minY
-        let area = max(width, 1) * max(height, 1)
-        cellSize = min(max(1.4 * (area / Double(max(edges.count, 1))).squareRoot(), 10), 250)
+        cellSize = Self.cellSize(width: width, height: height, segments: edges.count)
         columns = Int(width / cellSize) + 1
         rows = Int(height / cellSize) + 1
 
@@ -298,6 +297,26 @@ struct SegmentGrid: Sendable {
     @inline(__always)
     private func cell(_ px: Double, _ py: Double) -> (Int, Int) {
         Self.cell(px, py, minX, minY, cellSize)
+    }
+
+    /// The side of a cell for `segments` segments over `width` × `height`
+    /// metres: about 1.4 times their mean spacing, within 10 to 250 metres;
+    /// larger when that would make more than ``maximumCells(segments:)``
+    /// cells, as for a graph spread thin over a continent (a node of a
+    /// damaged file far from the rest asked for billions of 250 m cells).
+    static func cellSize(width: Double, height: Double, segments: Int) -> Double {
+        let area = max(width, 1) * max(height, 1)
+        var size = min(max(1.4 * (area / Double(max(segments, 1))).squareRoot(), 10), 250)
+        let limit = Double(maximumCells(segments: segments))
+        while (width / size + 1) * (height / size + 1) > limit { size *= 1.5 }
+        return size
+    }
+
+    /// At most four cells per segment, or 2^16 for a small graph: a city's
+    /// graph has about one cell per two segments, so only a graph spread
+    /// thin over a large area meets the limit.
+    static func maximumCells(segments: Int) -> Int {
+        max(4 * segments, 1 << 16)
     }
 
     /// The cell of side `size` holding (`px`, `py`) in a grid whose first cell's corner is (`minX`, `minY`).

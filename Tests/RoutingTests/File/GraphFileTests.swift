@@ -139,6 +139,25 @@ import Testing
         #expect(GraphFileError.truncatedSection("coords").description == "graph file is truncated in section coords")
     }
 
+    /// Found writing the graph-file fuzz target: a node whose position is a
+    /// NaN, infinite or off the Earth passed the reading and trapped in the
+    /// router's load, turning the snapper's grid size into an integer. It is
+    /// refused by name instead.
+    @Test(arguments: [Double.nan, .infinity, 1e300, 180.5, -200])
+    func aNodeThatIsNotAWGS84PositionIsRefused(longitude: Double) throws {
+        let (url, _) = try Self.written()
+        defer { try? FileManager.default.removeItem(at: url) }
+        var bytes = [UInt8](try Data(contentsOf: url))
+        let coordinates = try #require(Self.payloadOffset(of: "coords", in: bytes))
+        withUnsafeBytes(of: longitude.bitPattern.littleEndian) { bytes.replaceSubrange(coordinates..<coordinates + 8, with: $0) }
+        let error = bytes.withUnsafeBytes { raw in Result { () throws(GraphFileError) in try GraphFile.contents(of: raw) } }
+        guard case .failure(.inconsistentSection("coords", let detail)) = error else {
+            Issue.record("a node at longitude \(longitude) must be refused, not \(error)")
+            return
+        }
+        #expect(detail.hasPrefix("node 0 at ") && detail.hasSuffix(" is not a WGS84 position"))
+    }
+
     /// The error reading `url` gives, or nil when it reads.
     static func readError(_ url: URL) -> GraphFileError? {
         do {

@@ -4,6 +4,7 @@ import Dispatch
 import Foundation
 import Ingest
 import Logging
+import ServeConfig
 
 /// `mytaxi serve`: the running service: ingest listeners for every wire
 /// protocol, the durable archive, the live fleet index and the HTTP API.

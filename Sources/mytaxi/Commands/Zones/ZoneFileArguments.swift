@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServeConfig
 import Zones
 
 /// Which properties of a zone file's features hold each zone's id and
@@ -32,26 +33,11 @@ struct ZoneFileArguments: ParsableArguments {
 
     /// The options given, ``ZoneFileOptions``' defaults for the rest.
     var options: ZoneFileOptions {
-        Self.options(idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
+        ZoneFileSettings.options(idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
     }
 
     func validate() throws {
-        try Self.check(overlapTolerance: overlapTolerance)
-    }
-
-    /// The options these values give, ``ZoneFileOptions``' defaults where one is nil.
-    static func options(idProperty: String?, nameProperty: String?, overlapTolerance: Double?) -> ZoneFileOptions {
-        var options = ZoneFileOptions(idProperty: idProperty)
-        options.nameProperty = nameProperty ?? options.nameProperty
-        options.overlapToleranceSquareMetres = overlapTolerance ?? options.overlapToleranceSquareMetres
-        return options
-    }
-
-    /// A tolerance, when given, is a finite, non-negative number of square metres.
-    static func check(overlapTolerance: Double?) throws {
-        if let overlapTolerance, !(overlapTolerance >= 0 && overlapTolerance.isFinite) {
-            throw ValidationError("--overlap-tolerance must be a non-negative number of square metres, not '\(overlapTolerance)'")
-        }
+        try ZoneFileSettings.check(overlapTolerance: overlapTolerance)
     }
 }
 

@@ -12,49 +12,49 @@ import TaxiDispatch
 /// (``overlaid(on:)``: flags win) and checked in one place
 /// (``configuration()``: defaults fill the rest), so a new setting is one
 /// field here, one flag, and one line in ``configuration()``.
-struct ServeSettings: Decodable, Equatable {
-    var zones: String?
-    var graph: String?
-    var speedProfile: String?
-    var footGraph: String?
-    var idProperty: String?
-    var nameProperty: String?
-    var overlapTolerance: Double?
-    var devices: String?
-    var dataDir: String?
-    var database: String?
-    var httpPort: Int?
-    var bind: String?
-    var ingestBind: String?
-    var ingestAllow: String?
-    var requireDeviceSecret: Bool?
-    var linePort: String?
-    var nmeaPort: String?
-    var osmandPort: String?
-    var teltonikaPort: String?
-    var gt06Port: String?
-    var staleAfter: Double?
-    var learnedSpeedsEvery: Double?
-    var idleTimeout: Double?
-    var loginTimeout: Double?
-    var httpTimeout: Double?
-    var maxConnections: Int?
-    var httpMaxConnections: Int?
-    var offerTimeout: Double?
-    var confirmationTimeout: Double?
-    var zoneDwell: Double?
-    var staleGrace: Double?
-    var missingClientWait: Double?
-    var sessionLifetime: Double?
-    var bcryptCost: Int?
-    var loginLimit: Int?
-    var registrationLimit: Int?
-    var historyMaxDays: Int?
-    var fixRetentionDays: Int?
-    var compactAfterHours: Int?
-    var maxReservations: Int?
-    var metricsBind: String?
-    var trustedProxy: String?
+public struct ServeSettings: Decodable, Equatable {
+    public var zones: String?
+    public var graph: String?
+    public var speedProfile: String?
+    public var footGraph: String?
+    public var idProperty: String?
+    public var nameProperty: String?
+    public var overlapTolerance: Double?
+    public var devices: String?
+    public var dataDir: String?
+    public var database: String?
+    public var httpPort: Int?
+    public var bind: String?
+    public var ingestBind: String?
+    public var ingestAllow: String?
+    public var requireDeviceSecret: Bool?
+    public var linePort: String?
+    public var nmeaPort: String?
+    public var osmandPort: String?
+    public var teltonikaPort: String?
+    public var gt06Port: String?
+    public var staleAfter: Double?
+    public var learnedSpeedsEvery: Double?
+    public var idleTimeout: Double?
+    public var loginTimeout: Double?
+    public var httpTimeout: Double?
+    public var maxConnections: Int?
+    public var httpMaxConnections: Int?
+    public var offerTimeout: Double?
+    public var confirmationTimeout: Double?
+    public var zoneDwell: Double?
+    public var staleGrace: Double?
+    public var missingClientWait: Double?
+    public var sessionLifetime: Double?
+    public var bcryptCost: Int?
+    public var loginLimit: Int?
+    public var registrationLimit: Int?
+    public var historyMaxDays: Int?
+    public var fixRetentionDays: Int?
+    public var compactAfterHours: Int?
+    public var maxReservations: Int?
+    public var metricsBind: String?
+    public var trustedProxy: String?
 
     enum CodingKeys: String, CodingKey {
         case zones, graph, speedProfile = "speed-profile", idProperty = "id-property", nameProperty = "name-property", overlapTolerance = "overlap-tolerance", devices, dataDir = "data-dir", database, httpPort = "http-port", bind
@@ -101,12 +101,13 @@ struct ServeSettings: Decodable, Equatable {
         [(.requireDeviceSecret, \.requireDeviceSecret)]
     }
 
-    init() {}
+    /// No setting given: the flags' starting point, and the file's when there is none.
+    public init() {}
 
     /// Reads a config file's object; a value may be a JSON number or a
     /// string (`"line-port": "off"`, `"idle-timeout": "900"`), a switch
     /// `true` or `false` (or those words as strings).
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         func text(_ key: CodingKeys) throws -> String? {
             guard container.contains(key) else { return nil }
@@ -141,21 +142,27 @@ struct ServeSettings: Decodable, Equatable {
     }
 
     /// The settings of the JSON config file at `path`.
-    static func load(path: String) throws -> ServeSettings {
+    public static func load(path: String) throws -> ServeSettings {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw ValidationError("cannot read the config file \(path)")
         }
+        return try read(data, named: "config file \(path)")
+    }
+
+    /// The settings of a config file's bytes, as ``load(path:)`` reads them
+    /// (the fuzz target feeds it bytes straight); errors are led by `name`.
+    public static func read(_ data: Data, named name: String) throws -> ServeSettings {
         do {
             return try JSONDecoder().decode(ServeSettings.self, from: data)
         } catch let error as ValidationError {
-            throw ValidationError("config file \(path): \(error.message)")
+            throw ValidationError("\(name): \(error.message)")
         } catch {
-            throw ValidationError("config file \(path): expected a JSON object of flag names and values (\(error))")
+            throw ValidationError("\(name): expected a JSON object of flag names and values (\(error))")
         }
     }
 
     /// These settings where given, `base`'s elsewhere.
-    func overlaid(on base: ServeSettings) -> ServeSettings {
+    public func overlaid(on base: ServeSettings) -> ServeSettings {
         var merged = base
         for (_, field) in Self.texts { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
         for (_, field) in Self.wholeNumbers { merged[keyPath: field] = self[keyPath: field] ?? base[keyPath: field] }
@@ -167,7 +174,7 @@ struct ServeSettings: Decodable, Equatable {
     /// The service's configuration: defaults where nothing was given, every
     /// value checked (a number finite and in range, a port a port), and an
     /// error that names the flag and what it takes.
-    func configuration() throws -> ServiceConfiguration {
+    public func configuration() throws -> ServiceConfiguration {
         guard let zones else { throw ValidationError("missing --zones FILE (or \"zones\" in the config file)") }
         guard let devices else { throw ValidationError("missing --devices FILE (or \"devices\" in the config file)") }
         guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
@@ -179,8 +186,8 @@ struct ServeSettings: Decodable, Equatable {
         configuration.speedProfilePath = speedProfile
         configuration.footGraphPath = footGraph
         configuration.databaseURL = database
-        try ZoneFileArguments.check(overlapTolerance: overlapTolerance)
-        configuration.zoneFileOptions = ZoneFileArguments.options(
+        try ZoneFileSettings.check(overlapTolerance: overlapTolerance)
+        configuration.zoneFileOptions = ZoneFileSettings.options(
             idProperty: idProperty, nameProperty: nameProperty, overlapTolerance: overlapTolerance)
         configuration.bindHost = bind ?? configuration.bindHost
         configuration.ingestBindHost = ingestBind
