@@ -166,7 +166,9 @@ import Testing
     /// Found writing the graph-file fuzz target: a graph with a node far from
     /// the rest (a damaged file: one node across the globe) asked for 250 m
     /// cells over the whole Earth, 1.3 × 10^10 of them, and the router's load
-    /// died allocating them. Cells grow instead, and snapping is unchanged.
+    /// died allocating them. Cells grow instead, and snapping still finds the
+    /// nearest road, to a centimetre: the grid holds segments in single
+    /// precision from their cell's corner, and these cells are 100 km wide.
     @Test func aGraphSpreadOverTheGlobeGetsABoundedGridThatStillSnaps() throws {
         func edge(_ tail: UInt32, _ head: UInt32) -> SyntheticCity.Edge {
             SyntheticCity.Edge(tail: tail, head: head, durationMs: 1_000, lengthMetres: 10, roadClass: .residential)
@@ -182,6 +184,7 @@ import Testing
 
         let snap = try Snapper(graph: graph).snap(Coordinate(longitude: 7.4205, latitude: 43.7301), maxDistanceMetres: 250)
         let nearest = BruteForce(graph).projections(Coordinate(longitude: 7.4205, latitude: 43.7301)).min { $0.distance < $1.distance }!
-        #expect(abs(snap.distanceMetres - nearest.distance) < Self.tolerance)
+        #expect(snap.edge == nearest.edge || snap.edge == 1 - nearest.edge)
+        #expect(abs(snap.distanceMetres - nearest.distance) < 0.01)
     }
 }
