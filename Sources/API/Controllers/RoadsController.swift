@@ -59,16 +59,18 @@ struct RoadsController: Sendable {
     }
 
     /// The box of a `bbox` parameter.
-    /// - Throws: ``Problem`` 400 when it is not four numbers west < east,
-    ///   south < north on the globe; 422 when it spans more than
-    ///   ``widestNamedBoxDegrees`` (the map asks only at street zoom).
+    /// - Throws: ``Problem`` 400 when it is not four numbers on the globe;
+    ///   422 when it is empty (west not below east, south not below north)
+    ///   or spans more than ``widestNamedBoxDegrees`` (the map asks only at street zoom).
     static func box(_ text: String?) throws -> (west: Double, south: Double, east: Double, north: Double) {
         let numbers = text?.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard let numbers, numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3],
-              (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north),
-              west < east, south < north
+              (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north)
         else {
             throw Problem.badRequest("query parameter 'bbox' must be WEST,SOUTH,EAST,NORTH in degrees, e.g. bbox=-73.99,40.75,-73.98,40.76")
+        }
+        guard west < east, south < north else {
+            throw Problem.unprocessable("the box \(west),\(south),\(east),\(north) is empty: WEST must be below EAST and SOUTH below NORTH")
         }
         let span = max(east - west, north - south)
         guard span <= widestNamedBoxDegrees else {
