@@ -163,7 +163,8 @@ import Zones
             #expect(wide.status == .unprocessableContent)
             #expect(wide["detail"]?.contains("zoom in") == true)
             #expect(try await client.call(.get, "/v1/roads/names?bbox=0,0,0,0", token: token).status == .unprocessableContent, "an empty box")
-            for bad in ["", "?bbox=1,2,3", "?bbox=-73.98,40.76,-73.99,95", "?bbox=a,b,c,d"] {
+            #expect(try await client.call(.get, "/v1/roads/names?bbox=-73.98,40.76,-73.99,95", token: token).status == .unprocessableContent)
+            for bad in ["", "?bbox=1,2,3", "?bbox=a,b,c,d"] {
                 #expect(try await client.call(.get, "/v1/roads/names\(bad)", token: token).status == .badRequest, "\(bad)")
             }
             #expect(try await client.call(.get, "/v1/roads/names?bbox=\(box)", token: passenger).status == .forbidden)

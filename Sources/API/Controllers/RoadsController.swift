@@ -59,15 +59,17 @@ struct RoadsController: Sendable {
     }
 
     /// The box of a `bbox` parameter.
-    /// - Throws: ``Problem`` 400 when it is not four numbers on the globe;
-    ///   422 when it is empty (west not below east, south not below north)
+    /// - Throws: ``Problem`` 400 when it is not four numbers; 422 when it is
+    ///   off the globe, empty (west not below east, south not below north)
     ///   or spans more than ``widestNamedBoxDegrees`` (the map asks only at street zoom).
     static func box(_ text: String?) throws -> (west: Double, south: Double, east: Double, north: Double) {
         let numbers = text?.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
-        guard let numbers, numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3],
-              (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north)
+        guard let numbers, numbers.count == 4, let west = numbers[0], let south = numbers[1], let east = numbers[2], let north = numbers[3]
         else {
             throw Problem.badRequest("query parameter 'bbox' must be WEST,SOUTH,EAST,NORTH in degrees, e.g. bbox=-73.99,40.75,-73.98,40.76")
+        }
+        guard (-180...180).contains(west), (-180...180).contains(east), (-90...90).contains(south), (-90...90).contains(north) else {
+            throw Problem.unprocessable("the box \(west),\(south),\(east),\(north) is off the globe: longitudes are -180 to 180, latitudes -90 to 90")
         }
         guard west < east, south < north else {
             throw Problem.unprocessable("the box \(west),\(south),\(east),\(north) is empty: WEST must be below EAST and SOUTH below NORTH")
