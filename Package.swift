@@ -31,6 +31,7 @@ let package = Package(
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "MytaxiServer", targets: ["MytaxiServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -276,7 +277,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
                 "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -284,7 +285,6 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -301,7 +301,7 @@ let package = Package(
             name: "APITests",
             dependencies: [
                 "TestSupport",
-                "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
+                "API", "MytaxiServer", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
                 "Accounts", "DispatchService", "TaxiDispatch", "Routing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -321,6 +321,38 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // MytaxiServer: the service of `mytaxi serve` built in one place
+        // (`buildService`): its configuration, stores, inputs read from
+        // files, and every part as a service of one ServiceGroup.
+        .target(
+            name: "MytaxiServer",
+            dependencies: [
+                "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock",
+                "TaxiDispatch", "DispatchService", "Routing", "Accounts",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings),
+        .testTarget(
+            name: "MytaxiServerTests",
+            dependencies: [
+                "TestSupport", "MytaxiServer", "API", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit",
+                "ServiceClock", "DispatchService", "Routing",
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
+            ],
+            swiftSettings: swiftSettings),
+
         // TestSupport: what every test target shares (waiting for a condition
         // with a deadline, the tags that sort suites into `make test`'s passes).
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
@@ -331,7 +363,7 @@ let package = Package(
         .target(
             name: "ServeConfig",
             dependencies: [
-                "API", "Accounts", "FixRecords", "Ingest", "TaxiDispatch", "Zones",
+                "MytaxiServer", "API", "Accounts", "FixRecords", "Ingest", "TaxiDispatch", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -341,9 +373,10 @@ let package = Package(
             name: "mytaxi",
             dependencies: [
                 "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage", "PostgresStorage",
-                "API",
+                "API", "MytaxiServer",
                 "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings),

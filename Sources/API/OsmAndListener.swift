@@ -16,12 +16,17 @@ import Ingest
 /// or none is registered while `--require-device-secret` is on; 503 when
 /// the fix could not be stored or the archive is behind, so that the app
 /// sends it again.
-struct OsmAndListener: Sendable {
+public struct OsmAndListener: Sendable {
     let pipeline: IngestPipeline
+
+    /// A listener that hands its fixes to `pipeline`.
+    public init(pipeline: IngestPipeline) {
+        self.pipeline = pipeline
+    }
     /// Largest request body read.
     static let maxBodyBytes = 64 * 1024
 
-    func router() -> Router<BasicRequestContext> {
+    public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.get("/") { request, _ in try await receive(request) }
         router.post("/") { request, _ in try await receive(request) }

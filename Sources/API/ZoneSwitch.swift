@@ -9,7 +9,7 @@ import Zones
 /// Puts a new zone set in force in the running service (SPEC Z4), for a
 /// planner's activation through the API or a `SIGHUP` with a changed
 /// zones file. (A start on another set than the archive's re-zones in
-/// `MytaxiService`'s start-up, before anything listens.)
+/// `MytaxiServer`'s start-up, before anything listens.)
 ///
 /// The caller builds the new ``ZoneIndex`` first, beside the old one (an
 /// invalid set never gets here). Then, in this order: ``ActiveZones``

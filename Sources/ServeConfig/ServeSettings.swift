@@ -1,4 +1,5 @@
 import API
+import MytaxiServer
 import Accounts
 import ArgumentParser
 import FixRecords

@@ -15,10 +15,12 @@ import Storage
 import TaxiDispatch
 import Zones
 @testable import API
+import MytaxiServer
 
-/// The API over real parts in memory: the engine behind a dispatcher on an
-/// in-memory log, a router on a synthetic Midtown grid, accounts with a
-/// cheap bcrypt, a manual clock; with an account of every role.
+/// The service's parts as `mytaxi serve` wires them (``MytaxiServer``), on
+/// in-memory stores, a router on a synthetic Midtown grid, accounts with a
+/// cheap bcrypt and a manual clock, with an account of every role; the
+/// API is driven without listeners.
 final class APIHarness: Sendable {
     static let now = Date(timeIntervalSince1970: 1_790_000_000)
     static let zoneSet = ZoneSet(zones: [
@@ -33,17 +35,19 @@ final class APIHarness: Sendable {
     static let password = "s3cret-pass"
 
     let clock = ManualClock(now: APIHarness.now)
-    let fleet = FleetIndex(staleAfter: 90)
-    let archive: any FixArchive
-    let registry = PrometheusCollectorRegistry()
-    let dispatcher: Dispatcher
-    let accounts: AccountService
-    let server: APIServer
-    let zoneSets = InMemoryZoneSetStore()
+    /// Every part, as the service wires them.
+    let service: MytaxiServer
+    var fleet: FleetIndex { service.fleet }
+    var archive: any FixArchive { service.stores.archive }
+    var registry: PrometheusCollectorRegistry { service.stores.metrics.registry }
+    var dispatcher: Dispatcher { service.dispatcher }
+    var accounts: AccountService { service.accounts }
+    var server: APIServer { service.api }
+    var zoneSets: any ZoneSetStore { service.stores.zoneSets }
     /// The zones in force, which an activated zone set replaces.
-    let zones: ActiveZones
+    var zones: ActiveZones { service.zones }
     /// What puts another zone set in force, as an activation does.
-    let zoneSwitch: ZoneSwitch
+    var zoneSwitch: ZoneSwitch { service.zoneSwitch }
 
     /// The synthetic grid's columns and rows.
     static let gridSide = 20
@@ -60,31 +64,28 @@ final class APIHarness: Sendable {
         return EdgeNames(names: names, edgeName: edgeName)
     }
 
+    /// - Parameter healthy: false leaves the terminals' listeners configured
+    ///   but not running, which `/healthz` reports.
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
         leafletDirectory: String = APIServer.debianLeafletDirectory,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: RoadRouter? = nil
     ) async throws {
-        self.archive = archive
         let grid = SyntheticCity.grid(columns: Self.gridSide, rows: Self.gridSide)
         let router = RoadRouter(graph: grid, timeZone: .gmt, edgeNames: Self.streetNames(of: grid))
-        dispatcher = try await Dispatcher(
-            log: InMemoryDispatchLog(), clock: clock, etas: RouterPickupETAs(router: router, fleet: fleet), positions: fleet)
-        let zones = ActiveZones(try ZoneIndex(zoneSet: Self.zoneSet))
-        self.zones = zones
-        accounts = AccountService(store: InMemoryAccountStore(), clock: clock, settings: AccountSettings(bcryptCost: 4))
-        let hub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: Logger(label: "test"))
-        hub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
-        zoneSwitch = ZoneSwitch(
-            active: zones, fleet: fleet, dispatcher: dispatcher, board: hub, clock: clock, logger: Logger(label: "test"))
-        server = APIServer(
-            fleet: fleet, archive: archive, zones: zones, zoneSwitch: zoneSwitch,
-            metricsRegistry: registry,
-            healthProblems: { healthy ? [] : ["the ingest listeners are not all up"] }, clock: clock, dispatcher: dispatcher,
-            router: router, accounts: accounts, hasDevice: { Self.taxisWithDevices.contains($0) },
-            notificationHub: hub,
-            zoneSets: zoneSets, registrationsPerAddressPerMinute: registrationsPerAddressPerMinute,
-            leafletDirectory: leafletDirectory, footRouter: footRouter)
+        var configuration = ServiceConfiguration(zonesPath: "", graphPath: "", devicesPath: "", dataDirectory: "")
+        configuration.accountSettings = AccountSettings(bcryptCost: 4)
+        configuration.leafletDirectory = leafletDirectory
+        configuration.registrationsPerAddressPerMinute = registrationsPerAddressPerMinute
+        if healthy {
+            configuration.tcpPorts = [:]
+            configuration.udpPorts = [:]
+        }
+        let devices = try DeviceRegistry(csv: Self.taxisWithDevices.map { "dev-\($0),\($0)" }.sorted().joined(separator: "\n"))
+        service = try await MytaxiServer(
+            configuration: configuration,
+            inputs: ServiceInputs(zoneSet: Self.zoneSet, devices: devices, router: router, footRouter: footRouter),
+            stores: .inMemory(archive: archive), clock: clock, logger: Logger(label: "test"))
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }

@@ -1,10 +1,11 @@
-import API
+import MytaxiServer
 import ArgumentParser
 import Dispatch
 import Foundation
 import Ingest
 import Logging
 import ServeConfig
+import ServiceLifecycle
 
 /// `mytaxi serve`: the running service: ingest listeners for every wire
 /// protocol, the durable archive, the live fleet index and the HTTP API.
@@ -53,11 +54,12 @@ struct Serve: AsyncParsableCommand {
             return handler
         }
         let logger = Logger(label: "mytaxi")
-        let service: MytaxiService
+        let service: ServiceGroup
         do {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             let (apiHost, ingestHost) = (configuration.bindHost, configuration.effectiveIngestBindHost)
-            service = try await MytaxiService(configuration: configuration, logger: logger) { listener, port in
+            let stores = try ServiceStores.open(configuration, logger: logger)
+            service = try await buildService(configuration: configuration, stores: stores, logger: logger) { listener, port in
                 // One stable line per listener on stdout, for scripts and tests (ports may be chosen by the OS).
                 let host = listener == "http" ? apiHost : ingestHost
                 FileHandle.standardOutput.write(Data("listening \(listener) \(host):\(port)\n".utf8))
@@ -67,6 +69,7 @@ struct Serve: AsyncParsableCommand {
             throw ExitCode(2)
         }
         try await service.run()
+        logger.info("stopped: every queued fix was written")
     }
 
     /// The settings the flags give.

@@ -1,3 +1,4 @@
+import API
 import Accounts
 import FixRecords
 import Foundation
@@ -86,6 +87,8 @@ public struct ServiceConfiguration: Sendable {
     /// Open connections per HTTP server (API, OsmAnd); beyond it new ones
     /// wait in the listen queue.
     public var maxHTTPConnections = 10_000
+    /// Where the map page's Leaflet files are served from (Debian's libjs-leaflet).
+    public var leafletDirectory = APIServer.debianLeafletDirectory
     /// Fix validation limits.
     public var validation = ValidationRules()
     /// The dispatch engine's durations (offer timeout, confirmation, dwell, stale grace, missing client).

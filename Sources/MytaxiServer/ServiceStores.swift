@@ -7,14 +7,18 @@ import Storage
 
 /// Every store of the running service, on one backend: SQLite files in
 /// the data directory (the default), or the PostgreSQL database of
-/// ``ServiceConfiguration/databaseURL``, migrated before anything is read.
-struct ServiceStores {
-    let archive: any FixArchive
-    let accounts: any AccountStore
-    let dispatchLog: any DispatchLog
-    let zoneSets: any ZoneSetStore
+/// ``ServiceConfiguration/databaseURL``, migrated before anything is read;
+/// or in memory, for tests. The stores' background work reports to
+/// ``metrics``, which the rest of the service reports to too.
+public struct ServiceStores: Sendable {
+    public let archive: any FixArchive
+    public let accounts: any AccountStore
+    public let dispatchLog: any DispatchLog
+    public let zoneSets: any ZoneSetStore
     /// The speeds learned from the fleet, saved now and then and read at start.
-    let learnedSpeeds: any LearnedSpeedStore
+    public let learnedSpeeds: any LearnedSpeedStore
+    /// The metrics `/metrics` shows.
+    public let metrics: ServiceMetrics
     /// The PostgreSQL connections, nil on SQLite.
     let pool: PostgresPool?
     /// The archive again when it is the SQLite one, whose segments
@@ -31,7 +35,7 @@ struct ServiceStores {
 
     /// Opens the stores `configuration` names; `metrics` hears of the
     /// archive's background moves from its journal into its store.
-    static func open(_ configuration: ServiceConfiguration, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
+    public static func open(_ configuration: ServiceConfiguration, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger) throws -> ServiceStores {
         guard let databaseURL = configuration.databaseURL else {
             return try openSQLite(configuration.dataDirectory, metrics: metrics, logger: logger)
         }
@@ -41,12 +45,12 @@ struct ServiceStores {
         let migrations = applied.isEmpty ? "" : "; applied schema migrations \(applied.map(String.init).joined(separator: ", "))"
         logger.info("fixes, dispatch log, accounts, zone sets and learned speeds on PostgreSQL \(url)\(migrations)")
         let archive = PostgresFixArchive(
-            pool: pool, onMove: { metrics.moved(fixCount: $0.storedFixes, duration: $0.duration) },
-            onMoveFailure: moveFailureReporter(metrics: metrics, logger: logger))
+            pool: pool, onMove: { metrics.ingest.moved(fixCount: $0.storedFixes, duration: $0.duration) },
+            onMoveFailure: moveFailureReporter(metrics: metrics.ingest, logger: logger))
         return ServiceStores(
             archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
-            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), pool: pool,
+            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), metrics: metrics, pool: pool,
             compactableArchive: nil,
             problem: {
                 if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
@@ -54,15 +58,25 @@ struct ServiceStores {
             })
     }
 
-    private static func openSQLite(_ directory: String, metrics: IngestMetrics, logger: Logger) throws -> ServiceStores {
+    private static func openSQLite(_ directory: String, metrics: ServiceMetrics, logger: Logger) throws -> ServiceStores {
         let archive = try SQLiteFixArchive(
-            directory: directory, onMove: { metrics.moved(fixCount: $0.storedFixes, duration: $0.duration) },
-            onMoveFailure: moveFailureReporter(metrics: metrics, logger: logger))
+            directory: directory, onMove: { metrics.ingest.moved(fixCount: $0.storedFixes, duration: $0.duration) },
+            onMoveFailure: moveFailureReporter(metrics: metrics.ingest, logger: logger))
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
-            learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory),
+            learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory), metrics: metrics,
             pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
+    }
+
+    /// Stores that keep nothing once the process ends, for tests: `archive`
+    /// (in memory unless given) and in-memory accounts, dispatch log, zone
+    /// sets and learned speeds.
+    public static func inMemory(archive: any FixArchive = InMemoryFixArchive()) -> ServiceStores {
+        ServiceStores(
+            archive: archive, accounts: InMemoryAccountStore(), dispatchLog: InMemoryDispatchLog(),
+            zoneSets: InMemoryZoneSetStore(), learnedSpeeds: InMemoryLearnedSpeedStore(), metrics: ServiceMetrics(),
+            pool: nil, compactableArchive: nil, problem: { nil })
     }
 
     /// Counts every failed move of the archive's journal and logs the first

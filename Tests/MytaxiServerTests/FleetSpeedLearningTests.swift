@@ -6,7 +6,7 @@ import Metrics
 import Routing
 import Storage
 import Testing
-@testable import API
+@testable import MytaxiServer
 
 /// The service's learning puts new speeds in force only when there is
 /// something new: a customization costs a core for a moment (2.6 s on a

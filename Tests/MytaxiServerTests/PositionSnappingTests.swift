@@ -6,7 +6,7 @@ import GeoKit
 import Routing
 import ServiceClock
 import Testing
-@testable import API
+@testable import MytaxiServer
 
 /// The snapping service of `mytaxi serve` runs the snapper's step on the
 /// injected clock: a taxi's new position is snapped within one interval,

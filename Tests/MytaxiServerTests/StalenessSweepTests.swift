@@ -5,7 +5,7 @@ import GeoKit
 import ServiceClock
 import Testing
 import Zones
-@testable import API
+@testable import MytaxiServer
 
 /// The sweep runs on the injected clock: a test moves time instead of
 /// waiting 90 s for a taxi to go stale.

@@ -1,12 +1,14 @@
 import CoreMetrics
+import FixRecords
 import Foundation
+import GeoKit
 import Logging
 import MetricsTestKit
 import ServiceClock
 import Storage
 import TestSupport
 import Testing
-@testable import API
+@testable import MytaxiServer
 
 /// The archive stays within its retention: the fixes older than it are
 /// deleted at start and then every hour of the service clock, never the
@@ -18,14 +20,23 @@ import Testing
     static let patience: Duration = .seconds(900)
 
     static let day: TimeInterval = 86_400
+    static let now = Date(timeIntervalSince1970: 1_790_000_000)
+
+    /// A fix of `taxi` received `minute` minutes from ``now``.
+    static func fix(_ taxi: String, minute: Double, lat: Double) -> AcceptedFix {
+        AcceptedFix(
+            taxiId: TaxiID(taxi), deviceId: "dev-\(taxi)", wireProtocol: .line, time: now.addingTimeInterval(minute * 60),
+            coordinate: Coordinate(longitude: -73.95, latitude: lat), speedKmh: 30, heading: 0, zoneId: nil,
+            receivedAt: now.addingTimeInterval(minute * 60))
+    }
 
     @Test func fixesOlderThanTheRetentionGoAtStartAndEachHourAfter() async throws {
-        let clock = ManualClock(now: APIHarness.now)
+        let clock = ManualClock(now: Self.now)
         let archive = InMemoryFixArchive()
         try archive.append([
-            FixHistoryAPITests.fix("T1", minute: -(91 * 24 * 60), lat: 40.75),
-            FixHistoryAPITests.fix("T1", minute: -(90 * 24 * 60 - 30), lat: 40.75),
-            FixHistoryAPITests.fix("T1", minute: -1, lat: 40.75),
+            Self.fix("T1", minute: -(91 * 24 * 60), lat: 40.75),
+            Self.fix("T1", minute: -(90 * 24 * 60 - 30), lat: 40.75),
+            Self.fix("T1", minute: -1, lat: 40.75),
         ])
         let retention = ArchiveRetention(
             archive: archive, retention: 90 * Self.day, clock: clock, logger: Logger(label: "test"), metrics: TestMetrics())
@@ -43,9 +54,9 @@ import Testing
     }
 
     @Test func withoutARetentionNothingIsDeleted() async throws {
-        let clock = ManualClock(now: APIHarness.now)
+        let clock = ManualClock(now: Self.now)
         let archive = InMemoryFixArchive()
-        try archive.append([FixHistoryAPITests.fix("T1", minute: -(400 * 24 * 60), lat: 40.75)])
+        try archive.append([Self.fix("T1", minute: -(400 * 24 * 60), lat: 40.75)])
         let metrics = TestMetrics()
         let retention = ArchiveRetention(archive: archive, retention: nil, clock: clock, logger: Logger(label: "test"), metrics: metrics)
         let service = Task { try await PeriodicService(retention, clock: clock).run() }

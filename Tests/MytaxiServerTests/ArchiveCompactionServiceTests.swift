@@ -10,7 +10,7 @@ import Storage
 import TestSupport
 import Testing
 import Zones
-@testable import API
+@testable import MytaxiServer
 
 /// The compaction service of `mytaxi serve`, run as `serve` runs it (in a
 /// service group, on the system clock) against a real SQLite archive: it

@@ -5,7 +5,7 @@ import ServiceLifecycle
 import Synchronization
 import TestSupport
 import Testing
-@testable import API
+@testable import MytaxiServer
 
 /// Background upkeep on a timer: a round at once, then one per interval of
 /// the service clock, each round seeing what the one before kept; a
