@@ -435,6 +435,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock", "Zones", "Routing", "ServeConfig",
                 .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Fuzz",
             exclude: ["Seeds"],

@@ -29,13 +29,14 @@ import Testing
     final class TCPClient {
         let socket: Int32
 
-        init(port: Int) throws {
+        /// Connects to `port` on loopback; a read gives up after `receiveTimeoutSeconds`.
+        init(port: Int, receiveTimeoutSeconds: Int = 3) throws {
             socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = in_port_t(UInt16(port).bigEndian)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")
-            var timeout = timeval(tv_sec: 3, tv_usec: 0)
+            var timeout = timeval(tv_sec: receiveTimeoutSeconds, tv_usec: 0)
             setsockopt(socket, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
             let result = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
@@ -247,6 +248,29 @@ import Testing
         let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("bad.json").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("idle-timeout"), "\(result.standardError)")
+    }
+
+    /// The flags and the config file are read by one declaration: a flag
+    /// given in both places takes the command line's value, and a key that
+    /// is no flag is named instead of being ignored.
+    @Test func aFlagWinsOverTheConfigFileAndAnUnknownKeyIsNamed() throws {
+        let path = directory.appendingPathComponent("ports.json").path
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "http-port": 99999}"#
+            .write(toFile: path, atomically: true, encoding: .utf8)
+        let fileOnly = try CommandRunner.run(["serve", "--config", path])
+        #expect(fileOnly.status == 2)
+        #expect(fileOnly.standardError.contains("--http-port must be a port number"), "\(fileOnly.standardError)")
+        let overridden = try CommandRunner.run(["serve", "--config", path, "--http-port", "0", "--idle-timeout", "nan"])
+        #expect(overridden.status == 2)
+        #expect(overridden.standardError.contains("--idle-timeout must be"), "\(overridden.standardError)")
+        #expect(!overridden.standardError.contains("--http-port"), "the flag's port replaced the file's: \(overridden.standardError)")
+        let unknown = directory.appendingPathComponent("unknown.json").path
+        try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "http-prot": 8080}"#
+            .write(toFile: unknown, atomically: true, encoding: .utf8)
+        let misspelt = try CommandRunner.run(["serve", "--config", unknown])
+        #expect(misspelt.status == 2)
+        #expect(misspelt.standardError.contains("config file \(unknown)"), "\(misspelt.standardError)")
+        #expect(misspelt.standardError.contains("http-prot"), "\(misspelt.standardError)")
     }
 
     @Test func aConfigFileSuppliesWhatFlagsDoNot() async throws {

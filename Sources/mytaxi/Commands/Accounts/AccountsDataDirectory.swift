@@ -2,6 +2,7 @@ import Accounts
 import ArgumentParser
 import Foundation
 import PostgresStorage
+import ServeConfig
 import SQLiteStorage
 import Storage
 
@@ -15,8 +16,8 @@ struct AccountsDataDirectory: ParsableArguments {
     @OptionGroup var database: DatabaseURLOption
 
     func validate() throws {
-        guard dataDir != nil || database.database != nil || DatabaseURLOption.fromEnvironment != nil else {
-            throw ValidationError("missing --data-dir DIR (or --database postgres://..., or $\(DatabaseURLOption.environmentVariable))")
+        guard dataDir != nil || database.database != nil || DatabaseEnvironment.url != nil else {
+            throw ValidationError("missing --data-dir DIR (or --database postgres://..., or $\(DatabaseEnvironment.variable))")
         }
     }
 
@@ -25,7 +26,7 @@ struct AccountsDataDirectory: ParsableArguments {
     /// first); exits 2 with the reason when the store cannot be opened.
     func openService(create: Bool) throws -> AccountService {
         do {
-            if database.database != nil || DatabaseURLOption.fromEnvironment != nil {
+            if database.database != nil || DatabaseEnvironment.url != nil {
                 let pool = PostgresPool(url: try database.url(), maximumConnections: 2)
                 try PostgresSchema.migrate(pool)
                 return AccountService(store: PostgresAccountStore(pool: pool))

@@ -2,6 +2,7 @@ import ArgumentParser
 import DispatchSimulation
 import Foundation
 import Routing
+import ServeConfig
 import Zones
 
 extension Mytaxi {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Routing
+import ServeConfig
 import Zones
 
 extension Mytaxi.Graph {

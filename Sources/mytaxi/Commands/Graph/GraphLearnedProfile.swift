@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import PostgresStorage
 import Routing
+import ServeConfig
 import SQLiteStorage
 import Storage
 
@@ -40,8 +41,8 @@ extension Mytaxi.Graph {
             var output: String
 
             func validate() throws {
-                guard dataDir != nil || database.database != nil || DatabaseURLOption.fromEnvironment != nil else {
-                    throw ValidationError("missing --data-dir DIR (or --database postgres://..., or $\(DatabaseURLOption.environmentVariable))")
+                guard dataDir != nil || database.database != nil || DatabaseEnvironment.url != nil else {
+                    throw ValidationError("missing --data-dir DIR (or --database postgres://..., or $\(DatabaseEnvironment.variable))")
                 }
             }
 
@@ -91,7 +92,7 @@ extension Mytaxi.Graph {
 
             /// The store `serve` saved into: PostgreSQL when a database is named, else the data directory's SQLite file.
             private func openStore() throws -> any LearnedSpeedStore {
-                if database.database != nil || DatabaseURLOption.fromEnvironment != nil {
+                if database.database != nil || DatabaseEnvironment.url != nil {
                     let pool = PostgresPool(url: try database.url(), maximumConnections: 1)
                     try PostgresSchema.migrate(pool)
                     return PostgresLearnedSpeedStore(pool: pool)

@@ -19,26 +19,12 @@ struct Serve: AsyncParsableCommand {
 
             SIGHUP reloads the devices file and the zones file; SIGTERM or SIGINT stops after writing what is queued. Each terminal connection takes a file descriptor: the soft open-file limit is raised to the hard limit at start, and a warning says when the devices file has more devices than fit.
 
-            Settings come from the flags, then the --config file (JSON, keys as the long flag names, e.g. {"zones": "zones.geojson", "http-port": 8080, "line-port": 5100, "require-device-secret": true}), then the defaults shown.
+            Settings come from the flags, then the --config file (JSON, keys as the long flag names, e.g. {"zones": "zones.geojson", "http-port": 8080, "line-port": 5100, "require-device-secret": true}; a key that is no flag is refused), then the defaults shown.
 
             A device with a secret in the devices file must present it: in a LOGIN line (line protocol) or the key parameter (OsmAnd); GT06, Teltonika and NMEA cannot, see --ingest-allow.
             """)
 
-    @OptionGroup(title: "Files") var files: ServeFiles
-
-    @OptionGroup(title: "Zone file") var zoneFile: ZoneFileArguments
-
-    @OptionGroup(title: "Storage") var storage: ServeStorage
-
-    @OptionGroup(title: "Listeners") var listeners: ServeListeners
-
-    @OptionGroup(title: "Connections") var connections: ServeConnections
-
-    @OptionGroup(title: "Dispatch") var dispatch: ServeDispatch
-
-    @OptionGroup(title: "Accounts and API limits") var accounts: ServeAccounts
-
-    @OptionGroup(title: "Output") var output: ServeOutput
+    @OptionGroup var options: ServeOptions
 
     /// Checks every setting, from the flags and the config file, before
     /// anything starts: a bad one is named with exit status 2.
@@ -50,7 +36,7 @@ struct Serve: AsyncParsableCommand {
         let configuration = try resolvedConfiguration()
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = Logger.Level(rawValue: output.logLevel ?? "info") ?? .info
+            handler.logLevel = Logger.Level(rawValue: options.output.logLevel ?? "info") ?? .info
             return handler
         }
         let logger = Logger(label: "mytaxi")
@@ -72,57 +58,17 @@ struct Serve: AsyncParsableCommand {
         logger.info("stopped: every queued fix was written")
     }
 
-    /// The settings the flags give.
-    var flagSettings: ServeSettings {
-        var settings = ServeSettings()
-        settings.zones = files.zones
-        settings.devices = files.devices
-        settings.dataDir = storage.dataDir
-        settings.graph = files.graph
-        settings.speedProfile = files.speedProfile
-        settings.footGraph = files.footGraph
-        settings.idProperty = zoneFile.idProperty
-        settings.nameProperty = zoneFile.nameProperty
-        settings.overlapTolerance = zoneFile.overlapTolerance
-        settings.httpPort = listeners.httpPort
-        settings.bind = listeners.bind
-        settings.ingestBind = listeners.ingestBind
-        settings.ingestAllow = listeners.ingestAllow
-        settings.requireDeviceSecret = listeners.requireDeviceSecret
-        settings.linePort = listeners.linePort
-        settings.nmeaPort = listeners.nmeaPort
-        settings.osmandPort = listeners.osmandPort
-        settings.teltonikaPort = listeners.teltonikaPort
-        settings.gt06Port = listeners.gt06Port
-        settings.staleAfter = dispatch.staleAfter
-        settings.idleTimeout = connections.idleTimeout
-        settings.loginTimeout = connections.loginTimeout
-        settings.httpTimeout = connections.httpTimeout
-        settings.maxConnections = connections.maxConnections
-        settings.httpMaxConnections = connections.httpMaxConnections
-        settings.offerTimeout = dispatch.offerTimeout
-        settings.confirmationTimeout = dispatch.confirmationTimeout
-        settings.zoneDwell = dispatch.zoneDwell
-        settings.staleGrace = dispatch.staleGrace
-        settings.missingClientWait = dispatch.missingClientWait
-        settings.sessionLifetime = accounts.sessionLifetime
-        settings.bcryptCost = accounts.bcryptCost
-        settings.loginLimit = accounts.loginLimit
-        settings.registrationLimit = accounts.registrationLimit
-        settings.historyMaxDays = accounts.historyMaxDays
-        settings.fixRetentionDays = storage.fixRetentionDays
-        settings.compactAfterHours = storage.compactAfterHours
-        settings.maxReservations = dispatch.maxReservations
-        settings.metricsBind = listeners.metricsBind
-        settings.trustedProxy = listeners.trustedProxy
-        settings.database = storage.database ?? DatabaseURLOption.fromEnvironment
-        settings.learnedSpeedsEvery = dispatch.learnedSpeedsEvery
-        return settings
-    }
-
     /// Flags over the config file over the defaults; names what is missing or wrong.
     func resolvedConfiguration() throws -> ServiceConfiguration {
-        let file = try files.config.map(ServeSettings.load) ?? ServeSettings()
-        return try flagSettings.overlaid(on: file).configuration()
+        try ServeOptions.resolved(given: Self.givenArguments).configuration()
+    }
+
+    /// The arguments `serve` was given on the command line: what follows
+    /// `mytaxi serve`, which ``ServeOptions/resolved(given:)`` parses again
+    /// after the config file's so that the flags win.
+    static var givenArguments: [String] {
+        let arguments = CommandLine.arguments
+        guard let serve = arguments.dropFirst().firstIndex(of: "serve") else { return [] }
+        return Array(arguments[(serve + 1)...])
     }
 }

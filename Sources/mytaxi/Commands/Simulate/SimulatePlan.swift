@@ -3,6 +3,7 @@ import FixRecords
 import FleetSimulator
 import Foundation
 import Routing
+import ServeConfig
 import Zones
 
 extension Mytaxi.Simulate {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FleetSimulator
 import Foundation
 import Routing
+import ServeConfig
 import Zones
 
 extension Mytaxi.Simulate {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ServeConfig
 import Zones
 import ZoneTools
 

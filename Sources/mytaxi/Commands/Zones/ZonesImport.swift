@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoKit
+import ServeConfig
 import Zones
 import ZoneTools
 

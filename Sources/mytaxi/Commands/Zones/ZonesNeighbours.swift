@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoKit
+import ServeConfig
 import Zones
 
 extension Mytaxi.Zones {
