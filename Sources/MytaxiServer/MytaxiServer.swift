@@ -48,10 +48,15 @@ public func buildService(
 /// the archive, and the dispatcher from the dispatch log, before any
 /// listener accepts a fix.
 public final class MytaxiServer: Sendable {
+    /// The settings the service runs with.
     public let configuration: ServiceConfiguration
+    /// The one source of time of every part.
     public let clock: any ServiceClock
+    /// Where fixes, the dispatch log, accounts, zone sets and learned speeds are kept.
     public let stores: ServiceStores
+    /// The live index of the fleet: each taxi's latest position and zone.
     public let fleet: FleetIndex
+    /// Where every decoded fix goes: device check, validation, zone, archive.
     public let pipeline: IngestPipeline
     /// The one owner of the dispatch state.
     public let dispatcher: Dispatcher
@@ -66,7 +71,6 @@ public final class MytaxiServer: Sendable {
     /// The HTTP API's routes.
     public let api: APIServer
     private let committer: GroupCommitter<AcceptedFix>
-    private let router: RoadRouter
     /// Learns travel times from the committed fixes and puts them in force in the router.
     private let speedLearning: FleetSpeedLearning
     /// Snaps the taxis that moved to the roads, in the background.
@@ -150,7 +154,6 @@ public final class MytaxiServer: Sendable {
         self.zoneSwitch = zoneSwitch
         self.notificationHub = notificationHub
         self.committer = committer
-        self.router = inputs.router
         self.speedLearning = speedLearning
         self.positionSnapper = positionSnapper
         self.health = health

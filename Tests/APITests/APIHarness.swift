@@ -81,11 +81,13 @@ final class APIHarness: Sendable {
             configuration.tcpPorts = [:]
             configuration.udpPorts = [:]
         }
+        var logger = Logger(label: "test")
+        logger.logLevel = .warning
         let devices = try DeviceRegistry(csv: Self.taxisWithDevices.map { "dev-\($0),\($0)" }.sorted().joined(separator: "\n"))
         service = try await MytaxiServer(
             configuration: configuration,
             inputs: ServiceInputs(zoneSet: Self.zoneSet, devices: devices, router: router, footRouter: footRouter),
-            stores: .inMemory(archive: archive), clock: clock, logger: Logger(label: "test"))
+            stores: .inMemory(archive: archive), clock: clock, logger: logger)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)
         }
