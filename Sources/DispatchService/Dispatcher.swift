@@ -238,13 +238,27 @@ public actor Dispatcher {
     }
 
     /// The expected wait of a new request at `pickup` in `zone` (SPEC D4,
-    /// D9): the time until a taxi can be offered it, plus, when a taxi is
-    /// free there now, that taxi's ETA to the pickup. Nil when the zone has
-    /// neither a free taxi nor a recent arrival rate.
+    /// D9): the time until a taxi takes it, plus the drive: the free taxi's
+    /// ETA to the pickup when one waits there, else the drive the zone's
+    /// latest rides were told. Nil when the zone has neither a free taxi
+    /// nor a recent arrival rate.
     public func expectedWait(at pickup: Coordinate, in zone: ZoneID) -> Duration? {
-        guard let toOffer = engine.expectedTimeToOffer(in: zone, now: engineTime) else { return nil }
-        guard toOffer == .zero, let head = engine.snapshot.taxiQueue(in: zone).first else { return toOffer }
-        return toOffer + (etas.eta(from: head, to: pickup, depart: clock.now) ?? .zero)
+        wait(engine.expectedWaitForTaxi(in: zone, now: engineTime), at: pickup)
+    }
+
+    /// The expected wait of queued request `id` (SPEC D4), at its place in
+    /// its zone's passenger queue; nil when it is not queued or there is no estimate.
+    public func expectedWait(ofQueued id: RideRequestID) -> Duration? {
+        guard let request = engine.snapshot.requests[id],
+              let index = engine.snapshot.passengerQueue(in: request.zone).firstIndex(of: id) else { return nil }
+        return wait(engine.expectedWaitForTaxi(in: request.zone, position: index + 1, now: engineTime), at: request.pickup)
+    }
+
+    /// `estimate` plus the drive: the free taxi's ETA to `pickup`, else the zone's typical drive.
+    private func wait(_ estimate: TaxiWaitEstimate?, at pickup: Coordinate) -> Duration? {
+        guard let estimate else { return nil }
+        let drive = estimate.freeTaxi.flatMap { etas.eta(from: $0, to: pickup, depart: clock.now) } ?? estimate.typicalDriveToPickup
+        return estimate.untilAccepted + (drive ?? .zero)
     }
 
     /// Gives every reservation that awaits a taxi (none was free in its zone

@@ -56,7 +56,6 @@ public struct DispatchSimulation {
     private var figures: [ZoneID: SimulationReport.Figures] = [:]
     private var waits: [ZoneID: [Double]] = [:]
     private var estimates: [ZoneID: [(told: Double, actual: Double)]] = [:]
-    private var recentPickupETAs: [ZoneID: [Duration]] = [:]
 
     /// A simulation on `router`'s graph and the zones of `zones`, starting
     /// at `start` (city time: the router's speeds follow its hour).
@@ -114,9 +113,6 @@ public struct DispatchSimulation {
                 let eta = drive(from: positions[taxi]?.coordinate ?? request.pickup, to: request.pickup)
                 handle((try? engine.accept(taxi, eta: eta, now: now)) ?? [])
                 schedule(.reachPickup(taxi, id), after: eta)
-                var recent = recentPickupETAs[request.zone] ?? []
-                recent.append(eta)
-                recentPickupETAs[request.zone] = Array(recent.suffix(20))
             } else {
                 handle((try? engine.refuse(taxi, now: now)) ?? [])
             }
@@ -164,17 +160,14 @@ public struct DispatchSimulation {
         handle(events)
     }
 
-    /// The wait a passenger is told on asking (SPEC D9): the time until a
-    /// taxi can be offered, plus the router's ETA of the zone's free taxi
-    /// when there is one, else of the zone's recent pickups.
+    /// The wait a passenger is told on asking (SPEC D9), as the service
+    /// tells it: the time until a taxi takes the request, plus the router's
+    /// ETA of the zone's free taxi when there is one, else the drive the
+    /// zone's latest rides were told.
     private func toldWait(at pickup: Coordinate, in zone: ZoneID) -> Duration? {
-        guard let toOffer = engine.expectedTimeToOffer(in: zone, now: now) else { return nil }
-        if toOffer == .zero, let head = engine.snapshot.taxiQueue(in: zone).first, let from = positions[head]?.coordinate {
-            return drive(from: from, to: pickup)
-        }
-        let recent = recentPickupETAs[zone] ?? []
-        guard !recent.isEmpty else { return toOffer }
-        return toOffer + recent.reduce(.zero, +) / recent.count
+        guard let estimate = engine.expectedWaitForTaxi(in: zone, now: now) else { return nil }
+        let freeTaxisDrive = estimate.freeTaxi.flatMap { positions[$0]?.coordinate }.map { drive(from: $0, to: pickup) }
+        return estimate.untilAccepted + (freeTaxisDrive ?? estimate.typicalDriveToPickup ?? .zero)
     }
 
     /// Reacts to what the engine decided: drivers answer offers, queued passengers confirm.

@@ -76,6 +76,7 @@ extension DispatchEngine {
                 $0.phase = .assigned(taxi: taxi, eta: eta)
                 $0.etaToldAt = eta == nil ? nil : now
             }
+            if let request = engine.state.requests[id] { engine.noteAccepted(request, eta: eta, now: now) }
             engine.emitted.append(.offerAccepted(id, taxi: taxi, eta: eta))
             engine.state.taxis.modify(taxi) { $0.place = nil }
             engine.setState(taxi, to: .busy(id))

@@ -28,9 +28,11 @@ extension DispatchEngine {
             }
             let id = RideRequestID(engine.state.nextRequestNumber)
             engine.state.nextRequestNumber += 1
+            let expected = engine.expectationByRate(
+                in: zone, position: engine.state.passengerQueue(in: zone).count + 1, now: now)
             engine.state.requests[id] = RideRequest(
                 id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
-                phase: .waiting(confirmBy: nil), openedAt: now)
+                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected)
             engine.state.openRequestOfPassenger[passenger] = id
             engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
             engine.enqueuePassenger(id, now: now)

@@ -22,6 +22,9 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
     /// When taxis last joined each zone's queue (monotonic time, the latest
     /// few), for the rate at which taxis become free there (D9).
     public internal(set) var recentArrivals: [ZoneID: [Duration]] = [:]
+    /// What each zone's latest accepted offers showed about the wait there,
+    /// against what the passengers were told (D9).
+    public internal(set) var waitHistory: [ZoneID: ZoneWaitHistory] = [:]
     /// The number the next request gets.
     public internal(set) var nextRequestNumber = 1
     /// The number the next reservation gets.
@@ -58,5 +61,24 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
     /// The driver's state of `taxi` (off duty when never heard of).
     public func state(of taxi: TaxiID) -> DriverState {
         taxis[taxi]?.state ?? .offDuty
+    }
+}
+
+extension DispatchSnapshot {
+    /// Reads a snapshot, also one written before ``waitHistory`` was kept
+    /// (the dispatch log's snapshots outlive upgrades): it starts empty.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        taxis = try container.decode([TaxiID: TaxiRecord].self, forKey: .taxis)
+        taxiQueues = try container.decode([ZoneID: ZoneQueue].self, forKey: .taxiQueues)
+        requests = try container.decode([RideRequestID: RideRequest].self, forKey: .requests)
+        passengerQueues = try container.decode([ZoneID: [RideRequestID]].self, forKey: .passengerQueues)
+        openRequestOfPassenger = try container.decode([PassengerID: RideRequestID].self, forKey: .openRequestOfPassenger)
+        reservations = try container.decode([ReservationID: Reservation].self, forKey: .reservations)
+        recentArrivals = try container.decode([ZoneID: [Duration]].self, forKey: .recentArrivals)
+        waitHistory = try container.decodeIfPresent([ZoneID: ZoneWaitHistory].self, forKey: .waitHistory) ?? [:]
+        nextRequestNumber = try container.decode(Int.self, forKey: .nextRequestNumber)
+        nextReservationNumber = try container.decode(Int.self, forKey: .nextReservationNumber)
+        nextPlaceSequence = try container.decode(Int.self, forKey: .nextPlaceSequence)
     }
 }

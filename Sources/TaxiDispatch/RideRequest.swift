@@ -19,6 +19,12 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public internal(set) var phase: RequestPhase
     /// When the request was opened (monotonic time), for the wait until its taxi arrives (D9).
     public internal(set) var openedAt: Duration = .zero
+    /// The time to an offer the engine expected when the request was opened,
+    /// before learning from the zone's history: zero when a taxi was free,
+    /// else the passengers ahead over the recent arrival rate of free taxis;
+    /// nil when there was no rate, and for a reservation's ride. What the
+    /// wait that happened is checked against (``ZoneWaitHistory``).
+    public internal(set) var expectedTimeToOffer: Duration?
     /// The taxis already offered this request, in order: none of them is
     /// offered it again, whatever queue they rejoin.
     public internal(set) var triedTaxis: [TaxiID] = []

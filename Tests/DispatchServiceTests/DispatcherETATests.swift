@@ -72,6 +72,27 @@ struct FixedPositions: TaxiPositions {
         dispatcher.close()
     }
 
+    /// Taxis became free in 230 a minute apart and were taken at once: a
+    /// queued passenger, first in line, is told one arrival's wait, and a
+    /// new request, second in line, two.
+    @Test func aQueuedRideIsToldTheWaitOfItsOwnPlaceInLine() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher([:], clock: clock)
+        for (index, taxi) in (["A", "B"] as [TaxiID]).enumerated() {
+            try await Self.freeTaxi(taxi, in: "230", dispatcher, clock: clock)
+            try await dispatcher.execute(.request(PassengerID("early\(index)"), pickup: Self.pickup, zone: "230", destination: nil))
+            clock.advance(by: .seconds(60))
+        }
+        let events = try await dispatcher.execute(.request("p1", pickup: Self.pickup, zone: "230", destination: nil))
+        let queued = try #require(events.lazy.compactMap { event -> RideRequestID? in
+            if case .passengerQueued(let id, _, 1, _) = event { return id }
+            return nil
+        }.first)
+        #expect(await dispatcher.expectedWait(ofQueued: queued) == .seconds(60))
+        #expect(await dispatcher.expectedWait(at: Self.pickup, in: "230") == .seconds(120))
+        dispatcher.close()
+    }
+
     /// SPEC D5: no free taxi in the origin's zone at allocation time, so the
     /// free taxi with the shortest ETA elsewhere is allocated.
     @Test func aReservationWithoutAFreeTaxiInItsZoneGetsTheNearestFreeTaxi() async throws {

@@ -40,8 +40,8 @@ struct RidesController: Sendable {
             throw Problem.unavailable("the dispatcher did not open the request; try again")
         }
         var ride = try await rideJSON(id)
-        if ride.status == "queued", let zone {
-            ride.expectedWaitS = await dispatcher.expectedWait(at: pickup, in: zone).map(JSONWriter.roundedSeconds)
+        if ride.status == "queued" {
+            ride.expectedWaitS = await dispatcher.expectedWait(ofQueued: id).map(JSONWriter.roundedSeconds)
         }
         return try JSONResponse.created(ride, location: "/v1/rides/\(ride.rideId)")
     }
