@@ -23,7 +23,7 @@ extension LearnedEdgeSpeeds {
             if hour % 24 == 0 { progress(hour / 24) }
             var meanLogRatio = [Double](repeating: 0, count: edgeCount)
             for quarter in 0..<WeekSlot.perHour {
-                let ratios = weeklyLogRatios(slot: hour * WeekSlot.perHour + quarter).values
+                let ratios = weeklyLogRatios(slot: hour * WeekSlot.perHour + quarter)
                 for edge in 0..<edgeCount { meanLogRatio[edge] += ratios[edge] / Double(WeekSlot.perHour) }
             }
             var classSums = [Double](repeating: 0, count: RoadClass.allCases.count), classWeights = classSums

@@ -63,7 +63,7 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     public func durationsKey(hourOfWeek: Int) -> Int { hourOfWeek * WeekSlot.perHour }
 
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
-        weeklyLogRatios(slot: hourOfWeek * WeekSlot.perHour).durations(freeFlow: base.freeFlowMs)
+        weeklyEstimate(slot: hourOfWeek * WeekSlot.perHour).durations()
     }
 
     public func durationsKey(departing date: Date, timeZone: TimeZone) -> Int {
@@ -72,15 +72,9 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
     }
 
     public func edgeDurations(departing date: Date, timeZone: TimeZone) -> [UInt32] {
-        var ratios = weeklyLogRatios(slot: WeekSlot.index(of: date, in: timeZone))
-        if usesLive(date), let live {
-            if let roads { ratios.shiftRoads(roads, by: live.sums) }
-            for (edge, sums) in live.sums where sums.weight > 0 {
-                let index = Int(edge)
-                ratios.values[index] = (sums.logSum + Self.livePrior * ratios.values[index]) / (sums.weight + Self.livePrior)
-            }
-        }
-        return ratios.durations(freeFlow: base.freeFlowMs)
+        var estimate = weeklyEstimate(slot: WeekSlot.index(of: date, in: timeZone))
+        if usesLive(date), let live { estimate.addLive(live.sums, roads: roads) }
+        return estimate.durations()
     }
 
     public func provenance(departing date: Date, timeZone: TimeZone) -> SpeedProvenance {
@@ -104,75 +98,146 @@ public struct LearnedEdgeSpeeds: EdgeSpeedSource {
         }
     }
 
-    /// Log time ratios of every edge in `slot`, the profile's where nothing was learned.
-    func weeklyLogRatios(slot: Int) -> LogRatios {
-        var profileRatios: [Int: [Double]] = [:]
-        func profile(_ hour: Int) -> [Double] {
-            if let known = profileRatios[hour] { return known }
-            let durations = base.edgeDurations(hourOfWeek: hour)
-            let ratios = zip(durations, base.freeFlowMs).map { duration, freeFlow in
-                duration == unreachableMs || freeFlow == 0 ? 0 : log(Double(duration) / Double(freeFlow))
-            }
-            profileRatios[hour] = ratios
-            return ratios
+    /// Log time ratios of every edge in `slot`, the profile's where nothing
+    /// was learned: what the exported profile averages.
+    func weeklyLogRatios(slot: Int) -> [Double] {
+        weeklyEstimate(slot: slot).logRatios()
+    }
+
+    /// The weekly estimate of `slot`. Only the edges and groups with
+    /// observations are worked out one by one; every other edge keeps the
+    /// profile's duration, scaled by its group's shift. So putting learned
+    /// speeds in force costs a pass over the edges, not a logarithm each.
+    func weeklyEstimate(slot: Int) -> SlotEstimate {
+        let hour = WeekSlot.hourOfWeek(slot)
+        var factorsOfHour: [Int: ProfiledEdgeSpeeds.HourFactors] = [:]
+        func factors(_ hour: Int) -> ProfiledEdgeSpeeds.HourFactors {
+            if let known = factorsOfHour[hour] { return known }
+            let factors = base.factors(hourOfWeek: hour)
+            factorsOfHour[hour] = factors
+            return factors
         }
-        let own = profile(WeekSlot.hourOfWeek(slot))
         var groupWeight = [Double](repeating: 0, count: groupCount)
         var groupDeviation = [Double](repeating: 0, count: groupCount)
         for pooled in pooledSlots(around: slot) where !table.slots[pooled.slot].isEmpty {
-            let prior = profile(WeekSlot.hourOfWeek(pooled.slot))
+            let prior = factors(WeekSlot.hourOfWeek(pooled.slot))
             for (edge, sums) in table.slots[pooled.slot] {
                 let group = Int(edgeGroup[Int(edge)])
                 groupWeight[group] += pooled.weight * sums.weight
-                groupDeviation[group] += pooled.weight * (sums.logSum - sums.weight * prior[Int(edge)])
+                groupDeviation[group] += pooled.weight * (sums.logSum - sums.weight * base.logRatio(of: Int(edge), factors: prior))
             }
         }
-        let shift = (0..<groupCount).map { groupDeviation[$0] / (groupWeight[$0] + Self.groupPrior) }
-        var values = zip(own, edgeGroup).map { ratio, group in ratio + shift[Int(group)] }
+        let groupShift = (0..<groupCount).map { groupDeviation[$0] / (groupWeight[$0] + Self.groupPrior) }
+        var estimate = SlotEstimate(speeds: self, factors: factors(hour), groupShift: groupShift)
         var edgeSums: [Int32: ObservationSums] = [:]
         let day = slot / WeekSlot.perDay
         for offset in -1...1 {
             let neighbour = day * WeekSlot.perDay + (slot % WeekSlot.perDay + offset + WeekSlot.perDay) % WeekSlot.perDay
-            let weight = offset == 0 ? 1.0 : 0.5
             for (edge, sums) in table.slots[neighbour] {
-                edgeSums[edge, default: ObservationSums()].add(sums, scaledBy: weight)
+                edgeSums[edge, default: ObservationSums()].add(sums, scaledBy: offset == 0 ? 1.0 : 0.5)
             }
         }
         for (edge, sums) in edgeSums {
-            let index = Int(edge)
-            values[index] = (sums.logSum + Self.edgePrior * values[index]) / (sums.weight + Self.edgePrior)
+            estimate.ownLogRatio[edge] = (sums.logSum + Self.edgePrior * estimate.logRatio(of: Int(edge))) / (sums.weight + Self.edgePrior)
         }
-        return LogRatios(values: values)
+        return estimate
     }
 
-    /// Per-edge log time ratios, turned into durations.
-    struct LogRatios {
-        var values: [Double]
+    /// The learned log time ratios of one slot, kept sparse: the profile's
+    /// durations of the slot's hour, a shift per group (and per road, from
+    /// the live layer), and the edges with an estimate of their own.
+    struct SlotEstimate {
+        let speeds: LearnedEdgeSpeeds
+        let factors: ProfiledEdgeSpeeds.HourFactors
+        /// Per group, the log shift from the profile.
+        let groupShift: [Double]
+        /// The edges whose own weekly observations set their log ratio.
+        var ownLogRatio: [Int32: Double] = [:]
+        /// The roads of the live layer and each road's log shift; nil without it.
+        private(set) var roadShift: (roads: RoadChains, shift: [Double])?
+        /// The edges the live layer observed: their final log ratio.
+        private(set) var liveLogRatio: [Int32: Double] = [:]
 
-        /// Moves every edge of each road with live observations by the
-        /// road's mean deviation from these ratios, shrunk toward none with ``liveRoadPrior``.
-        mutating func shiftRoads(_ roads: RoadChains, by live: [Int32: ObservationSums]) {
-            var weight: [Int32: Double] = [:], deviation: [Int32: Double] = [:]
-            for (edge, sums) in live where sums.weight > 0 {
-                let road = roads.road[Int(edge)]
-                weight[road, default: 0] += sums.weight
-                deviation[road, default: 0] += sums.logSum - sums.weight * values[Int(edge)]
+        init(speeds: LearnedEdgeSpeeds, factors: ProfiledEdgeSpeeds.HourFactors, groupShift: [Double]) {
+            self.speeds = speeds
+            self.factors = factors
+            self.groupShift = groupShift
+        }
+
+        /// The weekly log time ratio of `edge`: its own, else the profile's plus its group's shift.
+        func logRatio(of edge: Int) -> Double {
+            ownLogRatio[Int32(edge)]
+                ?? speeds.base.logRatio(of: edge, factors: factors) + groupShift[Int(speeds.edgeGroup[edge])]
+        }
+
+        /// The log shift the live layer gives `edge`'s road.
+        private func roadShift(of edge: Int) -> Double {
+            roadShift.map { $0.shift[Int($0.roads.road[edge])] } ?? 0
+        }
+
+        /// Puts the live layer on top: every edge of a road with live
+        /// observations moves by the road's mean deviation from the weekly
+        /// estimate (shrunk with ``LearnedEdgeSpeeds/liveRoadPrior``), then
+        /// each observed edge toward its own live mean (``LearnedEdgeSpeeds/livePrior``).
+        mutating func addLive(_ live: [Int32: ObservationSums], roads: RoadChains?) {
+            let observed = live.filter { $0.value.weight > 0 }
+            if let roads {
+                var weight: [Int32: Double] = [:], deviation: [Int32: Double] = [:]
+                for (edge, sums) in observed {
+                    let road = roads.road[Int(edge)]
+                    weight[road, default: 0] += sums.weight
+                    deviation[road, default: 0] += sums.logSum - sums.weight * logRatio(of: Int(edge))
+                }
+                var shift = [Double](repeating: 0, count: roads.roadCount)
+                for (road, total) in deviation {
+                    shift[Int(road)] = total / (weight[road, default: 0] + LearnedEdgeSpeeds.liveRoadPrior)
+                }
+                roadShift = (roads, shift)
             }
-            let shift = deviation.reduce(into: [Int32: Double]()) { shifts, entry in
-                shifts[entry.key] = entry.value / (weight[entry.key, default: 0] + LearnedEdgeSpeeds.liveRoadPrior)
-            }
-            for edge in values.indices {
-                if let moved = shift[roads.road[edge]] { values[edge] += moved }
+            for (edge, sums) in observed {
+                let weekly = logRatio(of: Int(edge)) + roadShift(of: Int(edge))
+                liveLogRatio[edge] = (sums.logSum + LearnedEdgeSpeeds.livePrior * weekly) / (sums.weight + LearnedEdgeSpeeds.livePrior)
             }
         }
 
-        func durations(freeFlow: [UInt32]) -> [UInt32] {
-            let low = log(LearnedEdgeSpeeds.ratioRange.low), high = log(LearnedEdgeSpeeds.ratioRange.high)
-            return zip(values, freeFlow).map { ratio, freeFlow in
-                guard freeFlow != unreachableMs else { return unreachableMs }
-                let scaled = (Double(freeFlow) * exp(min(max(ratio, low), high))).rounded()
-                return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
+        /// The final log time ratio of every edge.
+        func logRatios() -> [Double] {
+            (0..<speeds.base.freeFlowMs.count).map { edge in
+                liveLogRatio[Int32(edge)] ?? logRatio(of: edge) + roadShift(of: edge)
             }
+        }
+
+        /// Every edge's duration, ms, within ``LearnedEdgeSpeeds/ratioRange``
+        /// of free flow: one pass scales the profile's by the group's and the
+        /// road's shifts; the edges with an estimate of their own follow.
+        func durations() -> [UInt32] {
+            let base = speeds.base
+            let groupScale = groupShift.map { exp($0) }
+            let roadScale = roadShift.map { ($0.roads.road, $0.shift.map { exp($0) }) }
+            var durations = speeds.edgeGroup.withUnsafeBufferPointer { edgeGroup in
+                (0..<base.freeFlowMs.count).map { edge -> UInt32 in
+                    let freeFlow = base.freeFlowMs[edge]
+                    guard freeFlow != unreachableMs, freeFlow > 0 else { return freeFlow }
+                    var scale = groupScale[Int(edgeGroup[edge])]
+                    if let (road, roadScale) = roadScale { scale *= roadScale[Int(road[edge])] }
+                    return Self.duration(freeFlow: freeFlow, ratio: Double(base.duration(of: edge, factors: factors)) * scale / Double(freeFlow))
+                }
+            }
+            for (edge, own) in ownLogRatio where liveLogRatio[edge] == nil {
+                durations[Int(edge)] = Self.duration(freeFlow: base.freeFlowMs[Int(edge)], ratio: exp(own + roadShift(of: Int(edge))))
+            }
+            for (edge, live) in liveLogRatio {
+                durations[Int(edge)] = Self.duration(freeFlow: base.freeFlowMs[Int(edge)], ratio: exp(live))
+            }
+            return durations
+        }
+
+        /// `freeFlow` times `ratio` kept within ``LearnedEdgeSpeeds/ratioRange``, ms.
+        private static func duration(freeFlow: UInt32, ratio: Double) -> UInt32 {
+            guard freeFlow != unreachableMs else { return unreachableMs }
+            let range = LearnedEdgeSpeeds.ratioRange
+            let scaled = (Double(freeFlow) * min(max(ratio, range.low), range.high)).rounded()
+            return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
         }
     }
 }

@@ -88,35 +88,48 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         self.profile = profile
     }
 
-    /// Every factor the profile applies in `hourOfWeek`: per road class, per
-    /// lane class, and per zone of ``zones`` (in its order).
-    private func factors(hourOfWeek: Int) -> (classes: [Float], lanes: [Float], zones: [Float]) {
-        (RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) },
-         LaneClass.allCases.map { profile.laneFactor($0, hourOfWeek: hourOfWeek) },
-         (zones?.zoneIDs ?? []).map { profile.zoneFactor($0, hourOfWeek: hourOfWeek) })
+    /// Every factor the profile applies in one hour of the week: per road
+    /// class, per lane class, and per zone of ``zones`` (in its order).
+    struct HourFactors: Equatable {
+        var classes: [Float]
+        var lanes: [Float]
+        var zones: [Float]
+    }
+
+    /// The factors of `hourOfWeek`.
+    func factors(hourOfWeek: Int) -> HourFactors {
+        HourFactors(classes: RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) },
+                    lanes: LaneClass.allCases.map { profile.laneFactor($0, hourOfWeek: hourOfWeek) },
+                    zones: (zones?.zoneIDs ?? []).map { profile.zoneFactor($0, hourOfWeek: hourOfWeek) })
     }
 
     /// The first hour of the week whose factors equal those of `hourOfWeek` for every class and zone.
     public func durationsKey(hourOfWeek: Int) -> Int {
         let column = factors(hourOfWeek: hourOfWeek)
-        return (0..<hourOfWeek).first { hour in
-            let other = factors(hourOfWeek: hour)
-            return other.classes == column.classes && other.lanes == column.lanes && other.zones == column.zones
-        } ?? hourOfWeek
+        return (0..<hourOfWeek).first { factors(hourOfWeek: $0) == column } ?? hourOfWeek
     }
 
     /// Free-flow durations (plus the minor-signal delay on minor approaches)
     /// divided by the hour's class × lane × zone factor of each edge.
     public func edgeDurations(hourOfWeek: Int) -> [UInt32] {
         let factors = factors(hourOfWeek: hourOfWeek)
-        let minorSignalDelayMs = profile.minorSignalDelaySeconds * 1000
-        return (0..<freeFlowMs.count).map { edge in
-            guard freeFlowMs[edge] != unreachableMs else { return unreachableMs }
-            let duration = Double(freeFlowMs[edge]) + (signalApproach[edge] == .minor ? minorSignalDelayMs : 0)
-            var factor = factors.classes[Int(roadClass[edge].rawValue)] * factors.lanes[Int(laneClass[edge].rawValue)]
-            if let zone = zones?.edgeZone[edge], zone != EdgeZones.noZone { factor *= factors.zones[Int(zone)] }
-            let scaled = (duration / Double(factor)).rounded()
-            return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
-        }
+        return (0..<freeFlowMs.count).map { duration(of: $0, factors: factors) }
+    }
+
+    /// The duration of `edge` under `factors`, ms.
+    @inline(__always)
+    func duration(of edge: Int, factors: HourFactors) -> UInt32 {
+        guard freeFlowMs[edge] != unreachableMs else { return unreachableMs }
+        let delay = signalApproach[edge] == .minor ? profile.minorSignalDelaySeconds * 1000 : 0
+        var factor = factors.classes[Int(roadClass[edge].rawValue)] * factors.lanes[Int(laneClass[edge].rawValue)]
+        if let zone = zones?.edgeZone[edge], zone != EdgeZones.noZone { factor *= factors.zones[Int(zone)] }
+        let scaled = ((Double(freeFlowMs[edge]) + delay) / Double(factor)).rounded()
+        return scaled >= Double(unreachableMs) ? unreachableMs - 1 : UInt32(scaled)
+    }
+
+    /// log(duration ÷ free-flow duration) of `edge` under `factors`; 0 for a closed edge.
+    func logRatio(of edge: Int, factors: HourFactors) -> Double {
+        let freeFlow = freeFlowMs[edge], duration = duration(of: edge, factors: factors)
+        return duration == unreachableMs || freeFlow == 0 ? 0 : log(Double(duration) / Double(freeFlow))
     }
 }
