@@ -76,9 +76,10 @@ public struct CCHMetric: Sendable {
                     let yDown = down[toY], yUp = up[toY]
                     if yDown == unreachableMs && yUp == unreachableMs { continue }
                     var yz = Int(firstArc[y])
+                    let yEnd = Int(firstArc[y + 1])
                     for toZ in (toY + 1)..<end {
                         let z = arcHead[toZ]
-                        while arcHead[yz] != z { yz += 1 }
+                        yz = Self.position(of: z, in: arcHead, from: yz, before: yEnd)
                         let viaUp = UInt64(yDown) + UInt64(up[toZ])
                         if viaUp < UInt64(up[yz]) {
                             up[yz] = UInt32(viaUp)
@@ -103,5 +104,26 @@ public struct CCHMetric: Sendable {
         self.downLength = downLength
         self.upUnpack = upUnpack
         self.downUnpack = downUnpack
+    }
+
+    /// The position of `head` among the ascending arc heads from `start`
+    /// to before `end`, where it is: a node's upward arcs often outnumber
+    /// those of the lower node whose triangles are closed on them, so the
+    /// search gallops (1, 2, 4, … ahead) and then halves, instead of
+    /// stepping over every arc in between.
+    @inline(__always)
+    static func position(of head: UInt32, in arcHead: UnsafeBufferPointer<UInt32>, from start: Int, before end: Int) -> Int {
+        if arcHead[start] == head { return start }
+        var low = start, step = 1
+        while low + step < end && arcHead[low + step] < head {
+            low += step
+            step <<= 1
+        }
+        var high = min(low + step, end - 1)
+        while low + 1 < high {
+            let middle = (low + high) >> 1
+            if arcHead[middle] < head { low = middle } else { high = middle }
+        }
+        return high
     }
 }
