@@ -14,7 +14,7 @@ public struct LearningSimulationSettings: Sendable {
     /// The fraction of fixes lost on the way, in [0, 1).
     public var dropRate = 0.0
     /// Seconds between two re-customizations of the service's router (the live layer's cadence).
-    public var recustomizeSeconds = 60.0
+    public var recustomizeSeconds = 30.0
     /// Random trips scored at each checkpoint.
     public var scoredTrips = 300
     /// Every random choice comes from this seed.

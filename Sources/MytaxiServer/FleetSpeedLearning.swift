@@ -10,7 +10,7 @@ import Synchronization
 /// The service's side of learning speeds from the fleet (SPEC R4): every
 /// committed fix goes into an inbox (the ingest path only appends); a
 /// background step (``SpeedLearningService``) matches them to the roads
-/// with a ``SpeedLearner`` and, every minute, puts the learned speeds in
+/// with a ``SpeedLearner`` and, every 30 seconds, puts the learned speeds in
 /// force in the router, which customizes the current quarter-hour's metric
 /// before the swap so no query waits. The weekly table is saved every few
 /// minutes and at shutdown, and read back at start.

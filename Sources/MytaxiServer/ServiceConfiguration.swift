@@ -73,7 +73,7 @@ public struct ServiceConfiguration: Sendable {
     /// Silence after which a taxi is stale, seconds.
     public var staleAfterSeconds: Double = 90
     /// Seconds between two puttings in force of the speeds learned from the fleet (``SpeedLearningService``).
-    public var learnedSpeedsEverySeconds: Double = 60
+    public var learnedSpeedsEverySeconds: Double = 30
     /// Silence after which an identified terminal's connection is closed,
     /// seconds: longer than the 10-minute reporting period SPEC I1 allows.
     public var idleTimeoutSeconds: Double = 900

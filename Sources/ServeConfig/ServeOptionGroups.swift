@@ -179,7 +179,7 @@ public struct ServeDispatch: ParsableArguments {
     public var maxReservations: Int?
 
     @Option(name: .customLong("learned-speeds-every"), help: ArgumentHelp(
-        "Seconds between two puttings in force of the travel times learned from the fleet's fixes (the live layer's cadence; the weekly table is saved every 10 minutes). (default: 60)",
+        "Seconds between two puttings in force of the travel times learned from the fleet's fixes (the live layer's cadence; the weekly table is saved every 10 minutes). (default: 30)",
         valueName: "SECONDS"))
     public var learnedSpeedsEvery: Double?
 }

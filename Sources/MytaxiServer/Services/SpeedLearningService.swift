@@ -9,7 +9,7 @@ import ServiceLifecycle
 struct SpeedLearningService: Service {
     let learning: FleetSpeedLearning
     let clock: any ServiceClock
-    var publishEvery: TimeInterval = 60
+    var publishEvery: TimeInterval = 30
     var saveEvery: TimeInterval = 600
     var matchEvery: Duration = .seconds(1)
 

@@ -10,7 +10,7 @@ public struct LiveSpeedWindow: Sendable {
     /// How far back the window reaches, seconds.
     public let windowSeconds: Double
     /// The age at which a minute's observations count half, seconds.
-    public static let halfLifeSeconds = 120.0
+    public static let halfLifeSeconds = 60.0
     private var buckets: [(minute: Int, edges: [Int32: ObservationSums])] = []
 
     /// An empty window of `windowSeconds` (15 minutes unless told).

@@ -14,7 +14,7 @@ extension Mytaxi.Simulate {
                 --incident slowdowns on named roads) and report a fix every 30 s with GPS error \
                 (--gps-noise) and losses (--drop-rate). The service's side is what `mytaxi serve` runs: \
                 a router on the graph's own profile (or --speed-profile) that learns from the fixes only, \
-                matching them to the roads and re-customizing every simulated minute. At each \
+                matching them to the roads and re-customizing every 30 simulated seconds. At each \
                 --report-at hour, the service's travel times of random trips are scored against the \
                 true drive times (MdAPE, RMSLE), next to the profile it started from; with --trips, the \
                 learned weekly speeds are scored on those measured trips beside the true profile's own \
