@@ -6,7 +6,7 @@ import Storage
 /// Moves an embedded store (the SQLite files of a data directory) into a
 /// PostgreSQL database (`mytaxi db import-sqlite`), so that a city that
 /// started on one machine can grow onto a server without losing its fixes,
-/// dispatch log, accounts or zone versions.
+/// dispatch log, accounts, zone versions or the speeds learned from its fleet.
 ///
 /// All of it goes in one transaction: a failed import (the server lost, a
 /// record the schema refuses) leaves the database as it was. The database
@@ -46,6 +46,8 @@ public enum SQLiteImport {
                     progress("zone set versions: \(summary.zoneSetVersions)")
                     try importDispatchLog(reader, on: connection, into: &summary)
                     progress("dispatch log entries: \(summary.dispatchLogEntries), rides: \(summary.rides), notifications: \(summary.notifications)")
+                    try importLearnedSpeeds(reader, on: connection, into: &summary)
+                    progress("learned speeds: \(summary.learnedSpeeds ? "the latest snapshot" : "none")")
                     try importFixes(reader, on: connection, into: &summary, progress: progress)
                     progress("committing")
                     return summary
@@ -72,7 +74,7 @@ public enum SQLiteImport {
         let tables = [
             ("archived_fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
             ("ride_history", "rides"), ("notification", "notifications"), ("account", "accounts"), ("token", "tokens"),
-            ("outbox", "outbox e-mails"), ("zone_set", "zone set versions"),
+            ("outbox", "outbox e-mails"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
         ]
         return try tables.compactMap { table, what in
             // Table names from this list only, never from a caller.
@@ -171,6 +173,16 @@ public enum SQLiteImport {
         }
     }
 
+    private static func importLearnedSpeeds(
+        _ reader: SQLiteStoreReader, on connection: PostgresConnection, into summary: inout SQLiteImportSummary
+    ) throws {
+        guard let learned = try reader.learnedSpeeds() else { return }
+        try connection.query(
+            "INSERT INTO learned_speeds (id, graph, saved_ms, cells) VALUES (1, $1, $2, $3)",
+            [.text(learned.graphFingerprint), .integer(learned.savedAt.storedMilliseconds), .bytes(learned.cells)])
+        summary.learnedSpeeds = true
+    }
+
     /// Copies the fixes in batches by binary COPY, as the archive's group
     /// commit does, creating the day partitions they need; a fix found in
     /// both the journal and the store is stored once.
@@ -225,12 +237,14 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var outboxEmails = 0
     /// Zone set versions.
     public var zoneSetVersions = 0
+    /// Whether a snapshot of the speeds learned from the fleet was there.
+    public var learnedSpeeds = false
 
     /// One line: every count.
     public var description: String {
         "\(fixes) fixes, \(dispatchLogEntries) dispatch log entries (\(dispatchSnapshot ? "with" : "no") snapshot), "
             + "\(rides) rides, \(notifications) notifications, \(accounts) accounts, \(tokens) tokens, "
-            + "\(outboxEmails) outbox e-mails, \(zoneSetVersions) zone set versions"
+            + "\(outboxEmails) outbox e-mails, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
     }
 }
 

@@ -21,9 +21,12 @@ public final class SQLiteStoreReader {
     private let dispatch: DatabaseQueue?
     private let accountsDatabase: DatabaseQueue?
     private let zones: DatabaseQueue?
+    private let learnedSpeedsDatabase: DatabaseQueue?
 
     /// The files of an embedded store.
-    public static let fileNames = ["fixes-journal.sqlite", "fixes.sqlite", "dispatch.sqlite", "accounts.sqlite", "zones.sqlite"]
+    public static let fileNames = [
+        "fixes-journal.sqlite", "fixes.sqlite", "dispatch.sqlite", "accounts.sqlite", "zones.sqlite", "learned-speeds.sqlite",
+    ]
 
     /// Opens the store files in `directory`.
     /// - Throws: ``StorageError/unavailable(location:reason:)`` when the
@@ -51,6 +54,7 @@ public final class SQLiteStoreReader {
         dispatch = try open("dispatch.sqlite")
         accountsDatabase = try open("accounts.sqlite")
         zones = try open("zones.sqlite")
+        learnedSpeedsDatabase = try open("learned-speeds.sqlite")
     }
 
     /// The fix rows in the journal and the store: an upper bound on the
@@ -201,6 +205,16 @@ public final class SQLiteStoreReader {
                 return (try SQLiteZoneSetStore.version(of: row), geoJSON)
             }
         } ?? []
+    }
+
+    /// The latest snapshot of the weekly speeds learned from the fleet; nil when none was saved.
+    public func learnedSpeeds() throws -> StoredLearnedSpeeds? {
+        try read(learnedSpeedsDatabase, "learned-speeds.sqlite") { db in
+            guard try db.tableExists("learned_speeds") else { return nil }
+            return try Row.fetchOne(db, sql: "SELECT graph, saved_ms, cells FROM learned_speeds WHERE id = 1").map { row in
+                StoredLearnedSpeeds(graphFingerprint: row["graph"], savedAt: Date(storedMilliseconds: row["saved_ms"]), cells: row["cells"])
+            }
+        } ?? nil
     }
 
     /// Runs `body` on `queue`, nil when its file is absent. SQLite's

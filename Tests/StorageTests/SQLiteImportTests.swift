@@ -18,6 +18,9 @@ struct SQLiteImportTests {
         """.utf8)
 
     /// Fills every SQLite store of `directory` as a service would, and returns what was written where it matters.
+    /// A snapshot of learned speeds as the service saves it.
+    static let learnedSpeeds = StoredLearnedSpeeds(graphFingerprint: "v1-36-120-abc", savedAt: start, cells: Data((0..<28).map { UInt8($0) }))
+
     static func fillEmbeddedStore(_ directory: String) async throws -> [AcceptedFix] {
         // Two days of fixes: one batch moved into the store, one left in the journal, one fix in both.
         let moved = (0..<300).map { makeFix(taxi: "T\($0 % 3)", second: $0 * 10) }
@@ -66,6 +69,8 @@ struct SQLiteImportTests {
         _ = try await zoneSets.add(geoJSON: zones, zoneCount: 1, uploadedBy: "planner", at: start, comment: "first")
         _ = try await zoneSets.add(geoJSON: zones, zoneCount: 1, uploadedBy: "planner", at: start.addingTimeInterval(60), comment: nil)
         _ = try await zoneSets.activate(1, by: "planner", at: start.addingTimeInterval(120))
+
+        try await SQLiteLearnedSpeedStore(directory: directory).save(learnedSpeeds)
         return moved + journaled
     }
 
@@ -83,6 +88,7 @@ struct SQLiteImportTests {
         #expect(summary.accounts == 3 && summary.tokens == 2 && summary.outboxEmails == 1)
         #expect(summary.dispatchLogEntries == 2 && summary.dispatchSnapshot && summary.rides == 1 && summary.notifications == 2)
         #expect(summary.zoneSetVersions == 2)
+        #expect(summary.learnedSpeeds)
         #expect(progress.contains { $0.hasPrefix("fixes: 501 of 501 read") })
 
         let sqliteArchive = try SQLiteFixArchive(directory: directory.path)
@@ -132,6 +138,9 @@ struct SQLiteImportTests {
             try $0.query("SELECT count(*) AS n FROM zone_set_zone WHERE zone_id = '7'").integer(0, "n")
         }
         #expect(geometries == 3, "each version's zone is a PostGIS geometry")
+
+        #expect(try await PostgresLearnedSpeedStore(pool: database.pool).load() == Self.learnedSpeeds,
+                "the learned speeds go on where they were")
     }
 
     @Test func aDatabaseInUseIsRefusedAndLeftAsItWas() async throws {

@@ -12,8 +12,8 @@ extension Mytaxi.Db {
             abstract: "Move an embedded store (the SQLite files of serve --data-dir) into an empty PostgreSQL database.",
             discussion: """
                 Copies the fix archive (journal and store), the dispatch log with its snapshot, ride history and \
-                notifications, the accounts with their tokens and outbox, and every zone set version (the active one \
-                stays active) into the database, migrating its schema first. Stop the service on DIR before: what it \
+                notifications, the accounts with their tokens and outbox, every zone set version (the active one \
+                stays active) and the speeds learned from the fleet into the database, migrating its schema first. Stop the service on DIR before: what it \
                 writes during the import is not copied. The database must be empty (a new one, from createdb): an \
                 import into a database in use would mix two histories, so it is refused. Everything goes in one \
                 transaction, so a failed import leaves the database empty and can simply be run again. Progress goes to \
