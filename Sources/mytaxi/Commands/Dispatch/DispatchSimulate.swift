@@ -39,10 +39,10 @@ extension Mytaxi {
         @Option(help: ArgumentHelp("Hours of city time to simulate.", valueName: "H"))
         var hours: Double
 
-        @Option(name: .customLong("refusal-rate"), help: ArgumentHelp("The share of offers drivers refuse, 0 to 1. (default: 0)", valueName: "P"))
+        @Option(name: .customLong("refusal-rate"), help: ArgumentHelp("The share of offers drivers refuse, 0 to 1.", valueName: "P"))
         var refusalRate: Double = 0
 
-        @Option(help: ArgumentHelp("The seed of every random choice. (default: 1)", valueName: "S"))
+        @Option(help: ArgumentHelp("The seed of every random choice.", valueName: "S"))
         var seed: UInt64 = 1
 
         @Option(help: ArgumentHelp(

@@ -36,7 +36,7 @@ extension Mytaxi.Simulate {
             valueName: "ROAD NAME,FROM,MINUTES,FACTOR"))
         var incidents: [String] = []
 
-        @Option(help: "Simulated taxis.")
+        @Option(help: ArgumentHelp("Simulated taxis.", valueName: "N"))
         var taxis = 300
 
         @Option(name: .customLong("report-at"), help: ArgumentHelp(
@@ -57,7 +57,7 @@ extension Mytaxi.Simulate {
             "The simulated start, local time of the graph's city.", valueName: "YYYY-MM-DDTHH:MM"))
         var start = "2026-11-23T06:00"
 
-        @Option(help: "Every random choice comes from this seed.")
+        @Option(help: ArgumentHelp("Every random choice comes from this seed.", valueName: "S"))
         var seed: UInt64 = 7
 
         @Flag(help: "Print the report as JSON.")

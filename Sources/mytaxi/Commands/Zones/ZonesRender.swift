@@ -29,7 +29,7 @@ extension Mytaxi.Zones {
         @Flag(help: "Write each zone's name below its id.")
         var labels = false
 
-        @Option(help: ArgumentHelp("The picture's width in pixels. (default: 1200)", valueName: "PIXELS"))
+        @Option(help: ArgumentHelp("The picture's width in pixels.", valueName: "PIXELS"))
         var width = 1200.0
 
         @OptionGroup var zoneFile: ZoneSetArguments
