@@ -44,10 +44,16 @@ public struct NoPickupETAs: PickupETAs {
 public final class RouterPickupETAs: PickupETAs {
     /// The snapper that brings the places up to date, and its router.
     public let snapper: PositionSnapper
+    /// The fleet's time at a clock time: when the taxis' positions and speeds are from.
+    private let fleetTime: @Sendable (Date) -> Date
 
-    /// ETAs from the places `snapper` keeps.
-    public init(snapper: PositionSnapper) {
+    /// ETAs from the places `snapper` keeps, for departures at the fleet's
+    /// time (`fleetTime` of the time asked: the time of its newest fix,
+    /// which is the clock's for a live fleet and behind it for a replayed
+    /// or simulated one, whose positions and speeds are of that moment).
+    public init(snapper: PositionSnapper, fleetTime: @escaping @Sendable (Date) -> Date = { $0 }) {
         self.snapper = snapper
+        self.fleetTime = fleetTime
     }
 
     /// ETAs from `router` on the positions of the taxis that move in `fleet`.
@@ -55,7 +61,8 @@ public final class RouterPickupETAs: PickupETAs {
         self.init(snapper: PositionSnapper(router: router, fleet: fleet, snapped: SnappedPositions()))
     }
 
-    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart: Date) -> [Duration?] {
+    public func etas(from taxis: [TaxiID], to pickup: Coordinate, depart asked: Date) -> [Duration?] {
+        let depart = fleetTime(asked)
         snapper.step()
         // The hour's metric is customized on its first use, which takes
         // seconds on a whole city: do it before the places' lock, so the

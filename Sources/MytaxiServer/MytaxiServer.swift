@@ -109,17 +109,18 @@ public final class MytaxiServer: Sendable {
         })
         validator.recordCommitted(restored)
         let positionSnapper = PositionSnapper(router: inputs.router, fleet: fleet, snapped: SnappedPositions())
+        let speedLearning = await FleetSpeedLearning(
+            router: inputs.router, store: stores.learnedSpeeds, metricsFactory: metrics.factory, logger: logger)
         let dispatcher = try await Dispatcher(
             log: stores.dispatchLog, rules: configuration.dispatchRules, clock: clock,
-            etas: RouterPickupETAs(snapper: positionSnapper), positions: fleet, metrics: metrics.dispatch, zones: zones)
+            etas: RouterPickupETAs(snapper: positionSnapper, fleetTime: { speedLearning.fleetTime(now: $0) }),
+            positions: fleet, metrics: metrics.dispatch, zones: zones)
         do {
             try await dispatcher.replaceZones(with: zoneIndex)
         } catch {
             dispatcher.close()
             throw error
         }
-        let speedLearning = await FleetSpeedLearning(
-            router: inputs.router, store: stores.learnedSpeeds, metricsFactory: metrics.factory, logger: logger)
         let committer = GroupCommitter(archive: stores.archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
             speedLearning.receive(fixes)
