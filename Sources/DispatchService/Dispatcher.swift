@@ -257,8 +257,7 @@ public actor Dispatcher {
     /// `estimate` plus the drive: the free taxi's ETA to `pickup`, else the zone's typical drive.
     private func wait(_ estimate: TaxiWaitEstimate?, at pickup: Coordinate) -> Duration? {
         guard let estimate else { return nil }
-        let drive = estimate.freeTaxi.flatMap { etas.eta(from: $0, to: pickup, depart: clock.now) } ?? estimate.typicalDriveToPickup
-        return estimate.untilAccepted + (drive ?? .zero)
+        return estimate.wait(freeTaxisDrive: estimate.freeTaxi.flatMap { etas.eta(from: $0, to: pickup, depart: clock.now) })
     }
 
     /// Gives every reservation that awaits a taxi (none was free in its zone

@@ -166,8 +166,7 @@ public struct DispatchSimulation {
     /// zone's latest rides were told.
     private func toldWait(at pickup: Coordinate, in zone: ZoneID) -> Duration? {
         guard let estimate = engine.expectedWaitForTaxi(in: zone, now: now) else { return nil }
-        let freeTaxisDrive = estimate.freeTaxi.flatMap { positions[$0]?.coordinate }.map { drive(from: $0, to: pickup) }
-        return estimate.untilAccepted + (freeTaxisDrive ?? estimate.typicalDriveToPickup ?? .zero)
+        return estimate.wait(freeTaxisDrive: estimate.freeTaxi.flatMap { positions[$0]?.coordinate }.map { drive(from: $0, to: pickup) })
     }
 
     /// Reacts to what the engine decided: drivers answer offers, queued passengers confirm.

@@ -77,4 +77,11 @@ public struct TaxiWaitEstimate: Equatable, Sendable {
     /// told: a request that waits for a taxi can expect about as much once
     /// one is free. Nil before any.
     public var typicalDriveToPickup: Duration?
+
+    /// The whole wait: until a taxi accepts, plus `freeTaxisDrive` (the
+    /// router's drive of ``freeTaxi`` to the pickup, when there is one and
+    /// it is known), else the typical drive, else none.
+    public func wait(freeTaxisDrive: Duration?) -> Duration {
+        untilAccepted + (freeTaxisDrive ?? typicalDriveToPickup ?? .zero)
+    }
 }

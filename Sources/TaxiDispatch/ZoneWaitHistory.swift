@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Each figure is a recent-weighted mean of the zone's accepted offers
 /// (``RecentAverage``): about the last twenty count, which at a few dozen
-/// rides an hour follows the city's hours. Reservations are left out: their taxi is
-/// allocated ahead, not waited for.
+/// rides an hour follows the city's hours. Reservations are left out:
+/// their taxi is allocated ahead, not waited for.
 public struct ZoneWaitHistory: Equatable, Sendable, Codable {
     /// Seconds from a request to its accepted offer when a free taxi was
     /// waiting in the zone as it was made: the drivers' time to answer, and
