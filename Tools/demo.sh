@@ -60,6 +60,13 @@ if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --
   exit 1
 fi
 grep -E '^(nodes|edges|zones|build time):' "$work/graph.out"
+foot_graph=$work/midtown-foot.graph
+printf '== Building its walking graph, for walking times and meeting points\n'
+if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$foot_graph" --profile foot \
+  --time-zone America/New_York >"$work/foot-graph.out" 2>"$work/foot-graph.log"; then
+  cat "$work/foot-graph.log"
+  exit 1
+fi
 "$mytaxi" simulate devices --taxis "$taxis" -o "$work/devices.csv"
 # A taxi of your own, which the simulator leaves alone: its device and its driver.
 printf 'my-taxi,TX900001\n' >>"$work/devices.csv"
@@ -71,7 +78,7 @@ printf '\n== Starting the service\n'
 # --registration-limit); bcrypt cost 8 makes those hundreds of logins take
 # seconds rather than a minute; a driver gives a missing passenger up after a minute.
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
-  --http-port "$port" --line-port 0 --teltonika-port 0 --gt06-port 0 --nmea-port 0 --osmand-port 0 \
+  --foot-graph "$foot_graph" --http-port "$port" --line-port 0 --teltonika-port 0 --gt06-port 0 --nmea-port 0 --osmand-port 0 \
   --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --missing-client-wait 60 >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!
 for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
@@ -124,6 +131,8 @@ Try, in another terminal:
   curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527'  # Times Square to Grand Central
   curl -s -X POST -H "Authorization: Bearer \$TOKEN" -H 'Content-Type: application/json' $base/v1/rides \\
        -d '{"pickup": {"lon": -73.9772, "lat": 40.7527}, "callerPhone": "+12125550123"}'         # a phone caller's ride
+  curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/waits?lon=-73.98365&lat=40.75360'             # in Bryant Park: the meeting point and the walk
+  curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527&mode=foot'  # the same on foot
   curl -s -H "Authorization: Bearer \$TOKEN" '$base/v1/roads/speeds'                                 # the road speeds learned (GeoJSON)
 Ctrl-C stops the simulator and the service.
 

@@ -6,8 +6,8 @@ extension DispatchCommand {
     /// or a booking's; any other command as it is.
     func placingPickup(in index: ZoneIndex) -> DispatchCommand {
         switch self {
-        case .request(let passenger, let pickup, _, let destination):
-            .request(passenger, pickup: pickup, zone: index.zone(at: pickup)?.id, destination: destination)
+        case .request(let passenger, let pickup, _, let destination, let walk):
+            .request(passenger, pickup: pickup, zone: index.zone(at: pickup)?.id, destination: destination, walk: walk)
         case .reserve(let passenger, let origin, _, let destination, let pickupAt):
             .reserve(passenger, origin: origin, zone: index.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt)
         default:

@@ -55,7 +55,7 @@ extension JSONWriter {
             raw(",\"eta\":")
             duration(eta)
             raw("}}")
-        case .request(let passenger, let pickup, let zone, let destination):
+        case .request(let passenger, let pickup, let zone, let destination, let walk):
             raw("{\"request\":{\"_0\":")
             string(passenger.text)
             raw(",\"pickup\":")
@@ -67,6 +67,17 @@ extension JSONWriter {
             if let destination {
                 raw(",\"destination\":")
                 try coordinate(destination)
+            }
+            if let walk {
+                raw(",\"walk\":{\"from\":")
+                try coordinate(walk.from)
+                raw(",\"seconds\":")
+                try double(walk.seconds)
+                raw(",\"metres\":")
+                try double(walk.metres)
+                raw(",\"routed\":")
+                raw(walk.routed ? "true" : "false")
+                raw("}")
             }
             raw("}}")
         case .confirm(let id):

@@ -30,8 +30,10 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case completed(TaxiID)
     /// Nobody came to the pickup.
     case missingClient(TaxiID)
-    /// A passenger asks for a taxi now; `zone` is the pickup's zone, nil outside the service area (D3).
-    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?)
+    /// A passenger asks for a taxi now; `zone` is the pickup's zone, nil
+    /// outside the service area (D3); `walk`, when the pickup is a meeting
+    /// point the passenger walks to (R5).
+    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?, walk: PickupWalk? = nil)
     /// The passenger confirms waiting in the passenger queue (D4).
     case confirm(RideRequestID)
     /// The passenger cancels.
@@ -68,8 +70,8 @@ extension DispatchEngine {
         case .passengerAboard(let taxi): try passengerAboard(taxi, now: now)
         case .completed(let taxi): try completed(taxi, now: now)
         case .missingClient(let taxi): try missingClient(taxi, now: now)
-        case .request(let passenger, let pickup, let zone, let destination):
-            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, now: now)
+        case .request(let passenger, let pickup, let zone, let destination, let walk):
+            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, now: now)
         case .confirm(let id): try confirm(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
         case .reserve(let passenger, let origin, let zone, let destination, let pickupAt):
@@ -101,8 +103,12 @@ extension DispatchCommand {
         if case .reserve(_, _, _, _, let pickupAt) = self, !pickupAt.timeIntervalSince1970.isFinite {
             return "the pickup time is not a time"
         }
+        if case .request(_, _, _, _, let walk?) = self, !(walk.seconds.isFinite && walk.metres.isFinite) {
+            return "the walk to the pickup has no finite length or time"
+        }
         let places: [(String, Coordinate)] = switch self {
-        case .request(_, let pickup, _, let destination): [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? [])
+        case .request(_, let pickup, _, let destination, let walk):
+            [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? []) + (walk.map { [("walk's start", $0.from)] } ?? [])
         case .reserve(_, let origin, _, let destination, _): [("origin", origin), ("destination", destination)]
         default: []
         }

@@ -6,7 +6,8 @@ import Zones
 extension DispatchEngine {
     /// A passenger asks for a taxi now at `pickup`, in `zone` (resolved by
     /// the caller from the zone index; nil when the pickup is outside the
-    /// service area).
+    /// service area). `walk` is the passenger's walk to `pickup` when it is
+    /// a meeting point, kept with the request to be told.
     ///
     /// Refused, with the reason, when the pickup is in no zone or the
     /// passenger already has an open request. Otherwise the request is
@@ -15,7 +16,8 @@ extension DispatchEngine {
     /// queue (`passengerQueued` with the position) and the passenger must
     /// confirm within ``DispatchRules/confirmationTimeout``.
     public mutating func request(
-        passenger: PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate? = nil, now: Duration
+        passenger: PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate? = nil, walk: PickupWalk? = nil,
+        now: Duration
     ) -> [DispatchEvent] {
         recording { engine in
             guard let zone else {
@@ -32,7 +34,7 @@ extension DispatchEngine {
                 in: zone, position: engine.state.passengerQueue(in: zone).count + 1, now: now)
             engine.state.requests[id] = RideRequest(
                 id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
-                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected)
+                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected, walk: walk)
             engine.state.openRequestOfPassenger[passenger] = id
             engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
             engine.enqueuePassenger(id, now: now)

@@ -34,4 +34,6 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public internal(set) var etaToldAt: Duration?
     /// The reservation this ride serves; nil for an immediate request.
     public internal(set) var reservation: ReservationID?
+    /// The passenger's walk to the pickup, when it is a meeting point; nil door to door.
+    public internal(set) var walk: PickupWalk?
 }

@@ -64,6 +64,16 @@ final class APIHarness: Sendable {
         return EdgeNames(names: names, edgeName: edgeName)
     }
 
+    /// A walking router on the synthetic grid's streets, at 1.4 m/s.
+    static func walkingRouter() -> RoadRouter {
+        let grid = SyntheticCity.grid(columns: gridSide, rows: gridSide)
+        let walking = RoadGraph(
+            coordinates: grid.coordinates, firstEdge: grid.firstEdge, edgeHead: grid.edgeHead,
+            edgeDurationMs: grid.edgeLengthMetres.map { UInt32(Double($0) / 1.4 * 1000) },
+            edgeLengthMetres: grid.edgeLengthMetres, edgeRoadClass: grid.edgeRoadClass)
+        return RoadRouter(graph: walking, speeds: ProfiledEdgeSpeeds(graph: walking, profile: .freeFlow), timeZone: .gmt)
+    }
+
     /// - Parameter healthy: false leaves the terminals' listeners configured
     ///   but not running, which `/healthz` reports.
     init(

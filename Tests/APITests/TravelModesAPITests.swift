@@ -39,13 +39,7 @@ import Testing
             #expect(refused["detail"]?.contains("--foot-graph") == true)
             #expect(try await client.call(.get, "/v1/eta?\(Self.trip)&mode=bike", token: token).status == .badRequest)
         }
-        let grid = SyntheticCity.grid(columns: 20, rows: 20)
-        let walking = RoadGraph(
-            coordinates: grid.coordinates, firstEdge: grid.firstEdge, edgeHead: grid.edgeHead,
-            edgeDurationMs: zip(grid.edgeLengthMetres, grid.edgeDurationMs).map { UInt32(Double($0.0) / 1.4 * 1000) },
-            edgeLengthMetres: grid.edgeLengthMetres, edgeRoadClass: grid.edgeRoadClass)
-        let harness = try await APIHarness(footRouter: RoadRouter(graph: walking, speeds: ProfiledEdgeSpeeds(graph: walking, profile: .freeFlow),
-                                                              timeZone: .gmt))
+        let harness = try await APIHarness(footRouter: APIHarness.walkingRouter())
         let walker = try await harness.token(.partner)
         try await harness.test { client in
             let walk = try await client.call(.get, "/v1/eta?\(Self.trip)&mode=foot", token: walker)

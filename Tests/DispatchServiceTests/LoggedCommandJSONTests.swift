@@ -26,6 +26,8 @@ import Zones
         .missingClient("T1"),
         .request("P\"1\\/é\u{1}\n\t", pickup: pickup, zone: "230", destination: destination),
         .request("p1", pickup: pickup, zone: nil, destination: nil),
+        .request("p1", pickup: pickup, zone: "230", destination: nil,
+                 walk: PickupWalk(from: destination, seconds: 143.27, metres: 171.3, routed: true)),
         .confirm(RideRequestID(1)), .cancel(RideRequestID(Int.max)),
         .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(3_600)),
         .reserve("p1", origin: pickup, zone: nil, destination: destination, pickupAt: Date(timeIntervalSince1970: 0)),
@@ -85,7 +87,7 @@ import Zones
     }
 
     /// A log written by `JSONEncoder` before, with entries written by hand
-    /// after it, rebuilds the state of both.
+    /// after it, rebuilds the state of both, a meeting point's walk too.
     @Test func aLogOfOldAndNewEntriesReplays() async throws {
         let clock = ManualClock(now: Self.at)
         let log = InMemoryDispatchLog()
@@ -98,13 +100,15 @@ import Zones
         })
         let dispatcher = try await Dispatcher(log: log, clock: clock)
         try await dispatcher.execute(.setAvailable("A"))
-        try await dispatcher.execute(.request("p1", pickup: Self.pickup, zone: "230", destination: nil))
+        let walk = PickupWalk(from: Self.destination, seconds: 97.5, metres: 131, routed: false)
+        try await dispatcher.execute(.request("p1", pickup: Self.pickup, zone: "230", destination: nil, walk: walk))
         let before = await dispatcher.snapshot
         dispatcher.close()
 
         let reopened = try await Dispatcher(log: log, clock: ManualClock(now: clock.now))
         #expect(await reopened.snapshot == before)
         #expect(await reopened.snapshot.state(of: "A") == .offered(RideRequestID(1)))
+        #expect(await reopened.ride(RideRequestID(1))?.request.walk == walk)
         #expect(await reopened.logSequence == 4)
         reopened.close()
     }

@@ -92,3 +92,31 @@ import Testing
         #expect(night.sourceSnapMetres < 60 && night.targetSnapMetres < 60)
     }
 }
+
+/// Meeting points on a real city (SPEC R5): from places cars do not reach,
+/// the walk to where a taxi can stop, routed on the same extract's paths.
+@Suite(.timeLimit(.minutes(20))) struct RealExtractMeetingPointTests {
+    @Test(arguments: [
+        // Bryant Park's lawn, behind the Public Library: about 100 m from 6th Avenue, W 40th and W 42nd Streets.
+        ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.98365, latitude: 40.75360)),
+        // Madison Square Park, between 5th and Madison Avenues, E 23rd and E 26th Streets.
+        ("nyc/manhattan.osm.pbf", Coordinate(longitude: -73.98795, latitude: 40.74195)),
+    ])
+    func aPickupWhereNoCarGoesIsMetAtTheNearestStreetOnFoot(file: String, pickup: Coordinate) throws {
+        guard let path = RealExtractTests.path(file) else {
+            print("skipped: \(RealExtractTests.dataFolder.path)/\(file) is absent")
+            return
+        }
+        let extract = try OSMExtract(contentsOf: path)
+        let car = RoadRouter(graph: GraphBuilder.build(extract, profile: CarProfile()).graph, timeZone: .gmt)
+        let foot = RoadRouter(graph: GraphBuilder.build(extract, profile: FootProfile()).graph, timeZone: .gmt)
+        let meeting = try #require(try MeetingPoints(car: car, foot: foot).meetingPoint(for: pickup, depart: Date(timeIntervalSince1970: 1_795_420_800)))
+        let straight = pickup.haversineDistance(to: meeting.stop)
+        print("\(file): meeting point \(meeting.stop), \(Int(straight)) m away, walk \(Int(meeting.walkMetres)) m in \(Int(meeting.walkSeconds)) s")
+        #expect(meeting.walkRouted)
+        #expect(straight > MeetingPoints.kerbsideMetres)
+        #expect(meeting.walkMetres >= straight * 0.98 && meeting.walkMetres < straight * 2.5 + 100)
+        let stop = try car.snapper.snap(meeting.stop, maxDistanceMetres: 1)
+        #expect(MeetingPoints.taxiCanStop(on: car.graph.edgeRoadClass[stop.edge]))
+    }
+}

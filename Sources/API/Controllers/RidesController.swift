@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import Hummingbird
+import Routing
 import ServiceClock
 import Storage
 import TaxiDispatch
@@ -15,6 +16,8 @@ import Zones
 struct RidesController: Sendable {
     let dispatcher: Dispatcher
     let zones: ActiveZones
+    /// Where a taxi stops for a pickup it cannot reach exactly.
+    let meetingPoints: MeetingPoints
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -27,14 +30,21 @@ struct RidesController: Sendable {
     }
 
     /// `POST /v1/rides` `{"pickup": {"lon", "lat"}, "destination"?, "callerPhone"?}`: 201 with the ride.
+    /// A pickup in the service area where no taxi can stop (a pedestrian
+    /// street, a park) is served at its meeting point: the ride's `pickup`
+    /// is where the taxi stops, its `meetingPoint` the walk there (SPEC R5).
     @Sendable func request(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let body = try await request.decode(as: RideRequestBody.self, context: context)
         let passenger = try body.passenger(for: caller)
-        let pickup = try body.pickup.coordinate(field: "pickup")
+        let asked = try body.pickup.coordinate(field: "pickup")
         let destination = try body.destination?.coordinate(field: "destination")
+        var pickup = asked, walk: PickupWalk?
+        if zones.current.zone(at: asked) != nil {
+            (pickup, walk) = try meetingPoints.pickup(for: asked, depart: clock.now)
+        }
         let zone = zones.current.zone(at: pickup)?.id
-        let events = try await dispatcher.execute(.request(passenger, pickup: pickup, zone: zone, destination: destination))
+        let events = try await dispatcher.execute(.request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk))
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .requestOpened(let id, _, _) = events.first else {
             throw Problem.unavailable("the dispatcher did not open the request; try again")

@@ -16,6 +16,8 @@ struct WaitsController: Sendable {
     let dispatcher: Dispatcher
     let zones: ActiveZones
     let router: RoadRouter
+    /// Where a taxi stops for a pickup it cannot reach exactly.
+    let meetingPoints: MeetingPoints
     let clock: any ServiceClock
 
     func addRoutes(waits: RouterGroup<APIRequestContext>, reachability: RouterGroup<APIRequestContext>) {
@@ -23,16 +25,21 @@ struct WaitsController: Sendable {
         reachability.get(use: reach)
     }
 
-    /// `GET /v1/waits?lon=&lat=` → `{"zoneId", "expectedWaitS"}`: the time
-    /// until a taxi can be offered a request there plus that taxi's drive
-    /// (absent when the zone has neither a free taxi nor a recent arrival
-    /// rate); 404 outside the service area.
+    /// `GET /v1/waits?lon=&lat=` → `{"zoneId", "expectedWaitS", "meetingPoint"?}`:
+    /// the time until a taxi can be offered a request there plus that
+    /// taxi's drive (absent when the zone has neither a free taxi nor a
+    /// recent arrival rate); where no taxi can stop there, the meeting point
+    /// a request would be served at, with the walk to it, and the wait
+    /// there (SPEC R5). 404 outside the service area.
     @Sendable func wait(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Set(Role.allCases))
         let point = try request.queryPoint()
-        let zone = try zoneOf(point)
-        let wait = await dispatcher.expectedWait(at: point, in: zone.id)
-        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds)))
+        _ = try zoneOf(point)
+        let (pickup, walk) = try meetingPoints.pickup(for: point, depart: clock.now)
+        let zone = try zoneOf(pickup)
+        let wait = await dispatcher.expectedWait(at: pickup, in: zone.id)
+        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds),
+                                            meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }))
     }
 
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
@@ -106,6 +113,8 @@ struct WaitJSON: Codable, Sendable {
     var name: String?
     /// Seconds; absent when the zone has neither a free taxi nor a recent arrival rate.
     var expectedWaitS: Double?
+    /// Where a taxi would stop when none can where asked, and the walk there.
+    var meetingPoint: MeetingPointJSON?
 }
 
 /// `GET /v1/reachability`.

@@ -29,6 +29,9 @@ struct RideJSON: Codable, Equatable, Sendable {
     var expectedWaitS: Double?
     /// The reservation the ride serves, if any (`V` and a number).
     var reservationId: String?
+    /// When no taxi can stop where the passenger asked: `pickup` is the
+    /// meeting point the taxi comes to, and this the passenger's walk there.
+    var meetingPoint: MeetingPointJSON?
 
     /// The JSON of `view`; `now` is the wall-clock time at the view's engine time.
     init(_ view: RideView, now: Date) {
@@ -40,6 +43,7 @@ struct RideJSON: Codable, Equatable, Sendable {
         pickup = PointJSON(request.pickup)
         destination = request.destination.map(PointJSON.init)
         reservationId = request.reservation?.description
+        meetingPoint = request.walk.map { MeetingPointJSON(stop: request.pickup, walk: $0) }
         switch request.phase {
         case .waiting(let confirmBy):
             status = "queued"

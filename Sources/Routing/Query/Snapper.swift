@@ -8,12 +8,17 @@ public enum SnapError: Error, Equatable, CustomStringConvertible {
     /// longitude and latitude exchanged would lie within the limit (a
     /// caller who wrote lat,lon).
     case tooFarFromRoad(distanceMetres: Double, limitMetres: Double, swappedIsNear: Bool = false)
+    /// Roads lie near, but within `withinMetres` every one is a road no taxi
+    /// may stop on (motorways, trunk roads: ``MeetingPoints``).
+    case noRoadToStopOn(withinMetres: Double)
 
     public var description: String {
         switch self {
         case let .tooFarFromRoad(distance, limit, swappedIsNear):
             "nearest road is \(Int(distance.rounded())) m away, beyond the \(Int(limit.rounded())) m snapping limit"
                 + (swappedIsNear ? "; longitude and latitude look swapped: give the longitude first (LON,LAT)" : "")
+        case let .noRoadToStopOn(within):
+            "every road within \(Int(within.rounded())) m is a motorway or trunk road, where no taxi may stop: choose a place nearer a street"
         }
     }
 }
