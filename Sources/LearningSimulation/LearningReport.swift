@@ -146,8 +146,10 @@ public struct LearningReport: Sendable, Codable {
     public var builtInOnMeasuredTrips: TripScore?
     /// Fixes matched and learned from per CPU second of the simulation's thread.
     public var matchingFixesPerSecond = 0.0
-    /// The median CPU time of one re-customization (learned speeds to a new metric), seconds.
+    /// The median time from learned speeds to their new metric in force, seconds (wall clock).
     public var recustomizationSeconds = 0.0
+    /// The median CPU time of one re-customization, of every thread it ran on, seconds.
+    public var recustomizationCPUSeconds = 0.0
 
     /// The settings, as the report shows them.
     public struct Settings: Sendable, Codable {

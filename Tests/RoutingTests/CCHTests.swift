@@ -28,6 +28,33 @@ import Testing
         if graphIndex == 1 { #expect(unreachable > 0, "the isolated node makes some pairs unreachable") }
     }
 
+    /// Customizing on two threads (the subtrees hanging off the elimination
+    /// tree's spine in two parts, each on its own, the spine after) gives the weights one thread gives, and
+    /// queries on it still equal Dijkstra, closed roads and the isolated node included.
+    @Test(arguments: [0, 1, 2])
+    func twoThreadsCustomizeAsOneDoes(graphIndex: Int) {
+        let graph = Self.graphs[graphIndex].1
+        var weights = graph.edgeDurationMs
+        var random = SplitMix64(state: 13)
+        for edge in weights.indices where random.next() % 12 == 0 { weights[edge] = unreachableMs }
+        let topology = CCHTopology(graph: graph)
+        let split = CustomizationSplit(parent: topology.parent, firstArc: topology.firstArc, partCount: 2, minimumParallelNodes: 0)
+        #expect(split.parts.count == 2)
+        #expect(split.parts.allSatisfy { $0.count > graph.nodeCount / 5 }, "halves of similar size: \(split.parts.map(\.count))")
+        let one = CCHMetric(topology: topology, graph: graph, weights: weights,
+                            split: CustomizationSplit(parent: topology.parent, firstArc: topology.firstArc, partCount: 1))
+        let two = CCHMetric(topology: topology, graph: graph, weights: weights, split: split)
+        #expect(two.upWeight == one.upWeight && two.downWeight == one.downWeight)
+        let query = CCHQuery(topology: topology)
+        let dijkstra = Dijkstra(graph: graph)
+        for (source, target) in TestGraphs.pairs(1_000, nodes: graph.nodeCount, seed: 6) {
+            let found = query.shortestPath(from: [SearchSeed(node: UInt32(source))],
+                                           to: [SearchSeed(node: UInt32(target))], metric: two, unpack: true)
+            #expect((found?.durationMs ?? unreachableMs) == dijkstra.distance(from: source, to: target, weights: weights))
+            if let found { #expect(found.edges.reduce(0) { $0 + weights[$1] } == found.durationMs, "the unpacked path is the answer") }
+        }
+    }
+
     /// Closed roads (weight = unreachable) are avoided exactly as Dijkstra avoids them.
     @Test func closedEdgesAreAvoided() {
         let graph = TestGraphs.grid(25, 25, seed: 5)

@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One customization of a ``CCHTopology``: the upward and downward weight of
 /// every arc for one set of edge weights (say, the durations of Tuesday 8–9).
 ///
@@ -35,6 +37,11 @@ public struct CCHMetric: Sendable {
     /// Customizes `topology` for per-edge `weights` of `graph` (one per edge, in ms).
     /// - Precondition: `topology` was built for `graph` and `weights.count == graph.edgeCount`.
     public init(topology: CCHTopology, graph: RoadGraph, weights: [UInt32]) {
+        self.init(topology: topology, graph: graph, weights: weights, split: topology.customizationSplit)
+    }
+
+    /// Customizes as ``init(topology:graph:weights:)``, sharing the triangles between threads as `split` says.
+    init(topology: CCHTopology, graph: RoadGraph, weights: [UInt32], split: CustomizationSplit) {
         precondition(weights.count == graph.edgeCount && topology.edgeArc.count == graph.edgeCount,
                      "one weight per edge of the topology's graph")
         let arcCount = topology.arcCount
@@ -61,41 +68,23 @@ public struct CCHMetric: Sendable {
 
         topology.firstArc.withUnsafeBufferPointer { firstArc in
         topology.arcHead.withUnsafeBufferPointer { arcHead in
+        split.spineArcStart.withUnsafeBufferPointer { spineArcStart in
         upWeight.withUnsafeMutableBufferPointer { up in
         downWeight.withUnsafeMutableBufferPointer { down in
         upLength.withUnsafeMutableBufferPointer { upLength in
         downLength.withUnsafeMutableBufferPointer { downLength in
         upUnpack.withUnsafeMutableBufferPointer { upUnpack in
         downUnpack.withUnsafeMutableBufferPointer { downUnpack in
-            for lowest in 0..<topology.nodeCount {
-                let end = Int(firstArc[lowest + 1])
-                let middleTag = Self.shortcutBit | UInt32(lowest)
-                for toY in Int(firstArc[lowest])..<end {
-                    // Arcs lowest→y (toY) and lowest→z (toZ) with y < z close the triangle on y→z.
-                    let y = Int(arcHead[toY])
-                    let yDown = down[toY], yUp = up[toY]
-                    if yDown == unreachableMs && yUp == unreachableMs { continue }
-                    var yz = Int(firstArc[y])
-                    let yEnd = Int(firstArc[y + 1])
-                    for toZ in (toY + 1)..<end {
-                        let z = arcHead[toZ]
-                        yz = Self.position(of: z, in: arcHead, from: yz, before: yEnd)
-                        let viaUp = UInt64(yDown) + UInt64(up[toZ])
-                        if viaUp < UInt64(up[yz]) {
-                            up[yz] = UInt32(viaUp)
-                            upLength[yz] = downLength[toY] + upLength[toZ]
-                            upUnpack[yz] = middleTag
-                        }
-                        let viaDown = UInt64(down[toZ]) + UInt64(yUp)
-                        if viaDown < UInt64(down[yz]) {
-                            down[yz] = UInt32(viaDown)
-                            downLength[yz] = downLength[toZ] + upLength[toY]
-                            downUnpack[yz] = middleTag
-                        }
-                    }
-                }
+            let tree = ArcList(firstArc: firstArc, arcHead: arcHead, spineArcStart: spineArcStart)
+            let shared = ArcWeights(up: up, down: down, upLength: upLength, downLength: downLength, upUnpack: upUnpack,
+                                    downUnpack: downUnpack, firstArc: 0)
+            let copies = split.parts.map { _ in SpineCopy(of: shared, spine: split.spine, count: split.spineArcCount, in: tree) }
+            DispatchQueue.concurrentPerform(iterations: copies.count) { part in
+                Self.relaxTriangles(of: split.parts[part], in: tree, arcs: shared, spineCopy: copies[part].weights)
             }
-        }}}}}}}}
+            for copy in copies { copy.merge(into: shared) }
+            Self.relaxTriangles(of: split.spine, in: tree, arcs: shared, spineCopy: nil)
+        }}}}}}}}}
 
         self.edgeWeights = weights
         self.upWeight = upWeight
@@ -104,6 +93,51 @@ public struct CCHMetric: Sendable {
         self.downLength = downLength
         self.upUnpack = upUnpack
         self.downUnpack = downUnpack
+    }
+
+    /// Relaxes the lower triangles of each rank of `ranks`, in ascending
+    /// order, whose own arcs are final: `y → z` via `y → lowest → z` and
+    /// `z → y` via `z → lowest → y`, for every two upward neighbours
+    /// `y < z` of `lowest`. The arcs of the spine's ranks are written in
+    /// `spineCopy` when given (a thread's own copy, ``CustomizationSplit``),
+    /// every other arc in `arcs`.
+    private static func relaxTriangles(of ranks: [UInt32], in tree: ArcList, arcs: ArcWeights, spineCopy: ArcWeights?) {
+        let (firstArc, arcHead) = (tree.firstArc, tree.arcHead)
+        let (up, down, upLength, downLength) = (arcs.up, arcs.down, arcs.upLength, arcs.downLength)
+        for rank in ranks {
+            let lowest = Int(rank)
+            let end = Int(firstArc[lowest + 1])
+            let middleTag = Self.shortcutBit | UInt32(lowest)
+            for toY in Int(firstArc[lowest])..<end {
+                // Arcs lowest→y (toY) and lowest→z (toZ) with y < z close the triangle on y→z.
+                let y = Int(arcHead[toY])
+                let yDown = down[toY], yUp = up[toY]
+                if yDown == unreachableMs && yUp == unreachableMs { continue }
+                var target = arcs
+                if let spineCopy, case let start = tree.spineArcStart[y], start >= 0 {
+                    target = spineCopy.starting(at: Int(firstArc[y]) - Int(start))
+                }
+                var yz = Int(firstArc[y])
+                let yEnd = Int(firstArc[y + 1])
+                for toZ in (toY + 1)..<end {
+                    let z = arcHead[toZ]
+                    yz = Self.position(of: z, in: arcHead, from: yz, before: yEnd)
+                    let at = yz - target.firstArc
+                    let viaUp = UInt64(yDown) + UInt64(up[toZ])
+                    if viaUp < UInt64(target.up[at]) {
+                        target.up[at] = UInt32(viaUp)
+                        target.upLength[at] = downLength[toY] + upLength[toZ]
+                        target.upUnpack[at] = middleTag
+                    }
+                    let viaDown = UInt64(down[toZ]) + UInt64(yUp)
+                    if viaDown < UInt64(target.down[at]) {
+                        target.down[at] = UInt32(viaDown)
+                        target.downLength[at] = downLength[toZ] + upLength[toY]
+                        target.downUnpack[at] = middleTag
+                    }
+                }
+            }
+        }
     }
 
     /// The position of `head` among the ascending arc heads from `start`
@@ -125,5 +159,84 @@ public struct CCHMetric: Sendable {
             if arcHead[middle] < head { low = middle } else { high = middle }
         }
         return high
+    }
+}
+
+/// The topology's arcs, read by every thread of a customization, and
+/// where each spine rank's arcs lie in a copy (``CustomizationSplit``).
+private struct ArcList: @unchecked Sendable {
+    let firstArc: UnsafeBufferPointer<UInt32>
+    let arcHead: UnsafeBufferPointer<UInt32>
+    let spineArcStart: UnsafeBufferPointer<Int32>
+}
+
+/// The weights, lengths and unpacking entries of arcs, arc ``firstArc`` at
+/// index 0, as the triangle relaxation writes them. Threads share one only
+/// to write disjoint arcs (``CustomizationSplit``).
+private struct ArcWeights: @unchecked Sendable {
+    let up: UnsafeMutableBufferPointer<UInt32>
+    let down: UnsafeMutableBufferPointer<UInt32>
+    let upLength: UnsafeMutableBufferPointer<Float>
+    let downLength: UnsafeMutableBufferPointer<Float>
+    let upUnpack: UnsafeMutableBufferPointer<UInt32>
+    let downUnpack: UnsafeMutableBufferPointer<UInt32>
+    /// The arc at index 0.
+    let firstArc: Int
+
+    /// The same buffers with arc `firstArc` at index 0.
+    @inline(__always)
+    func starting(at firstArc: Int) -> ArcWeights {
+        ArcWeights(up: up, down: down, upLength: upLength, downLength: downLength, upUnpack: upUnpack,
+                   downUnpack: downUnpack, firstArc: firstArc)
+    }
+}
+
+/// One thread's own copy of the spine's arcs (``CustomizationSplit``),
+/// each spine rank's arcs together, in rank order.
+private final class SpineCopy: @unchecked Sendable {
+    let weights: ArcWeights
+    private let spine: [UInt32]
+    private let tree: ArcList
+
+    /// A copy of the arcs of the ranks of `spine` (`count` in all) from `shared`.
+    init(of shared: ArcWeights, spine: [UInt32], count: Int, in tree: ArcList) {
+        func copy<T>(_ source: UnsafeMutableBufferPointer<T>) -> UnsafeMutableBufferPointer<T> {
+            let buffer = UnsafeMutableBufferPointer<T>.allocate(capacity: count)
+            for rank in spine {
+                let arcs = Int(tree.firstArc[Int(rank)])..<Int(tree.firstArc[Int(rank) + 1])
+                let start = Int(tree.spineArcStart[Int(rank)])
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[start..<(start + arcs.count)]).initialize(from: source[arcs])
+            }
+            return buffer
+        }
+        weights = ArcWeights(up: copy(shared.up), down: copy(shared.down), upLength: copy(shared.upLength),
+                             downLength: copy(shared.downLength), upUnpack: copy(shared.upUnpack),
+                             downUnpack: copy(shared.downUnpack), firstArc: 0)
+        self.spine = spine
+        self.tree = tree
+    }
+
+    deinit {
+        weights.up.deallocate(); weights.down.deallocate()
+        weights.upLength.deallocate(); weights.downLength.deallocate()
+        weights.upUnpack.deallocate(); weights.downUnpack.deallocate()
+    }
+
+    /// Keeps in `shared` the better of its weight and the copy's, for each spine arc and direction.
+    func merge(into shared: ArcWeights) {
+        for rank in spine {
+            let start = Int(tree.spineArcStart[Int(rank)])
+            for arc in Int(tree.firstArc[Int(rank)])..<Int(tree.firstArc[Int(rank) + 1]) {
+                let at = start + arc - Int(tree.firstArc[Int(rank)])
+                if weights.up[at] < shared.up[arc] {
+                    shared.up[arc] = weights.up[at]; shared.upLength[arc] = weights.upLength[at]
+                    shared.upUnpack[arc] = weights.upUnpack[at]
+                }
+                if weights.down[at] < shared.down[arc] {
+                    shared.down[arc] = weights.down[at]; shared.downLength[arc] = weights.downLength[at]
+                    shared.downUnpack[arc] = weights.downUnpack[at]
+                }
+            }
+        }
     }
 }

@@ -30,6 +30,8 @@ public struct CCHTopology: Sendable, Equatable {
     /// The arc each original edge lies on, ``downwardBit`` set when it runs
     /// from the higher rank to the lower; ``noArc`` for self-loops.
     public let edgeArc: [UInt32]
+    /// How customization shares its work between threads.
+    let customizationSplit: CustomizationSplit
 
     /// Number of nodes (ranks).
     public var nodeCount: Int { rank.count }
@@ -58,6 +60,7 @@ public struct CCHTopology: Sendable, Equatable {
         self.arcHead = arcHead
         self.parent = parent
         self.edgeArc = edgeArc
+        customizationSplit = CustomizationSplit(parent: parent, firstArc: firstArc, partCount: 2)
     }
 
     private init(graph: RoadGraph, adjacency: UndirectedAdjacency, order: [UInt32]) {
