@@ -19,7 +19,8 @@ extension DispatchEngine {
         guard let untilAccepted = expectedTimeToOffer(in: zone, position: position, now: now) else { return nil }
         let free = state.taxiQueue(in: zone)
         return TaxiWaitEstimate(untilAccepted: untilAccepted, freeTaxi: position <= free.count ? free[0] : nil,
-                                typicalDriveToPickup: state.waitHistory[zone]?.typicalDriveToPickup)
+                                typicalDriveToPickup: state.waitHistory[zone]?.typicalDriveToPickup
+                                    ?? state.cityWaitHistory.typicalDriveToPickup)
     }
 
     /// The expected time until a new request in `zone` is taken by a taxi,
@@ -34,7 +35,7 @@ extension DispatchEngine {
     public func expectedTimeToOffer(in zone: ZoneID, position: Int, now: Duration) -> Duration? {
         guard let byRate = expectationByRate(in: zone, position: position, now: now) else { return nil }
         let history = state.waitHistory[zone] ?? ZoneWaitHistory()
-        return byRate == .zero ? history.expectedFreeTaxiDelay : history.correctedQueueWait(byRate)
+        return byRate == .zero ? history.expectedFreeTaxiDelay(city: state.cityWaitHistory) : history.correctedQueueWait(byRate)
     }
 
     /// Zero when a taxi waits in `zone` for the request at `position`, else
@@ -57,12 +58,13 @@ extension DispatchEngine {
     }
 
     /// Notes that `request`'s offer was accepted at `now` with a drive of
-    /// `eta` to its pickup, in its zone's history (reservations aside: their
-    /// taxi is allocated ahead, not waited for).
+    /// `eta` to its pickup, in its zone's history and the city's
+    /// (reservations aside: their taxi is allocated ahead, not waited for).
     mutating func noteAccepted(_ request: RideRequest, eta: Duration?, now: Duration) {
         guard request.reservation == nil, let expected = request.expectedTimeToOffer else { return }
-        state.waitHistory[request.zone, default: ZoneWaitHistory()]
-            .noteAccepted(waited: now - request.openedAt, expected: expected, drive: eta)
+        let waited = now - request.openedAt
+        state.waitHistory[request.zone, default: ZoneWaitHistory()].noteAccepted(waited: waited, expected: expected, drive: eta)
+        state.cityWaitHistory.noteAccepted(waited: waited, expected: expected, drive: eta)
     }
 }
 

@@ -25,6 +25,9 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
     /// What each zone's latest accepted offers showed about the wait there,
     /// against what the passengers were told (D9).
     public internal(set) var waitHistory: [ZoneID: ZoneWaitHistory] = [:]
+    /// The same over every zone: what a zone with few rides of its own is
+    /// expected to show, until its own history says otherwise.
+    public internal(set) var cityWaitHistory = ZoneWaitHistory()
     /// The number the next request gets.
     public internal(set) var nextRequestNumber = 1
     /// The number the next reservation gets.
@@ -65,8 +68,9 @@ public struct DispatchSnapshot: Equatable, Sendable, Codable {
 }
 
 extension DispatchSnapshot {
-    /// Reads a snapshot, also one written before ``waitHistory`` was kept
-    /// (the dispatch log's snapshots outlive upgrades): it starts empty.
+    /// Reads a snapshot, also one written before ``waitHistory`` and
+    /// ``cityWaitHistory`` were kept (the dispatch log's snapshots outlive
+    /// upgrades): they start empty.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         taxis = try container.decode([TaxiID: TaxiRecord].self, forKey: .taxis)
@@ -77,6 +81,7 @@ extension DispatchSnapshot {
         reservations = try container.decode([ReservationID: Reservation].self, forKey: .reservations)
         recentArrivals = try container.decode([ZoneID: [Duration]].self, forKey: .recentArrivals)
         waitHistory = try container.decodeIfPresent([ZoneID: ZoneWaitHistory].self, forKey: .waitHistory) ?? [:]
+        cityWaitHistory = try container.decodeIfPresent(ZoneWaitHistory.self, forKey: .cityWaitHistory) ?? ZoneWaitHistory()
         nextRequestNumber = try container.decode(Int.self, forKey: .nextRequestNumber)
         nextReservationNumber = try container.decode(Int.self, forKey: .nextReservationNumber)
         nextPlaceSequence = try container.decode(Int.self, forKey: .nextPlaceSequence)

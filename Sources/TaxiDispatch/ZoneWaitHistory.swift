@@ -31,10 +31,16 @@ public struct ZoneWaitHistory: Equatable, Sendable, Codable {
     /// Weight of evidence at which a zone's own history counts as much as
     /// the expectation it corrects (no delay, a queue moving at its rate).
     static let priorWeight = 1.0
+    /// Weight of evidence at which a zone's own drivers' time to answer
+    /// counts as much as the city's: a few rides, since the drivers and
+    /// the offers' rules are the city's.
+    static let cityPriorWeight = 3.0
 
-    /// The time from request to an accepted offer with a free taxi in the zone.
-    var expectedFreeTaxiDelay: Duration {
-        Self.duration(seconds: freeTaxiDelay.mean(shrunkToward: 0, priorWeight: Self.priorWeight))
+    /// The time from request to an accepted offer with a free taxi in the
+    /// zone: its own rides' delay, pulled toward the `city`'s where it has few.
+    func expectedFreeTaxiDelay(city: ZoneWaitHistory) -> Duration {
+        let cityDelay = city.freeTaxiDelay.mean(shrunkToward: 0, priorWeight: Self.priorWeight)
+        return Self.duration(seconds: freeTaxiDelay.mean(shrunkToward: cityDelay, priorWeight: Self.cityPriorWeight))
     }
 
     /// `expected` (from the passengers ahead and the arrival rate) as the

@@ -55,6 +55,26 @@ import Zones
         #expect(estimate.untilAccepted > .seconds(8) && estimate.untilAccepted < .seconds(10))
     }
 
+    /// Drivers took 10 s to answer in zone 230; zone 13 has had no ride
+    /// yet: its next passenger is told the city's time to answer and
+    /// typical drive, not none.
+    @Test func aZoneWithoutRidesOfItsOwnIsToldTheCitysTimeToAnswer() throws {
+        var harness = DispatchHarness()
+        for round in 0..<5 {
+            let taxi = TaxiID("T\(round)")
+            try harness.availableTaxi(taxi, in: "230")
+            _ = harness.request(PassengerID("p\(round)"), in: "230")
+            harness.clock.advance(by: .seconds(10))
+            _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
+        }
+        try harness.availableTaxi("F", in: "13")
+        let estimate = try #require(harness.engine.expectedWaitForTaxi(in: "13", now: harness.now))
+        #expect(estimate.freeTaxi == "F")
+        #expect(estimate.typicalDriveToPickup == .seconds(240))
+        #expect(estimate.untilAccepted > .seconds(8) && estimate.untilAccepted < .seconds(10))
+        #expect(harness.snapshot.waitHistory["13"] == nil)
+    }
+
     /// The passengers ahead over the arrival rate said a minute or more,
     /// yet five passengers in a row had their taxi after 20 s: the next one
     /// is told much closer to 20 s than the rate alone says.
@@ -92,8 +112,9 @@ import Zones
         #expect(harness.snapshot.waitHistory["230"] != nil)
         var fields = try #require(JSONSerialization.jsonObject(with: JSONEncoder().encode(harness.snapshot)) as? [String: Any])
         fields["waitHistory"] = nil
+        fields["cityWaitHistory"] = nil
         let old = try JSONDecoder().decode(DispatchSnapshot.self, from: JSONSerialization.data(withJSONObject: fields))
-        #expect(old.waitHistory.isEmpty)
+        #expect(old.waitHistory.isEmpty && old.cityWaitHistory == ZoneWaitHistory())
         #expect(old.requests == harness.snapshot.requests)
     }
 }
