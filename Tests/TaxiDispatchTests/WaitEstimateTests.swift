@@ -40,13 +40,7 @@ import Zones
     /// free taxi's drive, and which taxi and drive it is.
     @Test func theDriversUsualTimeToAnswerIsLearnedFromAcceptedOffers() throws {
         var harness = DispatchHarness()
-        for round in 0..<5 {
-            let taxi = TaxiID("T\(round)")
-            try harness.availableTaxi(taxi, in: "230")
-            _ = harness.request(PassengerID("p\(round)"), in: "230")
-            harness.clock.advance(by: .seconds(10))
-            _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
-        }
+        try Self.driversAnswerInTenSeconds(fiveOffersIn: "230", harness: &harness)
         try harness.availableTaxi("F", in: "230")
         let estimate = try #require(harness.engine.expectedWaitForTaxi(in: "230", now: harness.now))
         #expect(estimate.freeTaxi == "F")
@@ -60,19 +54,25 @@ import Zones
     /// typical drive, not none.
     @Test func aZoneWithoutRidesOfItsOwnIsToldTheCitysTimeToAnswer() throws {
         var harness = DispatchHarness()
-        for round in 0..<5 {
-            let taxi = TaxiID("T\(round)")
-            try harness.availableTaxi(taxi, in: "230")
-            _ = harness.request(PassengerID("p\(round)"), in: "230")
-            harness.clock.advance(by: .seconds(10))
-            _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
-        }
+        try Self.driversAnswerInTenSeconds(fiveOffersIn: "230", harness: &harness)
         try harness.availableTaxi("F", in: "13")
         let estimate = try #require(harness.engine.expectedWaitForTaxi(in: "13", now: harness.now))
         #expect(estimate.freeTaxi == "F")
         #expect(estimate.typicalDriveToPickup == .seconds(240))
         #expect(estimate.untilAccepted > .seconds(8) && estimate.untilAccepted < .seconds(10))
         #expect(harness.snapshot.waitHistory["13"] == nil)
+    }
+
+    /// Five requests in `zone`, each with a free taxi whose driver accepts
+    /// after 10 s, told a drive of 240 s.
+    static func driversAnswerInTenSeconds(fiveOffersIn zone: ZoneID, harness: inout DispatchHarness) throws {
+        for round in 0..<5 {
+            let taxi = TaxiID("T\(round)")
+            try harness.availableTaxi(taxi, in: zone)
+            _ = harness.request(PassengerID("p\(round)"), in: zone)
+            harness.clock.advance(by: .seconds(10))
+            _ = try harness.engine.accept(taxi, eta: .seconds(240), now: harness.now)
+        }
     }
 
     /// The passengers ahead over the arrival rate said a minute or more,
