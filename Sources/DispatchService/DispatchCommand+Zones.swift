@@ -8,8 +8,9 @@ extension DispatchCommand {
         switch self {
         case .request(let passenger, let pickup, _, let destination, let walk):
             .request(passenger, pickup: pickup, zone: index.zone(at: pickup)?.id, destination: destination, walk: walk)
-        case .reserve(let passenger, let origin, _, let destination, let pickupAt):
-            .reserve(passenger, origin: origin, zone: index.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt)
+        case .reserve(let passenger, let origin, _, let destination, let pickupAt, let walk):
+            .reserve(passenger, origin: origin, zone: index.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
+                     walk: walk)
         default:
             self
         }

@@ -403,7 +403,7 @@ public actor Dispatcher {
     /// rather than by the engine, so that the log's replay, which runs the
     /// engine alone, keeps every booking once accepted; nil for any other command.
     private func bookingRefusal(_ command: DispatchCommand) -> [DispatchEvent]? {
-        guard case .reserve(let passenger, let origin, _, let destination, let pickupAt) = command else { return nil }
+        guard case .reserve(let passenger, let origin, _, let destination, let pickupAt, _) = command else { return nil }
         let open = engine.snapshot.reservations(where: { $0.passenger == passenger })
         if let same = open.first(where: {
             $0.pickupAt == pickupAt && $0.origin.haversineDistance(to: origin) < Self.samePlace

@@ -68,17 +68,7 @@ extension JSONWriter {
                 raw(",\"destination\":")
                 try coordinate(destination)
             }
-            if let walk {
-                raw(",\"walk\":{\"from\":")
-                try coordinate(walk.from)
-                raw(",\"seconds\":")
-                try double(walk.seconds)
-                raw(",\"metres\":")
-                try double(walk.metres)
-                raw(",\"routed\":")
-                raw(walk.routed ? "true" : "false")
-                raw("}")
-            }
+            try walkIfAny(walk)
             raw("}}")
         case .confirm(let id):
             raw("{\"confirm\":{\"_0\":")
@@ -88,7 +78,7 @@ extension JSONWriter {
             raw("{\"cancel\":{\"_0\":")
             integer(Int64(id.number))
             raw("}}")
-        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt):
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk):
             raw("{\"reserve\":{\"_0\":")
             string(passenger.text)
             raw(",\"origin\":")
@@ -101,6 +91,7 @@ extension JSONWriter {
             try coordinate(destination)
             raw(",\"pickupAt\":")
             try date(pickupAt)
+            try walkIfAny(walk)
             raw("}}")
         case .cancelReservation(let id):
             raw("{\"cancelReservation\":{\"_0\":")
@@ -123,6 +114,20 @@ extension JSONWriter {
             zoneReassignment(change)
             raw("}}")
         }
+    }
+
+    /// Appends `,"walk":{...}` for a meeting point's walk, nothing for none.
+    private mutating func walkIfAny(_ walk: PickupWalk?) throws {
+        guard let walk else { return }
+        raw(",\"walk\":{\"from\":")
+        try coordinate(walk.from)
+        raw(",\"seconds\":")
+        try double(walk.seconds)
+        raw(",\"metres\":")
+        try double(walk.metres)
+        raw(",\"routed\":")
+        raw(walk.routed ? "true" : "false")
+        raw("}")
     }
 
     /// Appends `change` as its synthesised `Codable` form: three arrays of

@@ -38,8 +38,9 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case confirm(RideRequestID)
     /// The passenger cancels.
     case cancel(RideRequestID)
-    /// A passenger books a ride ahead (D5).
-    case reserve(PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date)
+    /// A passenger books a ride ahead (D5); `walk`, when the origin is a
+    /// meeting point the passenger walks to (R5).
+    case reserve(PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date, walk: PickupWalk? = nil)
     /// The passenger cancels a reservation.
     case cancelReservation(ReservationID)
     /// The service allocates the nearest free taxi to a reservation that awaits one.
@@ -74,8 +75,9 @@ extension DispatchEngine {
             request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, now: now)
         case .confirm(let id): try confirm(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
-        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt):
-            reserve(passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt, now: now, wall: wall)
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk):
+            reserve(passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt, walk: walk,
+                    now: now, wall: wall)
         case .cancelReservation(let id): try cancelReservation(id, now: now, wall: wall)
         case .allocate(let id, let taxi): try allocate(id, to: taxi, now: now)
         case .fleet(let event): apply(event, now: now)
@@ -100,18 +102,27 @@ extension DispatchCommand {
     /// coordinate that is not finite or outside WGS84, or a pickup time that
     /// is not finite, which no zone holds and no log can record.
     public var invalidity: String? {
-        if case .reserve(_, _, _, _, let pickupAt) = self, !pickupAt.timeIntervalSince1970.isFinite {
+        if case .reserve(_, _, _, _, let pickupAt, _) = self, !pickupAt.timeIntervalSince1970.isFinite {
             return "the pickup time is not a time"
         }
-        if case .request(_, _, _, _, let walk?) = self, !(walk.seconds.isFinite && walk.metres.isFinite) {
+        if let walk, !(walk.seconds.isFinite && walk.metres.isFinite) {
             return "the walk to the pickup has no finite length or time"
         }
         let places: [(String, Coordinate)] = switch self {
         case .request(_, let pickup, _, let destination, let walk):
             [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? []) + (walk.map { [("walk's start", $0.from)] } ?? [])
-        case .reserve(_, let origin, _, let destination, _): [("origin", origin), ("destination", destination)]
+        case .reserve(_, let origin, _, let destination, _, let walk):
+            [("origin", origin), ("destination", destination)] + (walk.map { [("walk's start", $0.from)] } ?? [])
         default: []
         }
         return places.first { !$0.1.isInRange }.map { "the \($0.0) \($0.1) is not a WGS84 position" }
+    }
+
+    /// The walk to a request's or a booking's meeting point, nil for any other command.
+    private var walk: PickupWalk? {
+        switch self {
+        case .request(_, _, _, _, let walk), .reserve(_, _, _, _, _, let walk): walk
+        default: nil
+        }
     }
 }

@@ -10,10 +10,11 @@ extension DispatchEngine {
     /// service area) to `destination`, to be picked up at `pickupAt`, which
     /// must be from ``DispatchRules/reservationMinimumLead`` (2 h) to
     /// ``DispatchRules/reservationMaximumLead`` (48 h) after `wall`.
-    /// Refused with the reason otherwise (`requestRefused`).
+    /// Refused with the reason otherwise (`requestRefused`). `walk` is the
+    /// passenger's walk to `origin` when it is a meeting point.
     public mutating func reserve(
         passenger: PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date,
-        now: Duration, wall: Date
+        walk: PickupWalk? = nil, now: Duration, wall: Date
     ) -> [DispatchEvent] {
         recording { engine in
             let earliest = wall.addingTimeInterval(engine.rules.reservationMinimumLead / .seconds(1))
@@ -31,7 +32,7 @@ extension DispatchEngine {
             engine.state.nextReservationNumber += 1
             engine.state.reservations[id] = Reservation(
                 id: id, passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt,
-                phase: .booked)
+                phase: .booked, walk: walk)
             engine.emitted.append(.reservationMade(id, passenger: passenger, pickupAt: pickupAt))
         }
     }
@@ -102,7 +103,8 @@ extension DispatchEngine {
         state.nextRequestNumber += 1
         state.requests[ride] = RideRequest(
             id: ride, passenger: reservation.passenger, pickup: reservation.origin, zone: reservation.zone,
-            destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), openedAt: now, reservation: id)
+            destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), openedAt: now, reservation: id,
+            walk: reservation.walk)
         state.reservations.modify(id) { $0.phase = .allocated(taxi: taxi, ride: ride) }
         emitted.append(.reservationAllocated(id, taxi: taxi, ride: ride))
         state.taxis.modify(taxi) { $0.place = nil }

@@ -21,6 +21,8 @@ public struct Reservation: Equatable, Sendable, Codable {
     public let pickupAt: Date
     /// Where the reservation stands.
     public internal(set) var phase: ReservationPhase
+    /// The passenger's walk to the origin, when it is a meeting point; nil door to door.
+    public internal(set) var walk: PickupWalk?
 }
 
 /// Where a reservation stands (SPEC D5).

@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 import GeoKit
 import HTTPTypes
@@ -45,6 +46,14 @@ import Testing
 
             let shown = try await client.call(.get, "/v1/rides/\(try #require(ride["rideId"]))", token: passenger)
             #expect(shown.body?["meetingPoint"] == meeting, "the ride keeps its meeting point")
+
+            let pickupAt = FixTime.iso8601(APIHarness.now.addingTimeInterval(3 * 3600))
+            let booked = try await client.call(
+                .post, "/v1/reservations", token: passenger,
+                json: #"{"pickup": {"lon": \#(Self.midBlock.longitude), "lat": \#(Self.midBlock.latitude)}, "destination": {"lon": -73.98, "lat": 40.76}, "pickupAt": "\#(pickupAt)"}"#)
+            #expect(booked.status == .created)
+            #expect(booked.body?["meetingPoint"]?["lon"] == meeting["lon"], "a booking is met where a ride now is")
+            #expect(booked.body?["pickup"]?["lat"] == meeting["lat"])
         }
     }
 

@@ -31,6 +31,8 @@ import Zones
         .confirm(RideRequestID(1)), .cancel(RideRequestID(Int.max)),
         .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(3_600)),
         .reserve("p1", origin: pickup, zone: nil, destination: destination, pickupAt: Date(timeIntervalSince1970: 0)),
+        .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(7_200),
+                 walk: PickupWalk(from: destination, seconds: 61, metres: 84.5, routed: false)),
         .cancelReservation(ReservationID(3)), .allocate(ReservationID(3), taxi: "T2"),
         .fleet(.appeared("T1", zone: "230", at: at)), .fleet(.appeared("T1", zone: nil, at: at)),
         .fleet(.changedZone("T1", from: "230", to: "13", at: at)), .fleet(.changedZone("T1", from: nil, to: nil, at: at)),

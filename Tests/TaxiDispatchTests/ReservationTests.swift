@@ -81,6 +81,21 @@ import Zones
         #expect(throws: DispatchError.self) { try harness.engine.cancel(ride, now: harness.now) }
     }
 
+    /// A booking at a meeting point keeps the walk to it, and its ride tells it.
+    @Test func aBookingsWalkToItsMeetingPointGoesWithItsRide() throws {
+        var harness = DispatchHarness()
+        try harness.availableTaxi("A", in: "230")
+        let walk = PickupWalk(from: Self.destination, seconds: 120, metres: 150, routed: true)
+        let events = harness.engine.reserve(
+            passenger: "p1", origin: DispatchHarness.pickup, zone: "230", destination: Self.destination,
+            pickupAt: harness.clock.now.addingTimeInterval(2 * 3600), walk: walk, now: harness.now, wall: harness.clock.now)
+        guard case .reservationMade(let id, _, _)? = events.first else { Issue.record("not booked: \(events)"); return }
+        #expect(harness.snapshot.reservations[id]?.walk == walk)
+        harness.advance(2 * 3600 - 600)
+        guard case .allocated(_, let ride)? = harness.snapshot.reservations[id]?.phase else { Issue.record("not allocated"); return }
+        #expect(harness.snapshot.requests[ride]?.walk == walk)
+    }
+
     @Test func withNoFreeTaxiTheReservationTakesTheNextOneFreeInItsZoneBeforeAnyRequest() throws {
         var harness = DispatchHarness()
         let id = try #require(reserve(&harness, hoursAhead: 2).id)

@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import Hummingbird
 import Ingest
+import Routing
 import ServiceClock
 import Storage
 import TaxiDispatch
@@ -14,6 +15,8 @@ import Zones
 struct ReservationsController: Sendable {
     let dispatcher: Dispatcher
     let zones: ActiveZones
+    /// Where a taxi stops for a pickup it cannot reach exactly.
+    let meetingPoints: MeetingPoints
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: reserve)
@@ -23,19 +26,25 @@ struct ReservationsController: Sendable {
     }
 
     /// `POST /v1/reservations` `{"pickup", "destination", "pickupAt"}` (`origin` read for `pickup`): 201 with the reservation.
+    /// A pickup where no taxi can stop is booked at its meeting point, as a ride now is.
     @Sendable func reserve(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.passenger])
         let body = try await request.decode(as: ReservationBody.self, context: context)
         guard let pickup = body.pickup ?? body.origin else {
             throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...}")
         }
-        let origin = try pickup.coordinate(field: body.pickup == nil ? "origin" : "pickup")
+        let asked = try pickup.coordinate(field: body.pickup == nil ? "origin" : "pickup")
         let destination = try body.destination.coordinate(field: "destination")
         guard let pickupAt = FixTime.date(iso8601: body.pickupAt) else {
             throw Problem.badRequest("'pickupAt' must be an ISO 8601 time, e.g. 2026-11-24T08:30:00-05:00")
         }
+        var origin = asked, walk: PickupWalk?
+        if zones.current.zone(at: asked) != nil {
+            (origin, walk) = try meetingPoints.pickup(for: asked, depart: pickupAt)
+        }
         let events = try await dispatcher.execute(.reserve(
-            caller.passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt))
+            caller.passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
+            walk: walk))
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
             throw Problem.unavailable("the dispatcher did not book the reservation; try again")

@@ -22,6 +22,9 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     var taxiId: String?
     /// The ride that serves it, once allocated.
     var rideId: String?
+    /// When no taxi can stop where the passenger asked: `pickup` is the
+    /// meeting point the taxi comes to, and this the passenger's walk there.
+    var meetingPoint: MeetingPointJSON?
 
     /// The JSON of `reservation`.
     init(_ reservation: Reservation) {
@@ -31,6 +34,7 @@ struct ReservationJSON: Codable, Equatable, Sendable {
         origin = pickup
         destination = PointJSON(reservation.destination)
         pickupAt = FixTime.iso8601(reservation.pickupAt)
+        meetingPoint = reservation.walk.map { MeetingPointJSON(stop: reservation.origin, walk: $0) }
         switch reservation.phase {
         case .booked: status = "booked"
         case .awaitingTaxi: status = "awaitingTaxi"
