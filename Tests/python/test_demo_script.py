@@ -70,12 +70,18 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
                                check=True).stdout
         assert token, "the printed login gives a token"
         curls = calls[1:]
-        assert len(curls) == 6, curls
+        assert len(curls) == 8, curls
+        answers = {}
         for command in curls:
             strict = command.replace("curl -s ", "curl -sf ", 1)
             answer = subprocess.run(["bash", "-c", strict], env=dict(os.environ, TOKEN=token), capture_output=True, text=True)
             assert answer.returncode == 0, f"{command}: curl exit {answer.returncode} {answer.stdout} {answer.stderr}"
-            assert json.loads(answer.stdout) is not None, f"{command}: {answer.stdout}"
+            answers[command] = json.loads(answer.stdout)
+            assert answers[command] is not None, f"{command}: {answer.stdout}"
+        park = next(answer for command, answer in answers.items() if "Bryant Park" in command)
+        assert park["meetingPoint"]["walkRouted"] is True and park["meetingPoint"]["walkS"] > 0, park
+        walk = next(answer for command, answer in answers.items() if "mode=foot" in command)
+        assert walk["mode"] == "foot", walk
         own_taxi = next(line.strip() for line in output_path.read_text().splitlines() if line.strip().startswith("exec 3<>/dev/tcp/"))
         ack = subprocess.run(["bash", "-c", own_taxi], capture_output=True, text=True, timeout=30)
         assert ack.stdout.strip() == "ACK,1", f"your own taxi's first fix is acknowledged: {own_taxi}: {ack.stdout} {ack.stderr}"
