@@ -73,13 +73,23 @@ printf 'my-taxi,TX900001\n' >>"$work/devices.csv"
 echo "$password" | "$mytaxi" accounts create --data-dir "$work/data" --role administrator --username admin --password-stdin
 
 printf '\n== Starting the service\n'
+# The service runs on the simulated city's time: --speed-up times faster
+# than real time, from the last $start_hour:00 in New York, so that it times
+# the drivers' answers, the offers' 15 s and the waits it tells in the
+# simulation's seconds (the simulator follows its clock, /v1/clock), and a
+# login lasts the week of service time a run may take.
 # Every simulated driver and passenger logs in, and every passenger registers
 # and confirms its address, from this one address (hence --login-limit and
 # --registration-limit); bcrypt cost 8 makes those hundreds of logins take
-# seconds rather than a minute; a driver gives a missing passenger up after a minute.
+# seconds rather than a minute.
+clock_start=$(TZ=America/New_York date -d "today $start_hour:00" +%Y-%m-%dT%H:%M:%S%:z)
+if [ "$(date -d "$clock_start" +%s)" -gt "$(date +%s)" ]; then
+  clock_start=$(TZ=America/New_York date -d "yesterday $start_hour:00" +%Y-%m-%dT%H:%M:%S%:z)
+fi
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
   --foot-graph "$foot_graph" --http-port "$port" --line-port 0 --teltonika-port 0 --gt06-port 0 --nmea-port 0 --osmand-port 0 \
-  --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --missing-client-wait 60 >"$work/listening" 2>"$work/serve.log" &
+  --clock-rate "$speed_up" --clock-start "$clock_start" --session-lifetime 604800 \
+  --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!
 for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
 grep -q '^listening http ' "$work/listening" || { echo "mytaxi serve did not start:"; cat "$work/serve.log"; exit 1; }
@@ -105,7 +115,7 @@ demand=()
 echo "$password" | "$mytaxi" simulate --zones "$zones" --graph "$graph" --http-port "$port" \
   --line-port "$(port_of line/tcp)" --teltonika-port "$(port_of teltonika/tcp)" --gt06-port "$(port_of gt06/tcp)" \
   --admin admin --password-stdin --taxis "$taxis" --passengers "$passengers" --requests-per-hour "$rate" \
-  --hours "$hours" --speed-up "$speed_up" --start-hour "$start_hour" --seed 2026 "${demand[@]}" \
+  --hours "$hours" --speed-up "$speed_up" --seed 2026 "${demand[@]}" \
   --true-speed-profile "$true_speeds" --incident "$incident" >"$work/summary" 2>"$work/simulate.log" &
 simulate_pid=$!
 
@@ -120,8 +130,9 @@ The service runs at $base (its contract: $base/openapi.json)
 The terminals' ports (127.0.0.1): line $(port_of line/tcp) (MT1), Teltonika $(port_of teltonika/tcp), GT06 $(port_of gt06/tcp),
   NMEA $(port_of nmea/tcp), OsmAnd $(port_of osmand/http); devices file $work/devices.csv, data directory $work/data
 Your own taxi, which the simulator leaves alone: device my-taxi drives TX900001, whose driver logs in as TX900001
-  (docs/guide-driver.md). Its first fix, at Times Square, answered ACK,1:
-  exec 3<>/dev/tcp/127.0.0.1/$(port_of line/tcp); printf 'MT1,my-taxi,1,%s,40.7580,-73.9855,0,0,A\n' "\$(date -u +%s)" >&3; head -1 <&3; exec 3<&-
+  (docs/guide-driver.md). Its first fix, at Times Square, answered ACK,1, dated on the service's clock
+  (which runs at the simulation's ${speed_up}x: $base/v1/clock):
+  exec 3<>/dev/tcp/127.0.0.1/$(port_of line/tcp); printf 'MT1,my-taxi,1,%s,40.7580,-73.9855,0,0,A\n' "\$(curl -s $base/v1/clock | python3 -c 'import datetime, json, sys; print(int(datetime.datetime.fromisoformat(json.load(sys.stdin)["now"]).timestamp()))')" >&3; head -1 <&3; exec 3<&-
 Try, in another terminal:
   TOKEN=\$(curl -s -X POST $base/v1/sessions -H 'Content-Type: application/json' \\
           -d '{"username": "dispatcher", "password": "$password"}' | python3 -c 'import json, sys; print(json.load(sys.stdin)["token"])')

@@ -122,6 +122,7 @@ public struct APIServer: Sendable {
         router.add(middleware: ProblemMiddleware())
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router, withMetrics: !metricsApart)
         OpenAPIController().addRoutes(to: router)
+        ClockController(clock: clock).addRoutes(to: router)
         MapController(leafletDirectory: leafletDirectory).addRoutes(to: router)
 
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)

@@ -23,23 +23,20 @@ public struct FleetSimulation: Sendable {
     ///   - router: the roads the taxis drive, at the speeds they really drive at (which may be
     ///     hidden from the service, for it to learn from the fixes).
     ///   - demandCSV: measured trips (NYC TLC columns) to draw pickups and destinations from.
-    ///   - wallNow: the wall clock's time the run's simulated time is placed from
-    ///     (``SimulatedClock/start(hours:speedUp:startHour:timeZone:wallNow:)``), now unless
-    ///     the caller needed the start beforehand (to time incidents from it).
+    ///   - clock: the run's simulated time (made beforehand, as the start times incidents):
+    ///     the service's when it runs as fast (``SimulatedClock/init(following:hours:)``).
     /// - Throws: ``SimulatorError`` when the graph has no road in a zone, the demand file has no usable trip,
     ///   or `endpoints` lacks the port of a protocol the fleet speaks.
     public init(
         router: RoadRouter, zones: ZoneIndex, settings: SimulatorSettings, endpoints: ServiceEndpoints, demandCSV: String? = nil,
-        wallNow: Date = Date()
+        clock: SimulatedClock
     ) throws {
         let kinds = Set((0..<settings.taxis).map(TerminalKind.of(taxi:)))
         if let missing = kinds.first(where: { endpoints.terminalPorts[$0] == nil }) {
             throw SimulatorError("no port for the \(missing.rawValue) terminals")
         }
         context = SimulationContext(
-            router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: SimulatedClock(
-                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: router.timeZone,
-                wallNow: wallNow),
+            router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: clock,
             settings: settings, endpoints: endpoints, client: ServiceClient(host: endpoints.host, port: endpoints.httpPort),
             tally: SimulationTally())
     }
@@ -72,7 +69,7 @@ public struct FleetSimulation: Sendable {
                 await passengers.run(tokens: passengerTokens)
             }
             group.addTask {
-                while await context.clock.pause(simulated: settings.progressSeconds * settings.speedUp) {
+                while await context.clock.pause(simulated: settings.progressSeconds * context.clock.speedUp) {
                     progress(context.clock.now, context.tally.summary)
                 }
             }

@@ -1,16 +1,20 @@
 import Foundation
 import Synchronization
 
-/// Simulated time: `speedUp` simulated seconds pass per real second, and the
-/// run's last simulated moment is at the latest the wall clock's at its real
-/// end, so that no fix is ever from the future (the service refuses fixes
-/// more than 5 minutes ahead of its clock, and its own timers run in real
-/// time). So a run faster than real time starts in the past: by default
+/// Simulated time: `speedUp` simulated seconds pass per real second. On a
+/// service that runs on the wall clock, the run's last simulated moment is
+/// at the latest the wall clock's at its real end, so that no fix is ever
+/// from the future (the service refuses fixes more than 5 minutes ahead of
+/// its clock): a run faster than real time starts in the past, by default
 /// just so that it ends at the wall clock's time, or at a chosen hour of
-/// the day (the latest such hour that lets it end by then). ``stop()``
-/// ends the run's time early (Ctrl-C): every loop of the run ends at its
-/// next step, letting the calls in flight finish (cancelling them could
-/// deadlock FoundationNetworking's URLSession on Linux).
+/// the day (the latest such hour that lets it end by then); the service's
+/// own timers then run in real time. On a service that runs as fast as the
+/// simulation (`serve --clock-rate`), the run lives on the service's time
+/// (``init(following:hours:)``), and the service times everything in
+/// simulated seconds. ``stop()`` ends the run's time early (Ctrl-C): every
+/// loop of the run ends at its next step, letting the calls in flight
+/// finish (cancelling them could deadlock FoundationNetworking's URLSession
+/// on Linux).
 public struct SimulatedClock: Sendable {
     private final class StopFlag: Sendable {
         let stopped = Mutex(false)
@@ -22,6 +26,8 @@ public struct SimulatedClock: Sendable {
     public let speedUp: Double
     /// Simulated seconds the run lasts.
     public let length: Double
+    /// True when the run lives on the service's time (``init(following:hours:)``).
+    public let followsService: Bool
     private let startedAt: ContinuousClock.Instant
     private let flag = StopFlag()
 
@@ -32,7 +38,18 @@ public struct SimulatedClock: Sendable {
         self.speedUp = speedUp
         length = hours * 3600
         start = Self.start(hours: hours, speedUp: speedUp, startHour: startHour, timeZone: timeZone, wallNow: wallNow)
+        followsService = false
         startedAt = .now
+    }
+
+    /// A clock for `hours` simulated hours on the service's time: it runs
+    /// at the service's rate from the service's time now.
+    public init(following service: ServiceTime, hours: Double) {
+        speedUp = service.rate
+        length = hours * 3600
+        startedAt = .now
+        start = service.now.addingTimeInterval((startedAt - service.readAt).inSimulatedSeconds(at: service.rate))
+        followsService = true
     }
 
     /// The simulated time a run of `hours` at `speedUp` starting at
@@ -54,12 +71,15 @@ public struct SimulatedClock: Sendable {
 
     /// Simulated seconds since the start.
     public var elapsed: Double {
-        let real = startedAt.duration(to: .now)
-        return (Double(real.components.seconds) + Double(real.components.attoseconds) / 1e18) * speedUp
+        startedAt.duration(to: .now).inSimulatedSeconds(at: speedUp)
     }
 
     /// The simulated time now.
     public var now: Date { start.addingTimeInterval(elapsed) }
+
+    /// The time on the service's clock now: the simulated time when the run
+    /// follows it, the wall clock's otherwise.
+    public var serviceNow: Date { followsService ? now : Date() }
 
     /// The simulated time `elapsed` seconds after the start.
     public func date(at elapsed: Double) -> Date { start.addingTimeInterval(elapsed) }
@@ -85,5 +105,12 @@ public struct SimulatedClock: Sendable {
     /// The real time `simulatedSeconds` take.
     public func real(_ simulatedSeconds: Double) -> Duration {
         .milliseconds(Int64((max(simulatedSeconds, 0) / speedUp * 1000).rounded()))
+    }
+}
+
+extension Duration {
+    /// The simulated seconds this real duration is at `speedUp`.
+    fileprivate func inSimulatedSeconds(at speedUp: Double) -> Double {
+        (Double(components.seconds) + Double(components.attoseconds) / 1e18) * speedUp
     }
 }

@@ -74,11 +74,11 @@ struct SimulatedPassengers {
         }
     }
 
-    /// One reservation `ahead` seconds from now (wall-clock time, as the service books), perhaps cancelled at once.
+    /// One reservation `ahead` seconds from now on the service's clock, perhaps cancelled at once.
     private static func reserve(
         _ context: SimulationContext, token: String, trip: (pickup: Coordinate, destination: Coordinate), ahead: Double, cancels: Bool
     ) async {
-        let pickupAt = Date().addingTimeInterval(ahead).formatted(.iso8601)
+        let pickupAt = context.clock.serviceNow.addingTimeInterval(ahead).formatted(.iso8601)
         do {
             let answer = try await context.client.call(
                 "POST", "/v1/reservations", token: token,

@@ -36,13 +36,18 @@ final class SimulatedTaxi {
     private var token = ""
     private var phase = Phase.joining
     private var nextPoll = ContinuousClock.now
-    private static let pollInterval = Duration.seconds(2)
+    /// Real time between two looks of the driver's app at the service:
+    /// 5 simulated seconds (a driver sees an offer within seconds, as a
+    /// push would show it), but no more often than twice a real second
+    /// and no less than every 2 s, so that a fast run does not flood the service.
+    private let pollInterval: Duration
 
     /// The `index`-th taxi (from 0) of the run (``FleetSimulation`` has checked its protocol has a port).
     init(index: Int, context: SimulationContext) {
         self.context = context
         taxiId = TerminalKind.taxiId(index)
         course = TaxiCourse(index: index, settings: context.settings, trips: context.trips)
+        pollInterval = min(max(context.clock.real(5), .milliseconds(500)), .seconds(2))
         choices = SplitMix64(state: (context.settings.seed ^ 0xD21_7E25) &* 0x94D0_49BB_1331_11EB &+ UInt64(index))
         let kind = TerminalKind.of(taxi: index)
         terminal = TerminalConnection(
@@ -62,11 +67,11 @@ final class SimulatedTaxi {
             let now = context.clock.elapsed
             await catchUp(to: now)
             if ContinuousClock.now >= nextPoll {
-                nextPoll = .now + Self.pollInterval
+                nextPoll = .now + pollInterval
                 await work(at: now)
             }
             let untilDue = context.clock.real(min(course.nextFix, nextMove) - context.clock.elapsed)
-            try? await Task.sleep(for: min(untilDue, .milliseconds(500)))
+            try? await Task.sleep(for: min(untilDue, ContinuousClock.now.duration(to: nextPoll), .milliseconds(500)))
         }
         terminal.close()
     }
@@ -146,7 +151,9 @@ final class SimulatedTaxi {
             guard let driver = await call("GET", "/v1/driver")?.json else { return }
             if let offer = driver["offer"] as? [String: Any], let ride = offer["rideId"] as? String {
                 let accept = choices.nextUnit() >= context.settings.refusalRate
-                phase = .answering(ride: ride, accept: accept, at: now + 2 + choices.nextUnit() * 6)
+                let answerAt = max(now, offeredAt(offer, seenAt: now) + 2 + choices.nextUnit() * 6)
+                phase = .answering(ride: ride, accept: accept, at: answerAt)
+                nextPoll = .now + context.clock.real(answerAt - now)
             } else if let ride = driver["ride"] as? [String: Any], let id = ride["rideId"] as? String {
                 goToPickup(of: id, ride: ride, at: now)
             } else if driver["state"] as? String == "unavailable" {
@@ -172,6 +179,19 @@ final class SimulatedTaxi {
         case .toDestination:
             break
         }
+    }
+
+    /// When the offer was made, in simulated seconds: a driver's phone
+    /// shows it at once (a push), which the app's look every few seconds
+    /// stands for; so the driver answers 2 to 8 s after it was made, or at
+    /// once when that has passed. On a service on the wall clock the
+    /// offer's time is not the simulation's, and the driver answers after
+    /// seeing it.
+    private func offeredAt(_ offer: [String: Any], seenAt now: Double) -> Double {
+        guard context.clock.followsService, let text = offer["offeredAt"] as? String, let made = try? Date(text, strategy: .iso8601) else {
+            return now
+        }
+        return min(now, made.timeIntervalSince(context.clock.start))
     }
 
     private func goToPickup(of id: String, ride: [String: Any], at now: Double) {

@@ -47,6 +47,9 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
     public var estimated: Int
     /// Median absolute percentage error of the wait told against the wait had.
     public var estimateMdAPEPercent: Double?
+    /// Median of the wait told minus the wait had, seconds: below 0, the
+    /// service tells waits shorter than they turn out.
+    public var estimateBiasSeconds: Double?
 
     /// The one-line progress report.
     public func progressLine(simulated: Date, taxis: Int, timeZone: TimeZone) -> String {
@@ -68,7 +71,7 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
             offers: \(offers) answered, \(refusals) refused by drivers
             reservations: \(reservations) booked, \(reservationsCancelled) cancelled
             wait from request to the taxi at the pickup: p50 \(Self.seconds(waitP50Seconds)), p90 \(Self.seconds(waitP90Seconds))
-            wait told beforehand vs had, over \(estimated) rides: MdAPE \(estimateMdAPEPercent.map { String(format: "%.1f %%", $0) } ?? "-")
+            wait told beforehand vs had, over \(estimated) rides: MdAPE \(estimateMdAPEPercent.map { String(format: "%.1f %%", $0) } ?? "-"), told minus had median \(Self.seconds(estimateBiasSeconds))
             API calls failed: \(apiFailures)
 
             """

@@ -81,7 +81,8 @@ public final class SimulationTally: Sendable {
     public var summary: SimulationSummary {
         state.withLock { state in
             let waits = state.waits.sorted()
-            let errors = state.estimates.filter { $0.actual > 0 }.map { abs($0.told - $0.actual) / $0.actual * 100 }.sorted()
+            let estimates = state.estimates.filter { $0.actual > 0 }
+            let errors = estimates.map { abs($0.told - $0.actual) / $0.actual * 100 }.sorted()
             return SimulationSummary(
                 fixesSent: state.fixesSent.values.reduce(0, +),
                 fixesByProtocol: Dictionary(uniqueKeysWithValues: state.fixesSent.map { ($0.key.rawValue, $0.value) }),
@@ -91,7 +92,8 @@ public final class SimulationTally: Sendable {
                 served: state.served, missing: state.missing, completed: state.completed, cancelled: state.cancelled,
                 reservations: state.reservations, reservationsCancelled: state.reservationsCancelled,
                 waitP50Seconds: Self.percentile(waits, 0.5), waitP90Seconds: Self.percentile(waits, 0.9),
-                estimated: errors.count, estimateMdAPEPercent: Self.percentile(errors, 0.5))
+                estimated: errors.count, estimateMdAPEPercent: Self.percentile(errors, 0.5),
+                estimateBiasSeconds: Self.percentile(estimates.map { $0.told - $0.actual }.sorted(), 0.5))
         }
     }
 

@@ -4,6 +4,7 @@ import FixRecords
 import Foundation
 import Ingest
 import NIOCore
+import ServiceClock
 import TaxiDispatch
 import Zones
 
@@ -93,6 +94,12 @@ public struct ServiceConfiguration: Sendable {
     public var validation = ValidationRules()
     /// The dispatch engine's durations (offer timeout, confirmation, dwell, stale grace, missing client).
     public var dispatchRules = DispatchRules()
+    /// Service seconds per real second: 1 in service; more for a simulated
+    /// city running faster than real time (``ScaledClock``).
+    public var clockRate: Double = 1
+    /// The service's time when it starts, for a simulated city that runs
+    /// at another time of day; nil: the wall clock's.
+    public var clockStart: Date?
 
     public static let defaultTCPPorts: [WireProtocol: Int] = [
         .line: WireProtocol.line.defaultPort, .nmea: WireProtocol.nmea.defaultPort,
@@ -113,6 +120,13 @@ public struct ServiceConfiguration: Sendable {
         limits.identificationTimeout = .milliseconds(Int64(loginTimeoutSeconds * 1000))
         limits.maxConnections = maxIngestConnections
         return limits
+    }
+
+    /// The clock every part of the service reads: the machine's, unless
+    /// a rate or a start was set for a simulation.
+    public func makeClock() -> any ServiceClock {
+        guard clockRate != 1 || clockStart != nil else { return SystemClock() }
+        return ScaledClock(rate: clockRate, start: clockStart ?? Date())
     }
 
     /// The configuration of a service on these files, with every other value at its default.

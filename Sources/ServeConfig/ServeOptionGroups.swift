@@ -184,6 +184,21 @@ public struct ServeDispatch: ParsableArguments {
     public var learnedSpeedsEvery: Double?
 }
 
+/// `serve`'s options: the service's clock, which a simulated city may run faster.
+public struct ServeClock: ParsableArguments {
+    public init() {}
+
+    @Option(name: .customLong("clock-rate"), help: ArgumentHelp(
+        "Service seconds per real second, for a simulated city run faster than real time (`mytaxi simulate` follows it): every timer, timeout and learned duration is then in the simulation's seconds. Not for a real fleet. (default: 1)",
+        valueName: "X"))
+    public var clockRate: Double?
+
+    @Option(name: .customLong("clock-start"), help: ArgumentHelp(
+        "The service's time at start (ISO 8601, e.g. 2026-12-01T08:00:00-05:00), for a simulated city; a restart starts it here again. (default: the wall clock's)",
+        valueName: "TIME"))
+    public var clockStart: String?
+}
+
 /// `serve`'s options: logins, registrations and the limits of the API's reads.
 public struct ServeAccounts: ParsableArguments {
     public init() {}

@@ -29,6 +29,8 @@ public struct ServeOptions: ParsableArguments {
 
     @OptionGroup(title: "Accounts and API limits") public var accounts: ServeAccounts
 
+    @OptionGroup(title: "Clock (simulations)") public var clock: ServeClock
+
     @OptionGroup(title: "Output") public var output: ServeOutput
 
     /// The options `given` on the command line over those of the config
@@ -66,6 +68,7 @@ public struct ServeOptions: ParsableArguments {
         try connections.apply(to: &configuration)
         try dispatch.apply(to: &configuration)
         try accounts.apply(to: &configuration)
+        try clock.apply(to: &configuration)
         return configuration
     }
 }
@@ -177,6 +180,23 @@ extension ServeDispatch {
             missingClientWait: try duration(missingClientWait, defaults.missingClientWait, flag: "missing-client-wait"))
         if let maxReservations {
             configuration.dispatchRules.maximumOpenReservations = try SettingChecks.count(maxReservations, flag: "max-reservations")
+        }
+    }
+}
+
+extension ServeClock {
+    func apply(to configuration: inout ServiceConfiguration) throws {
+        if let clockRate {
+            guard clockRate.isFinite, (1...1000).contains(clockRate) else {
+                throw ValidationError("--clock-rate must be a number from 1 to 1000 (service seconds per real second), not '\(clockRate)'")
+            }
+            configuration.clockRate = clockRate
+        }
+        if let clockStart {
+            guard let start = FixTime.date(iso8601: clockStart) else {
+                throw ValidationError("--clock-start must be an ISO 8601 time such as 2026-12-01T08:00:00-05:00, not '\(clockStart)'")
+            }
+            configuration.clockStart = start
         }
     }
 }

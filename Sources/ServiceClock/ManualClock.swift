@@ -29,7 +29,7 @@ public final class ManualClock: ServiceClock {
     }
 
     public var now: Date {
-        start.addingTimeInterval(Self.seconds(state.withLock { $0.elapsed }))
+        start.addingTimeInterval(state.withLock { $0.elapsed }.inSeconds)
     }
 
     public var uptime: Duration { state.withLock { $0.elapsed } }
@@ -77,8 +77,4 @@ public final class ManualClock: ServiceClock {
     /// How many tasks are sleeping on this clock (a test waits for its
     /// subject to go to sleep before advancing).
     public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
 }

@@ -16,6 +16,13 @@ public protocol ServiceClock: Sendable {
     var uptime: Duration { get }
     /// Returns once `duration` of monotonic time has passed (throws when the task is cancelled).
     func sleep(for duration: Duration) async throws
+    /// Clock seconds per real second: 1 but for a simulation's ``ScaledClock``
+    /// (a ``ManualClock`` moves only when told, and says 1).
+    var rate: Double { get }
+}
+
+extension ServiceClock {
+    public var rate: Double { 1 }
 }
 
 /// The machine's clocks: `Date()` and `ContinuousClock`.

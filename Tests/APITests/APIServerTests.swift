@@ -58,6 +58,19 @@ import Zones
         }
     }
 
+    /// `/v1/clock` tells anyone the service's time and rate: what a
+    /// simulated fleet follows when the service runs faster than real time.
+    @Test func theClockTellsTheServicesTimeAndRate() async throws {
+        let harness = try await APIHarness()
+        harness.clock.advance(by: .seconds(90))
+        try await Application(router: harness.server.router()).test(.router) { client in
+            let answer = try await client.call(.get, "/v1/clock")
+            #expect(answer.status == .ok)
+            #expect(answer["now"] == FixTime.iso8601(Self.now.addingTimeInterval(90)))
+            #expect(answer["rate"] == "1")
+        }
+    }
+
     @Test func anUnknownTaxiIsAProblemDocument() async throws {
         let (server, _, auth) = try await makeServer()
         try await Application(router: server.router()).test(.router) { client in

@@ -49,7 +49,8 @@ import Testing
             let offered = try await client.call(.get, "/v1/driver", token: driver)
             #expect(offered["state"] == "offered")
             #expect(offered.body?["offer"]?["rideId"]?.scalarText == ride)
-            #expect(offered.body?["offer"]?["expiresAt"] != nil)
+            #expect(offered.body?["offer"]?["offeredAt"]?.scalarText == FixTime.iso8601(harness.clock.now), "the offer's start, for the app's countdown")
+            #expect(offered.body?["offer"]?["expiresAt"]?.scalarText == FixTime.iso8601(harness.clock.now.addingTimeInterval(15)))
 
             let accepted = try await client.call(.post, "/v1/driver/offer/accept", token: driver)
             #expect(accepted["state"] == "busy")

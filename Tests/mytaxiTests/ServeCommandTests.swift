@@ -202,7 +202,7 @@ import Testing
         ("--http-timeout", "0"), ("--login-timeout", "1e-9"), ("--max-connections", "0"), ("--http-max-connections", "0"),
         ("--http-port", "70000"), ("--offer-timeout", "nan"), ("--confirmation-timeout", "0"), ("--zone-dwell", "inf"),
         ("--stale-grace", "0"), ("--missing-client-wait", "1e400"), ("--fix-retention-days", "36501"),
-        ("--compact-after-hours", "8761"),
+        ("--compact-after-hours", "8761"), ("--clock-rate", "0.5"), ("--clock-rate", "nan"), ("--clock-start", "08:00"),
     ])
     func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
         let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])

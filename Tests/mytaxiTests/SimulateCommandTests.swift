@@ -64,6 +64,10 @@ import Testing
     /// Passengers who are not at the pickup: each driver waits until the
     /// service allows it (`--missing-client-wait`), reports the missing
     /// client, and the summary counts them as the service recorded them.
+    /// The service runs on the simulation's time (`--clock-rate`), so the
+    /// wait is given in simulated seconds, as a city would give it, and a
+    /// simulation at another speed is refused before it starts. (At 30x a
+    /// driver's app looks every 15 simulated seconds, hence a minute to answer.)
     @Test func missingPassengersAreReportedAfterTheWaitAndCounted() throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -74,21 +78,28 @@ import Testing
             arguments: [
                 "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
                 "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
-                "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000", "--missing-client-wait", "3",
+                "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000", "--missing-client-wait", "90",
+                "--clock-rate", "30", "--offer-timeout", "60",
             ],
             directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
         defer { service.stop() }
 
-        let run = try CommandRunner.run(
-            [
-                "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
-                "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
-                "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
-                "--taxis", "6", "--passengers", "8", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", "30",
-                "--missing-rate", "1", "--refusal-rate", "0", "--cancel-rate", "0", "--reservation-share", "0", "--seed", "11",
-                "--json",
-            ],
-            input: ServiceProcess.administrator.password + "\n")
+        func simulate(speedUp: String) throws -> CommandRunner.Result {
+            try CommandRunner.run(
+                [
+                    "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
+                    "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
+                    "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
+                    "--taxis", "6", "--passengers", "8", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", speedUp,
+                    "--missing-rate", "1", "--refusal-rate", "0", "--cancel-rate", "0", "--reservation-share", "0", "--seed", "11",
+                    "--json",
+                ],
+                input: ServiceProcess.administrator.password + "\n")
+        }
+        let tooSlow = try simulate(speedUp: "10")
+        #expect(tooSlow.status == 2)
+        #expect(tooSlow.standardError.contains("the service's clock runs at 30x"), "\(tooSlow.standardError)")
+        let run = try simulate(speedUp: "30")
         #expect(run.status == 0, "\(run.standardError)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let missing = try #require(summary["missing"] as? Int)

@@ -34,6 +34,7 @@ struct DriverJSON: Codable, Equatable, Sendable {
             self.offer = OfferJSON(
                 rideId: request.id.description, zoneId: request.zone.text, pickup: PointJSON(request.pickup),
                 destination: request.destination.map(PointJSON.init),
+                offeredAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.madeAt)),
                 expiresAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.expiresAt)))
         } else {
             ride = RideJSON(RideView(request: request, queuePosition: nil, engineTime: view.engineTime), now: now)
@@ -47,6 +48,9 @@ struct OfferJSON: Codable, Equatable, Sendable {
     var zoneId: String
     var pickup: PointJSON
     var destination: PointJSON?
+    /// ISO 8601: when the offer was made, so that an app that looked late
+    /// (after a lost push) shows how long is left of the driver's time.
+    var offeredAt: String
     /// ISO 8601: after it the offer goes to the next taxi.
     var expiresAt: String
 }

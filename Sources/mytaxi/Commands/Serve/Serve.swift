@@ -45,7 +45,9 @@ struct Serve: AsyncParsableCommand {
             try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
             let (apiHost, ingestHost) = (configuration.bindHost, configuration.effectiveIngestBindHost)
             let stores = try ServiceStores.open(configuration, logger: logger)
-            service = try await buildService(configuration: configuration, stores: stores, logger: logger) { listener, port in
+            service = try await buildService(
+                configuration: configuration, stores: stores, clock: configuration.makeClock(), logger: logger
+            ) { listener, port in
                 // One stable line per listener on stdout, for scripts and tests (ports may be chosen by the OS).
                 let host = listener == "http" ? apiHost : ingestHost
                 FileHandle.standardOutput.write(Data("listening \(listener) \(host):\(port)\n".utf8))

@@ -29,7 +29,9 @@ extension Mytaxi.Simulate {
                 own, and --incident slows a named road for a while (`mytaxi simulate learning` \
                 measures that learning in one process). Simulated time runs --speed-up times faster than real time and ends at the latest at \
                 the wall clock's time (fixes are never from the future): it starts at --start-hour, or \
-                just so that it ends then. `mytaxi simulate plan` prints what the seed decides. A progress line goes to standard error \
+                just so that it ends then. Against a service whose clock runs as fast (serve --clock-rate, \
+                the same as --speed-up), the run lives on the service's time instead, and the service \
+                times offers, answers and waits in simulated seconds. `mytaxi simulate plan` prints what the seed decides. A progress line goes to standard error \
                 every few seconds, the summary to standard output at the end or on Ctrl-C. Every \
                 random choice comes from --seed.
 
@@ -102,23 +104,22 @@ extension Mytaxi.Simulate {
             let loaded = try loadZonesOrExit(path: zones, arguments: zoneFile)
             let index = try ZoneIndex(zoneSet: loaded.zoneSet)
             let graphRouter = try router.loadRouter()
-            let settings = self.settings, wallNow = Date()
-            let start = SimulatedClock.start(
-                hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: graphRouter.timeZone, wallNow: wallNow)
-            let router = try simulation.drivingRouter(over: graphRouter, graphPath: self.router.graph, start: start)
-            let demandText = try simulation.demandText()
+            let settings = self.settings
             let endpoints = ServiceEndpoints(
                 host: host, httpPort: httpPort, terminalPorts: [.line: linePort, .teltonika: teltonikaPort, .gt06: gt06Port],
                 administrator: admin, password: password)
             let fleetSimulation: FleetSimulation
             do {
+                let clock = try await simulatedClock(settings: settings, endpoints: endpoints, timeZone: graphRouter.timeZone)
+                let router = try simulation.drivingRouter(over: graphRouter, graphPath: self.router.graph, start: clock.start)
                 fleetSimulation = try FleetSimulation(
-                    router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: demandText, wallNow: wallNow)
-            } catch {
+                    router: router, zones: index, settings: settings, endpoints: endpoints, demandCSV: try simulation.demandText(),
+                    clock: clock)
+            } catch let error as SimulatorError {
                 printError("error: \(error)")
                 throw ExitCode(2)
             }
-            let taxis = simulation.taxis, timeZone = router.timeZone
+            let taxis = simulation.taxis, timeZone = graphRouter.timeZone
             let stops = [SIGINT, SIGTERM].map { number in
                 signal(number, SIG_IGN)
                 let source = DispatchSource.makeSignalSource(signal: number)
@@ -143,6 +144,26 @@ extension Mytaxi.Simulate {
             } else {
                 print(summary.text, terminator: "")
             }
+        }
+
+        /// The run's time: the service's when the service runs faster than
+        /// real time (then --speed-up must be its rate, and --start-hour is
+        /// the service's --clock-start to set), else placed to end by the wall clock's.
+        private func simulatedClock(settings: SimulatorSettings, endpoints: ServiceEndpoints, timeZone: TimeZone) async throws
+            -> SimulatedClock
+        {
+            let service = try await ServiceTime.read(from: endpoints)
+            guard service.rate != 1 else {
+                return SimulatedClock(hours: settings.hours, speedUp: settings.speedUp, startHour: settings.startHour, timeZone: timeZone)
+            }
+            guard settings.speedUp == service.rate else {
+                throw SimulatorError(
+                    "the service's clock runs at \(String(format: "%g", service.rate))x (serve --clock-rate): give --speed-up \(String(format: "%g", service.rate)), so that both count the same seconds")
+            }
+            guard settings.startHour == nil else {
+                throw SimulatorError("the run follows the service's clock, which sets the hour: give serve --clock-start instead of --start-hour")
+            }
+            return SimulatedClock(following: service, hours: settings.hours)
         }
     }
 }
