@@ -21,7 +21,7 @@ public struct ServeFiles: ParsableArguments {
     public var graph: String?
 
     @Option(name: .customLong("foot-graph"), help: ArgumentHelp(
-        "A walking graph (`mytaxi graph build --profile foot`) for mode=foot in /v1/eta, /v1/eta/table and /v1/route. (default: none: walking times are refused)",
+        "A walking graph (`mytaxi graph build --profile foot`) for mode=foot in /v1/eta, /v1/eta/table and /v1/route, and the walk to a meeting point where no taxi can stop. (default: none: walking times are refused, and a walk to a meeting point is the straight line)",
         valueName: "FILE"))
     public var footGraph: String?
 

@@ -1,30 +1,34 @@
 import Foundation
 
-/// A clock that runs `rate` times faster than the machine's, from a chosen
-/// start (`serve --clock-rate`, `--clock-start`): the service's time for a
-/// simulated city whose taxis and passengers live `rate` times faster than
-/// real time, so that everything the service times (a driver's answer, a
-/// queue's turnover, an offer's 15 s, a taxi's silence) is in the
-/// simulation's seconds, as its fixes' times are. Wall time and monotonic
-/// time both run at the rate; sleeps last `1/rate` of their duration.
+/// A clock that runs `rate` times faster than another (the machine's, by
+/// default) from a chosen start (`serve --clock-rate`, `--clock-start`):
+/// the service's time for a simulated city whose taxis and passengers live
+/// `rate` times faster than real time, so that everything the service
+/// times (a driver's answer, a queue's turnover, an offer's 15 s, a taxi's
+/// silence) is in the simulation's seconds, as its fixes' times are. Wall
+/// time and monotonic time both run at the rate; sleeps last `1/rate` of
+/// their duration on the clock beneath.
 public struct ScaledClock: ServiceClock {
-    /// Clock seconds per real second.
+    /// Clock seconds per second of the clock beneath.
     public let rate: Double
     private let start: Date
-    private let started = ContinuousClock.now
+    private let base: any ServiceClock
+    private let baseStart: Duration
 
-    /// A clock at `rate` (more than 0) whose wall time is `start` now.
-    public init(rate: Double, start: Date = Date()) {
+    /// A clock at `rate` (more than 0) over `base` whose wall time is `start` now.
+    public init(rate: Double, start: Date, base: any ServiceClock = SystemClock()) {
         precondition(rate > 0 && rate.isFinite, "a clock rate is a positive number")
         self.rate = rate
         self.start = start
+        self.base = base
+        baseStart = base.uptime
     }
 
     public var now: Date { start.addingTimeInterval(uptime.inSeconds) }
 
-    public var uptime: Duration { (ContinuousClock.now - started) * rate }
+    public var uptime: Duration { (base.uptime - baseStart) * rate }
 
     public func sleep(for duration: Duration) async throws {
-        try await Task.sleep(for: duration / rate)
+        try await base.sleep(for: duration / rate)
     }
 }

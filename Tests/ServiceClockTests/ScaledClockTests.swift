@@ -3,21 +3,33 @@ import ServiceClock
 import Testing
 
 /// A simulation's service clock (`serve --clock-rate`): its seconds pass
-/// `rate` times faster than real ones, for its sleeps as for its readings.
+/// `rate` times faster than those of the clock beneath, for its sleeps as
+/// for its readings. Driven over a manual clock, so no test waits on real time.
 @Suite(.timeLimit(.minutes(20))) struct ScaledClockTests {
     static let start = Date(timeIntervalSince1970: 1_790_000_000)
 
-    /// At 1000x, a 60 s sleep is over in a fraction of a real second, and
-    /// the clock has moved at least the 60 s it slept, in both readings.
-    @Test func aSleepLastsItsDurationOnTheClockAndAFractionInRealTime() async throws {
-        let clock = ScaledClock(rate: 1000, start: Self.start)
-        #expect(clock.rate == 1000)
-        let real = try await ContinuousClock().measure { try await clock.sleep(for: .seconds(60)) }
-        #expect(real >= .milliseconds(60), "a sleep is not shorter than its duration at the rate")
-        #expect(real < .seconds(60), "nor as long as its duration in real time: \(real)")
-        let uptime = clock.uptime
-        #expect(uptime >= .seconds(60))
-        #expect(clock.now.timeIntervalSince(Self.start) >= uptime.inSeconds, "the wall reading runs with the monotonic one")
+    /// At 10x, one second beneath is ten on the clock, in both readings.
+    @Test func bothReadingsRunAtTheRate() {
+        let beneath = ManualClock(now: Self.start)
+        beneath.advance(by: .seconds(5))
+        let clock = ScaledClock(rate: 10, start: Self.start.addingTimeInterval(3600), base: beneath)
+        #expect(clock.rate == 10)
+        #expect(clock.uptime == .zero && clock.now == Self.start.addingTimeInterval(3600), "it starts at its start, whatever the time beneath")
+        beneath.advance(by: .milliseconds(1500))
+        #expect(clock.uptime == .seconds(15))
+        #expect(clock.now == Self.start.addingTimeInterval(3615))
+    }
+
+    /// A 60 s sleep at 10x wakes once 6 s have passed beneath, not before.
+    @Test func aSleepLastsItsDurationOverTheRate() async throws {
+        let beneath = ManualClock(now: Self.start)
+        let clock = ScaledClock(rate: 10, start: Self.start, base: beneath)
+        let woke = Task { try await clock.sleep(for: .seconds(60)); return clock.uptime }
+        while beneath.sleeperCount == 0 { await Task.yield() }
+        beneath.advance(by: .seconds(5))
+        #expect(beneath.sleeperCount == 1, "5 s beneath is 50 s on the clock: still asleep")
+        beneath.advance(by: .seconds(1))
+        #expect(try await woke.value == .seconds(60))
     }
 
     /// The machine's clock and a manual one run at 1, which `/v1/clock` tells.
