@@ -9,9 +9,7 @@ import Routing
 /// √n, O(n^1.5) customization); and a 100k-node city drawn like an OSM
 /// import (120 × 120 intersections, 3 shape points per road). Measured:
 /// building the topology (nested-dissection order + contraction),
-/// customizing one hour's metric, updating it for learned speeds on 0.1 %
-/// and 1 % of the edges (random ones, the worst case: streets learned
-/// together share their arcs), point-to-point queries against plain
+/// customizing one hour's metric, point-to-point queries against plain
 /// Dijkstra, and many-to-one tables of 500 and 2,000 sources (target
 /// selection included, as taxis move between requests); on cities drawn
 /// with shape points also snapping 2,000 points (nearest road only, and with
@@ -48,27 +46,6 @@ let benchmarks: @Sendable () -> Void = {
         }
         Benchmark("CCH customization, one hour (\(label))", configuration: .init(maxIterations: 20)) { _ in
             blackHole(CCHMetric(topology: city.topology, graph: city.graph, weights: city.weights))
-        }
-        for percent in [0.1, 1.0] {
-            Benchmark("Speeds of \(percent) % of edges in force, the metric updated (\(label))",
-                      configuration: .init(maxIterations: 50)) { benchmark in
-                let router = RoadRouter(graph: city.graph, topology: city.topology, timeZone: .gmt)
-                let depart = Date(timeIntervalSince1970: 1_700_000_000)
-                var random = SplitMix64(state: 5)
-                let slowed = (0..<Int(Double(city.graph.edgeCount) * percent / 100)).map { _ in
-                    Int(random.next() % UInt64(city.graph.edgeCount))
-                }
-                let base = router.speeds
-                let slower = IncidentSpeeds(base: base, incidents: [
-                    RoadIncident(roadName: "slowed", edges: slowed, start: depart.addingTimeInterval(-60),
-                                 end: depart.addingTimeInterval(60), factor: 1.5),
-                ])
-                _ = router.metric(departing: depart)
-                benchmark.startMeasurement()
-                for iteration in benchmark.scaledIterations {
-                    router.replaceSpeeds(with: iteration.isMultiple(of: 2) ? slower : base, preparing: [depart])
-                }
-            }
         }
         Benchmark("P2P CCH query (\(label))", configuration: .init(scalingFactor: .kilo)) { benchmark in
             let query = CCHQuery(topology: city.topology)

@@ -150,10 +150,6 @@ public struct LearningReport: Sendable, Codable {
     public var recustomizationSeconds = 0.0
     /// The median CPU time of one re-customization, of every thread it ran on, seconds.
     public var recustomizationCPUSeconds = 0.0
-    /// The longest time from learned speeds to their new metric in force,
-    /// seconds (wall clock): a new quarter-hour's, whose every edge may
-    /// change, where most others update the last metric for a few streets.
-    public var recustomizationMaxSeconds = 0.0
 
     /// The settings, as the report shows them.
     public struct Settings: Sendable, Codable {

@@ -126,7 +126,6 @@ public final class LearningSimulation {
         report.matchingFixesPerSecond = matchingSeconds > 0 ? Double(fixes) / matchingSeconds : 0
         report.recustomizationSeconds = recustomizations.map(\.wall).sorted()[recustomizations.count / 2]
         report.recustomizationCPUSeconds = recustomizations.map(\.cpu).sorted()[recustomizations.count / 2]
-        report.recustomizationMaxSeconds = recustomizations.map(\.wall).max() ?? 0
         if !measuredTrips.isEmpty {
             report.trueProfileOnMeasuredTrips = TripScore(measuredTrips, estimate: trueRouter)
             report.builtInOnMeasuredTrips = TripScore(measuredTrips, estimate: builtIn)

@@ -35,7 +35,6 @@ import Testing
         #expect(response.probes > 0)
         #expect(try #require(response.minutesUntilWithin20Percent) <= 15, "\(response)")
         #expect(report.matchingFixesPerSecond > 0 && report.recustomizationSeconds > 0)
-        #expect(report.recustomizationMaxSeconds >= report.recustomizationSeconds)
         #expect(report.text.contains("Incident on the avenues"))
     }
 }

@@ -95,18 +95,6 @@ public struct CCHMetric: Sendable {
         self.downUnpack = downUnpack
     }
 
-    /// A metric of these arrays, as ``updated(to:topology:graph:triangles:)`` works them out.
-    init(edgeWeights: [UInt32], upWeight: [UInt32], downWeight: [UInt32], upLength: [Float], downLength: [Float],
-         upUnpack: [UInt32], downUnpack: [UInt32]) {
-        self.edgeWeights = edgeWeights
-        self.upWeight = upWeight
-        self.downWeight = downWeight
-        self.upLength = upLength
-        self.downLength = downLength
-        self.upUnpack = upUnpack
-        self.downUnpack = downUnpack
-    }
-
     /// Relaxes the lower triangles of each rank of `ranks`, in ascending
     /// order, whose own arcs are final: `y → z` via `y → lowest → z` and
     /// `z → y` via `z → lowest → y`, for every two upward neighbours

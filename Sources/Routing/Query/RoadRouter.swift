@@ -62,8 +62,6 @@ public final class RoadRouter: Sendable {
     /// times they were replaced (metrics are cached per generation).
     private let speedState: Mutex<SpeedState>
     private let pool = Mutex<[QueryBox]>([])
-    /// The topology's lower triangles, built on the first metric update.
-    private let triangles = Mutex<CCHLowerTriangles?>(nil)
 
     /// Creates a router; builds the topology when none is given (seconds on a large city).
     public init(graph: RoadGraph, topology: CCHTopology? = nil, speeds: (any EdgeSpeedSource)? = nil,
@@ -107,25 +105,17 @@ public final class RoadRouter: Sendable {
     /// nil): the metrics of departures at `dates` (say, now) are customized
     /// first, outside any lock, and go into the cache with the swap, so the
     /// queries that follow find them ready; the old source's metrics are dropped.
-    /// Where the old source's metric of a date is cached and few edges
-    /// differ (live speeds moving on a few streets), it is updated rather
-    /// than customized afresh (``CCHMetric/updated(to:topology:graph:triangles:)``).
     /// - Returns: how long the customizations took, seconds.
     @discardableResult
     public func replaceSpeeds(with source: any EdgeSpeedSource, tripOverheadSeconds: Double? = nil,
                               preparing dates: [Date] = []) -> Double {
         let started = ContinuousClock.now
-        let current = speedState.withLock { $0 }
         var prepared: [Int: CCHMetric] = [:]
         for date in dates {
             let key = source.durationsKey(departing: date, timeZone: timeZone)
-            guard prepared[key] == nil else { continue }
-            let weights = source.edgeDurations(departing: date, timeZone: timeZone)
-            let previousKey = MetricKey(generation: current.generation,
-                                        durations: current.source.durationsKey(departing: date, timeZone: timeZone))
-            let previous = metrics.withLock { $0.metric(for: previousKey) }
-            prepared[key] = previous?.updated(to: weights, topology: topology, graph: graph, triangles: lowerTriangles())
-                ?? CCHMetric(topology: topology, graph: graph, weights: weights)
+            if prepared[key] == nil {
+                prepared[key] = CCHMetric(topology: topology, graph: graph, weights: source.edgeDurations(departing: date, timeZone: timeZone))
+            }
         }
         let elapsed = started.duration(to: .now)
         let generation = speedState.withLock { state in
@@ -141,16 +131,6 @@ public final class RoadRouter: Sendable {
             }
         }
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-    }
-
-    /// The topology's lower triangles, building them on first use.
-    private func lowerTriangles() -> CCHLowerTriangles {
-        triangles.withLock { built in
-            if let built { return built }
-            let index = CCHLowerTriangles(topology: topology)
-            built = index
-            return index
-        }
     }
 
     /// Forgets every customized metric, so the next queries customize from the
