@@ -225,7 +225,7 @@ let package = Package(
         // group committer: what the layers above depend on, with no database in it.
         .target(
             name: "Storage",
-            dependencies: ["FixRecords", "GeoKit", "Zones"],
+            dependencies: ["FixRecords", "GeoKit", "Zones", "ServiceClock"],
             swiftSettings: swiftSettings),
 
         // SQLiteStorage: every Storage contract on SQLite files in the data
@@ -233,7 +233,7 @@ let package = Package(
         .target(
             name: "SQLiteStorage",
             dependencies: [
-                "Storage", "FixRecords", "GeoKit", "Zones",
+                "Storage", "FixRecords", "GeoKit", "Zones", "ServiceClock",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
@@ -242,7 +242,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "TestSupport",
-                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",
+                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones", "ServiceClock",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -251,7 +251,7 @@ let package = Package(
         // (Debian libpq-dev), for operators who outgrow the embedded SQLite store.
         .target(
             name: "PostgresStorage",
-            dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "Zones"],
+            dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "Zones", "ServiceClock"],
             swiftSettings: swiftSettings),
 
         // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail

@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GeoKit
+import ServiceClock
 import Storage
 import Synchronization
 import Zones
@@ -36,11 +37,12 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
 
     /// The archive in `pool`'s database, whose schema must be migrated
     /// (``PostgresSchema/migrate(_:)``). `moveInterval` is how often the
-    /// journal moves into `fixes`, at most `rowsPerMove` fixes at a time;
+    /// journal moves into `fixes` (on `upkeepClock`), at most `rowsPerMove` fixes at a time;
     /// `onMove` hears about every move, `onMoveFailure` about every failed
     /// one (with how many failed in a row).
     public init(
-        pool: PostgresPool, moveInterval: Duration = .milliseconds(200), rowsPerMove: Int = 100_000,
+        pool: PostgresPool, moveInterval: Duration = .milliseconds(200), upkeepClock: any ServiceClock = SystemClock(),
+        rowsPerMove: Int = 100_000,
         onMove: @escaping @Sendable (JournalMoveReport) -> Void = { _ in },
         onMoveFailure: @escaping @Sendable (_ error: any Error, _ inARow: Int) -> Void = { _, _ in }
     ) {
@@ -48,7 +50,8 @@ public final class PostgresFixArchive: FixArchive, JournaledArchive {
         self.rowsPerMove = max(1, rowsPerMove)
         // The server's backend does the moving, out of reach of the mover thread's nice value:
         // resting three times as long as a move took leaves the commits three quarters of a core.
-        mover = JournalMover(interval: moveInterval, restFactor: 3, report: onMove, reportFailure: onMoveFailure)
+        mover = JournalMover(
+            interval: moveInterval, restFactor: 3, clock: upkeepClock, report: onMove, reportFailure: onMoveFailure)
         mover.start(archive: self)
     }
 

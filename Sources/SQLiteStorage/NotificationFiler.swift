@@ -1,10 +1,11 @@
-import Storage
 import GRDB
+import ServiceClock
+import Storage
 
 /// Moves users' notifications from the dispatch log's unindexed
 /// `notification_recent` table, where the log's writer appends them with
 /// their entry, into `notification`, indexed by recipient, every
-/// `interval`, from a low-priority queue of its own: the inserts into that
+/// `interval` of a clock, from an ``UpkeepThread`` of its own: the inserts into that
 /// index, each at a random place, happen off the transaction every request
 /// waits on.
 ///
@@ -14,18 +15,19 @@ import GRDB
 final class NotificationFiler: Sendable {
     private let database: DatabasePool
     /// Runs the upkeep for as long as this lives.
-    private let timer: BackgroundTimer
+    private let upkeep: UpkeepThread
 
     /// Notifications filed per transaction: the log's writer waits for the
     /// filer's transaction, so each stays short.
     static let batchSize = 64
 
-    /// Starts filing the notifications of `database` every `interval`.
-    init(database: DatabasePool, interval: Duration) {
+    /// Starts filing the notifications of `database` every `interval` of `clock`.
+    init(database: DatabasePool, interval: Duration, clock: any ServiceClock) {
         self.database = database
-        timer = BackgroundTimer(label: "mytaxi-notification-filer", interval: interval) {
+        upkeep = UpkeepThread(name: "mytaxi-notification-filer", clock: clock, firstPause: interval) {
             // A failed move leaves the notifications where they are, readable: the next one files them.
             try? Self.fileWaiting(in: database)
+            return interval
         }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
-import Storage
 import GRDB
+import ServiceClock
+import Storage
 
 /// The default dispatch log: `dispatch.sqlite` in the data directory, WAL
 /// with `synchronous=FULL`, so a write is durable when it returns. Entries
@@ -22,9 +23,12 @@ public final class SQLiteDispatchLog: DispatchLog {
     private let filer: NotificationFiler
 
     /// Opens (creating when needed) the log in `directory`, which must exist;
-    /// notifications are filed every `filingInterval`.
+    /// notifications are filed every `filingInterval` of `upkeepClock`, the
+    /// write-ahead log checkpointed every 250 ms of it.
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
-    public init(directory: String, filingInterval: Duration = .milliseconds(250)) throws(StorageError) {
+    public init(
+        directory: String, filingInterval: Duration = .milliseconds(250), upkeepClock: any ServiceClock = SystemClock()
+    ) throws(StorageError) {
         do {
             var configuration = Configuration()
             configuration.busyMode = .timeout(10)
@@ -58,8 +62,8 @@ public final class SQLiteDispatchLog: DispatchLog {
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
             }
-            checkpointer = try WALCheckpointer(path: directory + "/dispatch.sqlite")
-            filer = NotificationFiler(database: database, interval: filingInterval)
+            checkpointer = try WALCheckpointer(path: directory + "/dispatch.sqlite", clock: upkeepClock)
+            filer = NotificationFiler(database: database, interval: filingInterval, clock: upkeepClock)
         } catch {
             throw .unavailable(location: "the data directory \(directory)", reason: "\(error)")
         }

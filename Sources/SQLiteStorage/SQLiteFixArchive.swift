@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import ServiceClock
 import Storage
 import GeoKit
 import GRDB
@@ -48,12 +49,14 @@ public final class SQLiteFixArchive: FixArchive, JournaledArchive {
     public var moveFailure: String? { mover.failure }
 
     /// Opens (creating when needed) the archive in `directory`, which must exist.
-    /// `moveInterval` is how often journal rows move to the store;
+    /// `moveInterval` is how often journal rows move to the store, on
+    /// `upkeepClock`;
     /// `segmentRows` how many rows a store segment takes; `onMove` hears
     /// about every move, `onMoveFailure` about every failed one (with how
     /// many failed in a row, so that a caller can log the first and not
     /// ten a second).
     public init(directory: String, moveInterval: Duration = .milliseconds(100),
+                upkeepClock: any ServiceClock = SystemClock(),
                 segmentRows: Int = FixStore.defaultSegmentRows,
                 onMove: @escaping @Sendable (JournalMoveReport) -> Void = { _ in },
                 onMoveFailure: @escaping @Sendable (_ error: any Error, _ inARow: Int) -> Void = { _, _ in }) throws {
@@ -77,7 +80,7 @@ public final class SQLiteFixArchive: FixArchive, JournaledArchive {
         } catch {
             throw StorageError.unavailable(location: "the data directory \(directory)", reason: "\(error)")
         }
-        mover = JournalMover(interval: moveInterval, report: onMove, reportFailure: onMoveFailure)
+        mover = JournalMover(interval: moveInterval, clock: upkeepClock, report: onMove, reportFailure: onMoveFailure)
         mover.start(archive: self)
     }
 

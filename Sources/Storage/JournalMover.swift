@@ -1,5 +1,5 @@
-import Dispatch
 import Foundation
+import ServiceClock
 import Synchronization
 
 /// An archive whose commits go to an unindexed journal, which a
@@ -29,8 +29,8 @@ public struct JournalMoveReport: Sendable {
 }
 
 /// Moves fixes from an archive's journal to its store in the background,
-/// every interval, on a thread of its own at a lower priority than the ACK
-/// path: commits stay one sequential append, and the store's indexes are
+/// every interval, on an ``UpkeepThread`` (lower priority than the ACK
+/// path): commits stay one sequential append, and the store's indexes are
 /// written a page per many fixes instead of a page per fix.
 ///
 /// An archive whose moves run in another process (a database server, which
@@ -48,19 +48,22 @@ package final class JournalMover: Sendable {
     private let restFactor: Int
     private let report: @Sendable (JournalMoveReport) -> Void
     private let reportFailure: @Sendable (any Error, Int) -> Void
-    private let stopping = Mutex(false)
+    private let clock: any ServiceClock
+    private let upkeep = Mutex<UpkeepThread?>(nil)
     private let lock = Mutex(())
     private let failures = Mutex<(count: Int, reason: String?)>((0, nil))
 
-    /// A mover that moves every `interval` once started, resting at least
-    /// `restFactor` times as long as a move took after it (0: never longer
-    /// than the interval); `report` hears of every move, `reportFailure` of
-    /// every failed one with how many failed in a row.
+    /// A mover that moves every `interval` of `clock` once started, resting
+    /// at least `restFactor` times as long as a move took after it (0: never
+    /// longer than the interval); `report` hears of every move,
+    /// `reportFailure` of every failed one with how many failed in a row.
     package init(
-        interval: Duration, restFactor: Int = 0, report: @escaping @Sendable (JournalMoveReport) -> Void,
+        interval: Duration, restFactor: Int = 0, clock: any ServiceClock = SystemClock(),
+        report: @escaping @Sendable (JournalMoveReport) -> Void,
         reportFailure: @escaping @Sendable (any Error, Int) -> Void
     ) {
         self.interval = interval
+        self.clock = clock
         self.restFactor = max(0, restFactor)
         self.report = report
         self.reportFailure = reportFailure
@@ -69,35 +72,16 @@ package final class JournalMover: Sendable {
     /// Why moves fail, while they do.
     package var failure: String? { failures.withLock { $0.reason } }
 
-    /// Starts moving `archive`'s journal every interval, until ``stop()`` or
-    /// until the archive is gone (the thread holds it weakly).
+    /// Starts moving `archive`'s journal every interval of the mover's
+    /// clock, until ``stop()`` or until the archive is gone (the upkeep
+    /// holds it weakly).
     package func start(archive: some JournaledArchive) {
-        let thread = Thread { [weak archive, self] in
-            Self.yieldToTheAckPath()
-            var pause = interval
-            while !self.stopping.withLock({ $0 }) {
-                Thread.sleep(forTimeInterval: Self.seconds(pause))
-                guard let archive else { break }
-                let took = ContinuousClock().measure { self.moveReportingFailures(archive: archive) }
-                pause = max(interval, took * restFactor)
-            }
+        let upkeep = UpkeepThread(name: "mytaxi-journal-mover", clock: clock, firstPause: interval) { [weak archive, self] in
+            guard let archive else { return nil }
+            let took = ContinuousClock().measure { self.moveReportingFailures(archive: archive) }
+            return max(interval, took * restFactor)
         }
-        thread.name = "mytaxi-journal-mover"
-        thread.start()
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
-    /// Lowers the calling thread's scheduling priority (nice 10): moving is
-    /// background work, and on a busy machine the cores should go first to
-    /// the event loops and the commit thread, which every ACK waits for.
-    /// (On Linux the nice value is per thread; `who` 0 is the calling thread.)
-    private static func yieldToTheAckPath() {
-        #if os(Linux)
-        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-        #endif
+        self.upkeep.withLock { $0 = upkeep }
     }
 
     /// One background move; a failure is counted and reported, never thrown away.
@@ -114,9 +98,9 @@ package final class JournalMover: Sendable {
         }
     }
 
-    /// Stops the background moves after the current one.
+    /// Stops the background moves (a move under way finishes first).
     package func stop() {
-        stopping.withLock { $0 = true }
+        upkeep.withLock { $0?.stop() }
     }
 
     /// Moves everything journaled so far, now, on the caller's thread (never

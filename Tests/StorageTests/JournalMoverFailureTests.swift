@@ -3,6 +3,7 @@ import Fleet
 import Foundation
 import GRDB
 import SQLiteStorage
+import ServiceClock
 import Synchronization
 import TestSupport
 import Testing
@@ -16,8 +17,9 @@ import Testing
     @Test func aFailingMoveIsReportedAndNothingIsLost() async throws {
         let directory = TemporaryDirectory()
         let failures = Mutex<[Int]>([])
+        let clock = ManualClock(now: Date())
         let archive = try SQLiteFixArchive(
-            directory: directory.path, moveInterval: .milliseconds(20),
+            directory: directory.path, moveInterval: .seconds(1), upkeepClock: clock,
             onMoveFailure: { _, inARow in failures.withLock { $0.append(inARow) } })
         let outside = try DatabaseQueue(path: directory.path + "/fixes.sqlite")
         try await outside.write { db in
@@ -25,7 +27,10 @@ import Testing
         }
 
         try archive.append([makeFix(taxi: "T1", second: 0), makeFix(taxi: "T1", second: 30)])
-        try await waitUntil("three failed moves") { failures.withLock { $0.count } >= 3 }
+        try await waitUntil("three failed moves") {
+            clock.advance(by: .seconds(1))
+            return failures.withLock { $0.count } >= 3
+        }
         #expect(failures.withLock { Array($0.prefix(3)) } == [1, 2, 3], "failures in a row are counted")
         #expect(archive.moveFailure?.contains("simulated I/O error") == true, "\(archive.moveFailure ?? "no failure")")
         // Still journaled, so still readable.
@@ -33,7 +38,10 @@ import Testing
         #expect(try await archive.fixes(of: "T1", in: base...base.addingTimeInterval(60), limit: 10).count == 2)
 
         try await outside.write { db in try db.execute(sql: "DROP TRIGGER refuse") }
-        try await waitUntil("the mover to recover") { archive.moveFailure == nil }
+        try await waitUntil("the mover to recover") {
+            clock.advance(by: .seconds(1))
+            return archive.moveFailure == nil
+        }
         #expect(try await archive.count() == 2)
     }
 }

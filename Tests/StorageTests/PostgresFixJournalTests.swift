@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GeoKit
+import ServiceClock
 import Storage
 import Synchronization
 import TestSupport
@@ -102,9 +103,14 @@ import Testing
     func theMoverEmptiesTheJournalInTheBackground() async throws {
         let database = try PostgresTestDatabase.make()
         defer { database.cleanUp() }
-        let archive = PostgresFixArchive(pool: database.pool, moveInterval: .milliseconds(20))
+        let clock = ManualClock(now: Date())
+        let archive = PostgresFixArchive(pool: database.pool, moveInterval: .milliseconds(200), upkeepClock: clock)
         try archive.append((0..<100).map { makeFix(taxi: "T\($0 % 7)", second: $0) })
-        try await waitUntil("the journal emptied") { try rows(in: "fix_journal", of: database.pool) } satisfies: { $0 == 0 }
+        #expect(try rows(in: "fix_journal", of: database.pool) == 100, "nothing moves before the interval has passed")
+        try await waitUntil("the journal emptied as the clock moves") {
+            clock.advance(by: .milliseconds(200))
+            return try rows(in: "fix_journal", of: database.pool)
+        } satisfies: { $0 == 0 }
         #expect(try rows(in: "fixes", of: database.pool) == 100)
         #expect(try rows(in: "latest_fixes", of: database.pool) == 7)
         #expect(archive.moveFailure == nil)

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SQLiteStorage
+import ServiceClock
 import Storage
 import TestSupport
 import Testing
@@ -10,12 +11,12 @@ import Testing
 /// sees each notification once and in order, filed or not, and a mark
 /// reaches the ones not filed yet.
 @Suite(.timeLimit(.minutes(20))) struct SQLiteNotificationFilingTests {
-    /// A log in a fresh directory that files only when told (an hour between
-    /// its own filings), and the directory.
-    static func makeLog(filingInterval: Duration = .seconds(3_600)) throws -> (SQLiteDispatchLog, String) {
+    /// A log in a fresh directory whose upkeep runs on `clock` (files only
+    /// when told, or when the test moves the clock), and the directory.
+    static func makeLog(clock: ManualClock = ManualClock(now: Date())) throws -> (SQLiteDispatchLog, String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-filing-\(UUID().uuidString)").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        return (try SQLiteDispatchLog(directory: directory, filingInterval: filingInterval), directory)
+        return (try SQLiteDispatchLog(directory: directory, filingInterval: .milliseconds(250), upkeepClock: clock), directory)
     }
 
     static func notification(_ sequence: Int64, _ index: Int, for recipient: String) -> StoredNotification {
@@ -86,10 +87,15 @@ import Testing
     }
 
     @Test func theLogFilesByItselfInSmallTransactions() async throws {
-        let (log, directory) = try Self.makeLog(filingInterval: .milliseconds(20))
+        let clock = ManualClock(now: Date())
+        let (log, directory) = try Self.makeLog(clock: clock)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         for sequence in Int64(1)...200 { _ = try Self.write(sequence, to: log) }
-        try await waitUntil("every notification filed") { try Self.waiting(in: directory) } satisfies: { $0 == 0 }
+        #expect(try Self.waiting(in: directory) == 400, "nothing is filed before the filing interval has passed")
+        try await waitUntil("every notification filed as the clock moves") {
+            clock.advance(by: .milliseconds(250))
+            return try Self.waiting(in: directory)
+        } satisfies: { $0 == 0 }
         let passengers = try await log.undeliveredNotifications(for: "passenger:pat", limit: 500)
         #expect(passengers.map(\.key.sequence) == Array(1...200))
     }

@@ -1,0 +1,98 @@
+import Dispatch
+import Foundation
+import ServiceClock
+import Synchronization
+
+/// A store's background upkeep (moving a journal into its store,
+/// checkpointing a write-ahead log, filing notifications): a thread of its
+/// own, at a lower priority than the ACK path, that runs its work after
+/// each pause measured on a ``ServiceClock``. On the machine's clock in the
+/// service; on a ``ManualClock`` in a test, which then moves the upkeep on
+/// by advancing the clock instead of waiting for it.
+///
+/// The work runs on a thread, not on the cooperative pool, because it
+/// blocks (SQLite, libpq) and must not hold up the tasks that answer
+/// terminals and requests.
+package final class UpkeepThread: Sendable {
+    /// What the thread and its owner share; the thread does not hold the
+    /// owner, so that releasing the owner stops the thread.
+    private final class Shared: Sendable {
+        struct State {
+            var stopped = false
+            /// The pause under way, cancelled by ``UpkeepThread/stop()``.
+            var pause: Task<Void, Never>?
+        }
+
+        let clock: any ServiceClock
+        let state = Mutex(State())
+
+        init(clock: any ServiceClock) {
+            self.clock = clock
+        }
+
+        /// Blocks the calling thread for `duration` of the clock's time, or
+        /// until stopped; says whether the upkeep goes on.
+        func pause(for duration: Duration) -> Bool {
+            let woken = DispatchSemaphore(value: 0)
+            let clock = clock
+            let pause = Task {
+                try? await clock.sleep(for: duration)
+                woken.signal()
+            }
+            state.withLock { state in
+                state.pause = pause
+                if state.stopped { pause.cancel() }
+            }
+            woken.wait()
+            return state.withLock { state in
+                state.pause = nil
+                return !state.stopped
+            }
+        }
+    }
+
+    private let shared: Shared
+
+    /// Starts a thread named `name` that waits `firstPause` on `clock`, runs
+    /// `work`, and waits again for as long as `work` answers, until `work`
+    /// answers nil or the upkeep is stopped (or released).
+    package init(
+        name: String, clock: any ServiceClock, firstPause: Duration, work: @escaping @Sendable () -> Duration?
+    ) {
+        let shared = Shared(clock: clock)
+        self.shared = shared
+        let thread = Thread {
+            Self.yieldToTheAckPath()
+            var pause = firstPause
+            while shared.pause(for: pause) {
+                guard let next = work() else { break }
+                pause = next
+            }
+        }
+        thread.name = name
+        thread.start()
+    }
+
+    deinit {
+        stop()
+    }
+
+    /// Stops the upkeep: a pause under way ends at once, and work under way
+    /// finishes first.
+    package func stop() {
+        shared.state.withLock { state in
+            state.stopped = true
+            state.pause?.cancel()
+        }
+    }
+
+    /// Lowers the calling thread's scheduling priority (nice 10): upkeep is
+    /// background work, and on a busy machine the cores should go first to
+    /// the event loops and the commit thread, which every ACK waits for.
+    /// (On Linux the nice value is per thread; `who` 0 is the calling thread.)
+    private static func yieldToTheAckPath() {
+        #if os(Linux)
+        _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+        #endif
+    }
+}
