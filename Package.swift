@@ -18,6 +18,7 @@ let package = Package(
         .executable(name: "mytaxi-apiload", targets: ["mytaxi-apiload"]),
         .executable(name: "mytaxi-fuzz", targets: ["mytaxi-fuzz"]),
         .library(name: "Identifiers", targets: ["Identifiers"]),
+        .library(name: "JSONKit", targets: ["JSONKit"]),
         .library(name: "GeoKit", targets: ["GeoKit"]),
         .library(name: "Zones", targets: ["Zones"]),
         .library(name: "ZoneTools", targets: ["ZoneTools"]),
@@ -67,9 +68,14 @@ let package = Package(
         .target(name: "Identifiers", swiftSettings: swiftSettings),
         .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"], swiftSettings: swiftSettings),
 
+        // JSONKit: JSON read and written by hand where Foundation's coders are
+        // too slow or too vague about errors (zone files, the dispatch log, the fleet).
+        .target(name: "JSONKit", swiftSettings: swiftSettings),
+        .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"], swiftSettings: swiftSettings),
+
         // Geometry: coordinates, GeoJSON, safe wrappers over GEOS and PROJ.
         .target(
-            name: "GeoKit", dependencies: ["CGEOS", "CPROJ"],
+            name: "GeoKit", dependencies: ["CGEOS", "CPROJ", "JSONKit"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "GeoKitTests", dependencies: ["TestSupport", "GeoKit"],
@@ -77,20 +83,20 @@ let package = Package(
 
         // Zones: load, validate, repair, border rule, neighbours, fast lookup.
         .target(
-            name: "Zones", dependencies: ["GeoKit", "Identifiers"],
+            name: "Zones", dependencies: ["GeoKit", "Identifiers", "JSONKit"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ZonesTests", dependencies: ["TestSupport", "Zones", "GeoKit"],
+            name: "ZonesTests", dependencies: ["TestSupport", "Zones", "GeoKit", "JSONKit"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
         // ZoneTools: the planners' tools over zone files (repair, coverage, diff, ...):
         // each reads zones and returns a result the command line prints or writes.
         .target(
-            name: "ZoneTools", dependencies: ["Zones", "GeoKit", "COsmium"],
+            name: "ZoneTools", dependencies: ["Zones", "GeoKit", "JSONKit", "COsmium"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "ZoneToolsTests", dependencies: ["TestSupport", "ZoneTools", "Zones", "GeoKit"],
+            name: "ZoneToolsTests", dependencies: ["TestSupport", "ZoneTools", "Zones", "GeoKit", "JSONKit"],
             resources: [.copy("Fixtures")],
             swiftSettings: swiftSettings),
 
@@ -116,7 +122,7 @@ let package = Package(
         .target(
             name: "Ingest",
             dependencies: [
-                "GeoKit", "Zones", "Fleet", "FixRecords", "ServiceClock",
+                "GeoKit", "JSONKit", "Zones", "Fleet", "FixRecords", "ServiceClock",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Metrics", package: "swift-metrics"),
@@ -127,7 +133,7 @@ let package = Package(
             name: "IngestTests",
             dependencies: [
                 "TestSupport",
-                "Ingest", "GeoKit", "Fleet", "FixRecords",
+                "Ingest", "GeoKit", "JSONKit", "Fleet", "FixRecords",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -177,7 +183,7 @@ let package = Package(
         .target(
             name: "DispatchService",
             dependencies: [
-                "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
+                "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit", "Routing",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
@@ -185,7 +191,8 @@ let package = Package(
             name: "DispatchServiceTests",
             dependencies: [
                 "TestSupport",
-                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "Routing",
+                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit",
+                "Routing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
@@ -242,7 +249,7 @@ let package = Package(
             name: "StorageTests",
             dependencies: [
                 "TestSupport",
-                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones", "ServiceClock",
+                "Storage", "SQLiteStorage", "PostgresStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "JSONKit", "Zones", "ServiceClock",
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             swiftSettings: swiftSettings),
@@ -251,7 +258,7 @@ let package = Package(
         // (Debian libpq-dev), for operators who outgrow the embedded SQLite store.
         .target(
             name: "PostgresStorage",
-            dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "Zones", "ServiceClock"],
+            dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "JSONKit", "Zones", "ServiceClock"],
             swiftSettings: swiftSettings),
 
         // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail
@@ -277,7 +284,7 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "ServiceClock", "TaxiDispatch",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "TaxiDispatch",
                 "DispatchService", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -302,7 +309,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "API", "MytaxiServer", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
-                "Accounts", "DispatchService", "TaxiDispatch", "Routing",
+                "Accounts", "DispatchService", "TaxiDispatch", "Routing", "JSONKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -372,8 +379,8 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage", "PostgresStorage",
-                "API", "MytaxiServer",
+                "GeoKit", "JSONKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage",
+                "PostgresStorage", "API", "MytaxiServer",
                 "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -384,7 +391,7 @@ let package = Package(
             name: "mytaxiTests",
             dependencies: [
                 "TestSupport",
-                "mytaxi", "Ingest", "FixRecords", "GeoKit", "TaxiDispatch", "Routing",
+                "mytaxi", "Ingest", "FixRecords", "GeoKit", "JSONKit", "TaxiDispatch", "Routing",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings),
@@ -433,7 +440,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi-fuzz",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "GeoKit", "ServiceClock", "Zones", "Routing", "ServeConfig",
+                "Ingest", "Fleet", "FixRecords", "GeoKit", "JSONKit", "ServiceClock", "Zones", "Routing", "ServeConfig",
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],

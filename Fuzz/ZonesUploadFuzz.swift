@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Zones
 
 /// A zone-set upload (`POST /v1/zone-sets`) as the API takes it: the body

@@ -1,5 +1,6 @@
 import FixRecords
 import Foundation
+import JSONKit
 import TaxiDispatch
 import Zones
 

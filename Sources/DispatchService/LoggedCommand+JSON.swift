@@ -1,6 +1,7 @@
 import FixRecords
 import Fleet
 import Foundation
+import JSONKit
 import TaxiDispatch
 import Zones
 

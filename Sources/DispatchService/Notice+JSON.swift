@@ -1,4 +1,5 @@
 import Foundation
+import JSONKit
 
 extension Notice {
     /// The notice as JSON, keys sorted: byte for byte what `JSONEncoder`

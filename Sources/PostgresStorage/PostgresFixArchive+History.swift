@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GeoKit
+import JSONKit
 import Storage
 import Zones
 

@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Zones
 
 /// A service-area boundary read from GeoJSON: a Polygon or MultiPolygon

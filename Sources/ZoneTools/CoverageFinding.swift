@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Zones
 
 /// One place where a zone set does not tile its service area: a gap inside

@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Zones
 
 /// The repair of one feature of a zone file: what was changed, or why it

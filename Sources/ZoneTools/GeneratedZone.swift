@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 
 /// A zone a tool made (a grid cell, a Voronoi cell), ready to be written as
 /// a feature of a zone file.

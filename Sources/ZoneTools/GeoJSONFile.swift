@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Zones
 
 /// A GeoJSON file read as plain JSON values, for the tools that must see

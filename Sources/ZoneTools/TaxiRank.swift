@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Zones
 
 /// A site a Voronoi zone is built around: a taxi rank, with an id and a name.

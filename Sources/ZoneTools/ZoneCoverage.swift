@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Zones
 
 /// `mytaxi zones coverage`: how well a zone set tiles a service area, the

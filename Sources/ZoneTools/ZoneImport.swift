@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Zones
 
 /// `mytaxi zones import FILE --from-crs EPSG:NNNN`: a zone file drawn in a

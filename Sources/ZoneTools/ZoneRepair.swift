@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 
 /// `mytaxi zones repair`: every feature of a zone file repaired where that
 /// is safe (see ``FeatureRepair``), the rest named and left as they were.

@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import GeoKit
+import JSONKit
 import Zones
 
 /// The planner's side of the running service's HTTP API: publishing a zone

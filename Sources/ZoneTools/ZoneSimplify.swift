@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Zones
 
 /// `mytaxi zones simplify --tolerance METRES`: fewer vertices for the whole

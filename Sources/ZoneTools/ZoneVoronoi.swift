@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Zones
 
 /// `mytaxi zones voronoi --boundary FILE --sites FILE`: one zone per taxi

@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 
 /// Reads one feature of a zone file into a ``Zone``, collecting every
 /// problem and repair with the feature's id (or `#index`) as subject.

@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 
 /// One zone of the city: an area with a stable id and a name, as loaded and
 /// checked from the zone file.

@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 
 /// A zone set as loaded, with the repairs made on the way.
 public struct LoadedZones: Sendable {

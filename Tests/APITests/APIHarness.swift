@@ -3,6 +3,7 @@ import DispatchService
 import FixRecords
 import Fleet
 import Foundation
+import JSONKit
 import Logging
 import GeoKit
 import HTTPTypes

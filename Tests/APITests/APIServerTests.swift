@@ -6,6 +6,7 @@ import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
 import Ingest
+import JSONKit
 import Metrics
 import Prometheus
 import ServiceClock

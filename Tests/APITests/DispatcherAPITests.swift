@@ -5,6 +5,7 @@ import Foundation
 import GeoKit
 import Hummingbird
 import HummingbirdTesting
+import JSONKit
 import ServiceClock
 import Storage
 import TaxiDispatch

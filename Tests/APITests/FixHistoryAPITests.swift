@@ -2,6 +2,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import HTTPTypes
+import JSONKit
 import Storage
 import Testing
 import Zones

@@ -2,6 +2,7 @@ import DispatchService
 import FixRecords
 import GeoKit
 import HTTPTypes
+import JSONKit
 import ServiceClock
 import Storage
 import TaxiDispatch

@@ -3,6 +3,7 @@ import FixRecords
 import Fleet
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 import Zones
 @testable import API

@@ -3,6 +3,7 @@ import GeoKit
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JSONKit
 import Storage
 import Routing
 import Testing

@@ -3,6 +3,7 @@ import Foundation
 import GeoKit
 import HTTPTypes
 import HummingbirdTesting
+import JSONKit
 import Routing
 import Storage
 import Testing

@@ -7,6 +7,7 @@ import Hummingbird
 import HummingbirdTesting
 import HummingbirdWebSocket
 import HummingbirdWSClient
+import JSONKit
 import Logging
 import Storage
 import Synchronization

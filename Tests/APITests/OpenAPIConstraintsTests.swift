@@ -2,6 +2,7 @@ import Accounts
 import Foundation
 import GeoKit
 import HTTPTypes
+import JSONKit
 import Storage
 import TaxiDispatch
 import Testing

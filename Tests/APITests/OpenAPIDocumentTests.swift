@@ -6,6 +6,7 @@ import GeoKit
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JSONKit
 import ServiceClock
 import Storage
 import TaxiDispatch

@@ -6,6 +6,7 @@ import GeoKit
 import Hummingbird
 import HummingbirdTesting
 import Ingest
+import JSONKit
 import ServiceClock
 import Storage
 import TaxiDispatch

@@ -1,6 +1,7 @@
 import Foundation
 import GeoKit
 import HTTPTypes
+import JSONKit
 import Storage
 import Testing
 @testable import API

@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 @testable import Ingest
 

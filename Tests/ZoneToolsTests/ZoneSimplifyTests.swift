@@ -1,4 +1,5 @@
 import GeoKit
+import JSONKit
 import Testing
 import Zones
 import ZoneTools

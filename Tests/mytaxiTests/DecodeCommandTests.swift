@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 @Suite(.timeLimit(.minutes(20))) struct DecodeCommandTests {

@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// SPEC I6 on a real full disk (a small tmpfs as the data directory): a fix

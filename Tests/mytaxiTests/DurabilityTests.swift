@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// SPEC I6: a fix acknowledged to a device survives `kill -9`, and the live

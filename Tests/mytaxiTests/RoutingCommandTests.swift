@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// `mytaxi eta` and `mytaxi route` keep their contract, on a drawn block

@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// `mytaxi zones publish` and `zones diff --taxis` against a running `mytaxi serve`.

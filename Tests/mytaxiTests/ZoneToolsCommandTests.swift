@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// The planners' zone tools keep their contract: files in, files or standard

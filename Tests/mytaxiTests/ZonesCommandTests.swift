@@ -1,5 +1,6 @@
 import Foundation
 import GeoKit
+import JSONKit
 import Testing
 
 /// The `mytaxi zones` commands keep their contract: arguments, output lines, exit status.

@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import Hummingbird
+import JSONKit
 import Routing
 import Storage
 

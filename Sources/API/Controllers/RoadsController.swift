@@ -2,6 +2,7 @@ import DispatchService
 import Foundation
 import GeoKit
 import Hummingbird
+import JSONKit
 import Routing
 import Storage
 

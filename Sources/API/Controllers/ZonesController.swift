@@ -5,6 +5,7 @@ import Foundation
 import GeoKit
 import Hummingbird
 import Ingest
+import JSONKit
 import Routing
 import ServiceClock
 import Storage

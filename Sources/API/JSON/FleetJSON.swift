@@ -2,6 +2,7 @@ import DispatchService
 import FixRecords
 import Fleet
 import GeoKit
+import JSONKit
 import Zones
 
 /// The documents of `GET /v1/zones/{zoneId}/taxis` and `GET /v1/fleet`,

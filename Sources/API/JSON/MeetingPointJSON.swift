@@ -1,5 +1,6 @@
 import DispatchService
 import GeoKit
+import JSONKit
 import Routing
 import TaxiDispatch
 

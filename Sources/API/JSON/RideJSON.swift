@@ -2,6 +2,7 @@ import DispatchService
 import FixRecords
 import Foundation
 import Ingest
+import JSONKit
 import TaxiDispatch
 import Zones
 

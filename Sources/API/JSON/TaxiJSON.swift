@@ -4,6 +4,7 @@ import Fleet
 import Foundation
 import GeoKit
 import Ingest
+import JSONKit
 import Zones
 
 /// A taxi's position as the API writes it (contract of `GET /v1/taxis/{id}`

@@ -1,4 +1,5 @@
 import DispatchService
+import JSONKit
 
 extension ZoneQueueJSON {
     /// The document written by hand with ``JSONWriter``: byte for byte what

@@ -1,3 +1,5 @@
+import JSONKit
+
 extension GeoJSONPolygons {
     /// The geometry as a GeoJSON object: `{"type", "coordinates"}`, nested
     /// as its type asks (a Polygon's rings; a MultiPolygon's polygons of rings).

@@ -1,3 +1,5 @@
+import JSONKit
+
 /// The coordinates of a GeoJSON Polygon or MultiPolygon geometry, as read,
 /// before any validation: polygons → rings (exterior first) → positions.
 public struct GeoJSONPolygons: Sendable, Equatable {

@@ -1,3 +1,5 @@
+import JSONKit
+
 extension Geometry {
     /// The geometry's polygons as a GeoJSON Polygon (one) or MultiPolygon
     /// (several) object, rings wound as RFC 7946 asks: exteriors

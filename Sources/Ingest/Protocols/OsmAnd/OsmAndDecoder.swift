@@ -1,6 +1,7 @@
 import FixRecords
 import Foundation
 import GeoKit
+import JSONKit
 
 /// The OsmAnd protocol of the Traccar Client phone app, over HTTP (SPEC I2):
 /// a GET or POST whose query string (or form body) holds `id`, `lat`, `lon`,

@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import Ingest
+import JSONKit
 
 /// `mytaxi decode`: one captured frame decoded offline, with the reply the
 /// server would send, for operators debugging a device.

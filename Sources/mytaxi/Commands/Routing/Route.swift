@@ -3,6 +3,7 @@ import FixRecords
 import Foundation
 import GeoKit
 import Ingest
+import JSONKit
 import Routing
 
 extension Mytaxi {

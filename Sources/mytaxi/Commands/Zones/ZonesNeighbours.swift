@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GeoKit
+import JSONKit
 import ServeConfig
 import Zones
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoKit
+import JSONKit
 import ZoneTools
 
 extension Mytaxi.Zones {

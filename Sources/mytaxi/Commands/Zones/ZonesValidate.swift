@@ -1,5 +1,6 @@
 import ArgumentParser
 import GeoKit
+import JSONKit
 import ServeConfig
 import Zones
 

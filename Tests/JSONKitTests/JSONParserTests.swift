@@ -1,5 +1,5 @@
 import Foundation
-import GeoKit
+import JSONKit
 import Testing
 
 @Suite(.timeLimit(.minutes(20))) struct JSONParserTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import DispatchService
+@testable import JSONKit
 
 /// ``JSONWriter`` writes numbers as `JSONEncoder` does, on its fast paths
 /// (whole numbers, tenths, degrees at 7 decimals) and off them, so that the

@@ -1,11 +1,9 @@
-import FixRecords
 import Foundation
-import GeoKit
 
 /// Appends JSON to a byte buffer by hand, in the shapes `JSONEncoder` gives
-/// the dispatch log's values (``DispatchLogCoding``: dates in milliseconds
-/// since 1970, a `Duration` as `[high, low]` of its attoseconds), so that
-/// `JSONDecoder` reads what it writes. The log's writer thread encodes
+/// the dispatch log's values (dates in milliseconds since 1970, a
+/// `Duration` as `[high, low]` of its attoseconds), so that `JSONDecoder`
+/// reads what it writes. The log's writer thread encodes
 /// every command with it: `JSONEncoder` builds a tree of boxed values per
 /// entry, which cost more than the SQLite insert itself. The API writes
 /// the fleet's positions with it too, for the same reason.
@@ -30,9 +28,10 @@ public struct JSONWriter {
     }
 
     /// Runs `body` on the next `length` bytes of room (growing it first if
-    /// needed); `body` says how many it wrote.
+    /// needed); `body` says how many it wrote: for writers of a value's text
+    /// straight into the document, as a time's.
     @inlinable @inline(__always)
-    mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
+    public mutating func write(upTo length: Int, _ body: (UnsafeMutablePointer<UInt8>) -> Int) {
         if count + length > storage.count {
             storage.append(contentsOf: repeatElement(0, count: max(length, storage.count)))
         }
@@ -241,29 +240,6 @@ public struct JSONWriter {
     /// - Throws: as ``double(_:)``.
     public mutating func date(_ date: Date) throws {
         try double(1000 * date.timeIntervalSince1970)
-    }
-
-    /// Appends `coordinate` as its `Codable` form.
-    /// - Throws: as ``double(_:)``.
-    public mutating func coordinate(_ coordinate: Coordinate) throws {
-        raw("{\"longitude\":")
-        try double(coordinate.longitude)
-        raw(",\"latitude\":")
-        try double(coordinate.latitude)
-        raw("}")
-    }
-
-    /// Appends `date` as a JSON string in the service's one time format,
-    /// ``FixTime/iso8601(_:)``'s (`"2026-11-23T08:00:05.250Z"`: UTC, the
-    /// milliseconds rounded), written straight into the document.
-    @inlinable
-    public mutating func fixTime(_ date: Date) {
-        write(upTo: FixTime.iso8601Length + 2) { out in
-            out[0] = UInt8(ascii: "\"")
-            FixTime.writeISO8601(date, to: out + 1)
-            out[FixTime.iso8601Length + 1] = UInt8(ascii: "\"")
-            return FixTime.iso8601Length + 2
-        }
     }
 }
 
