@@ -19,12 +19,15 @@ package final class UpkeepThread: Sendable {
     private final class Shared: Sendable {
         struct State {
             var stopped = false
-            /// The pause under way, cancelled by ``UpkeepThread/stop()``.
+            /// The pause under way on a clock other than the machine's,
+            /// cancelled by ``UpkeepThread/stop()``.
             var pause: Task<Void, Never>?
         }
 
         let clock: any ServiceClock
         let state = Mutex(State())
+        /// Signalled by ``UpkeepThread/stop()``, to end a pause on the machine's clock.
+        let stopSignal = DispatchSemaphore(value: 0)
 
         init(clock: any ServiceClock) {
             self.clock = clock
@@ -32,10 +35,20 @@ package final class UpkeepThread: Sendable {
 
         /// Blocks the calling thread for `duration` of the clock's time, or
         /// until stopped; says whether the upkeep goes on.
+        ///
+        /// On the machine's clock the thread waits by itself, so that upkeep
+        /// goes on however busy the cooperative pool is (a WAL checkpoint
+        /// must not wait for the tasks it makes room for). Any other clock
+        /// is waited on by a task at high priority, which the thread waits for.
         func pause(for duration: Duration) -> Bool {
+            if clock is SystemClock {
+                let nanoseconds = Int(min(duration, .seconds(86_400 * 365)) / .nanoseconds(1))
+                _ = stopSignal.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds)))
+                return !state.withLock { $0.stopped }
+            }
             let woken = DispatchSemaphore(value: 0)
             let clock = clock
-            let pause = Task {
+            let pause = Task(priority: .high) {
                 try? await clock.sleep(for: duration)
                 woken.signal()
             }
@@ -80,10 +93,12 @@ package final class UpkeepThread: Sendable {
     /// Stops the upkeep: a pause under way ends at once, and work under way
     /// finishes first.
     package func stop() {
-        shared.state.withLock { state in
-            state.stopped = true
+        let wasStopped = shared.state.withLock { state in
+            defer { state.stopped = true }
             state.pause?.cancel()
+            return state.stopped
         }
+        if !wasStopped { shared.stopSignal.signal() }
     }
 
     /// Lowers the calling thread's scheduling priority (nice 10): upkeep is
