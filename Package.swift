@@ -27,8 +27,8 @@ let package = Package(
         .library(name: "ServiceClock", targets: ["ServiceClock"]),
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Routing", targets: ["Routing"]),
-        .library(name: "TaxiDispatch", targets: ["TaxiDispatch"]),
-        .library(name: "DispatchService", targets: ["DispatchService"]),
+        .library(name: "DispatchCore", targets: ["DispatchCore"]),
+        .library(name: "DispatchRuntime", targets: ["DispatchRuntime"]),
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
@@ -163,35 +163,35 @@ let package = Package(
             name: "RoutingTests", dependencies: ["TestSupport", "Routing", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
 
-        // TaxiDispatch: the dispatch engine's pure core (driver states, zone queues,
+        // DispatchCore: the dispatch engine's pure core (driver states, zone queues,
         // requests, offers, passenger queues, rides), driven by commands, fleet
         // events and explicit times; no I/O. Not `Dispatch`: that is libdispatch.
         .target(
-            name: "TaxiDispatch", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet", "Identifiers"],
+            name: "DispatchCore", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet", "Identifiers"],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "TaxiDispatchTests",
+            name: "DispatchCoreTests",
             dependencies: [
                 "TestSupport",
-                "TaxiDispatch", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock",
+                "DispatchCore", "FixRecords", "Zones", "GeoKit", "Fleet", "ServiceClock",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             swiftSettings: swiftSettings),
 
-        // DispatchService: the one owner of the dispatch engine in the service,
+        // DispatchRuntime: the one owner of the dispatch engine in the service,
         // making every command durable in the dispatch log before it is told.
         .target(
-            name: "DispatchService",
+            name: "DispatchRuntime",
             dependencies: [
-                "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit", "Routing",
+                "DispatchCore", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit", "Routing",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
             swiftSettings: swiftSettings),
         .testTarget(
-            name: "DispatchServiceTests",
+            name: "DispatchRuntimeTests",
             dependencies: [
                 "TestSupport",
-                "DispatchService", "TaxiDispatch", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit",
+                "DispatchRuntime", "DispatchCore", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit",
                 "Routing",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "PropertyBased", package: "swift-property-based"),
@@ -201,7 +201,7 @@ let package = Package(
         // DispatchSimulation: the engine against a simulated fleet on the road graph.
         .target(
             name: "DispatchSimulation",
-            dependencies: ["TaxiDispatch", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
+            dependencies: ["DispatchCore", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: swiftSettings),
         .testTarget(
             name: "DispatchSimulationTests", dependencies: ["TestSupport", "DispatchSimulation", "Routing", "GeoKit"],
@@ -284,8 +284,8 @@ let package = Package(
         .target(
             name: "API",
             dependencies: [
-                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "TaxiDispatch",
-                "DispatchService", "Routing", "Accounts",
+                "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "DispatchCore",
+                "DispatchRuntime", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -309,7 +309,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "API", "MytaxiServer", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
-                "Accounts", "DispatchService", "TaxiDispatch", "Routing", "JSONKit",
+                "Accounts", "DispatchRuntime", "DispatchCore", "Routing", "JSONKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -335,7 +335,7 @@ let package = Package(
             name: "MytaxiServer",
             dependencies: [
                 "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock",
-                "TaxiDispatch", "DispatchService", "Routing", "Accounts",
+                "DispatchCore", "DispatchRuntime", "Routing", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
@@ -351,7 +351,7 @@ let package = Package(
             name: "MytaxiServerTests",
             dependencies: [
                 "TestSupport", "MytaxiServer", "API", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit",
-                "ServiceClock", "DispatchService", "Routing",
+                "ServiceClock", "DispatchRuntime", "Routing",
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "Logging", package: "swift-log"),
@@ -370,7 +370,7 @@ let package = Package(
         .target(
             name: "ServeConfig",
             dependencies: [
-                "MytaxiServer", "API", "Accounts", "FixRecords", "Ingest", "TaxiDispatch", "Zones",
+                "MytaxiServer", "API", "Accounts", "FixRecords", "Ingest", "DispatchCore", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings),
@@ -381,7 +381,7 @@ let package = Package(
             dependencies: [
                 "GeoKit", "JSONKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage",
                 "PostgresStorage", "API", "MytaxiServer",
-                "TaxiDispatch", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
+                "DispatchCore", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
@@ -391,7 +391,7 @@ let package = Package(
             name: "mytaxiTests",
             dependencies: [
                 "TestSupport",
-                "mytaxi", "Ingest", "FixRecords", "GeoKit", "JSONKit", "TaxiDispatch", "Routing",
+                "mytaxi", "Ingest", "FixRecords", "GeoKit", "JSONKit", "DispatchCore", "Routing",
                 .product(name: "HummingbirdWSClient", package: "hummingbird-websocket"),
             ],
             swiftSettings: swiftSettings),
@@ -480,7 +480,7 @@ let package = Package(
         .executableTarget(
             name: "DispatchBenchmarks",
             dependencies: [
-                "DispatchService", "TaxiDispatch", "Storage", "SQLiteStorage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock",
+                "DispatchRuntime", "DispatchCore", "Storage", "SQLiteStorage", "FixRecords", "Fleet", "GeoKit", "Zones", "ServiceClock",
                 "Routing",
                 .product(name: "Benchmark", package: "benchmark"),
             ],

@@ -1,14 +1,14 @@
 import Benchmark
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import Routing
-import SQLiteStorage
 import ServiceClock
+import SQLiteStorage
 import Storage
-import TaxiDispatch
 import Zones
 
 /// The dispatcher's request path (SPEC D3), in process: 10,000 available

@@ -1,7 +1,7 @@
+import DispatchCore
 import Foundation
 import GeoKit
 import Routing
-import TaxiDispatch
 
 extension MeetingPoints {
     /// Where a taxi picks up a passenger who asked at `asked`, leaving at

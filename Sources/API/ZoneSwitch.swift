@@ -1,9 +1,9 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import Fleet
 import Foundation
 import Logging
 import ServiceClock
-import TaxiDispatch
 import Zones
 
 /// Puts a new zone set in force in the running service (SPEC Z4), for a

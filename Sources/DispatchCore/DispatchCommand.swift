@@ -1,6 +1,6 @@
 import FixRecords
-import Foundation
 import Fleet
+import Foundation
 import GeoKit
 import Zones
 

@@ -1,4 +1,4 @@
-// Whoever imports TaxiDispatch uses its ids, and so the members they share (swift-nio's
+// Whoever imports DispatchCore uses its ids, and so the members they share (swift-nio's
 // umbrella module re-exports NIOCore the same way).
 @_exported import Identifiers
 

@@ -1,7 +1,7 @@
+import DispatchCore
 import Foundation
 import Storage
 import Synchronization
-import TaxiDispatch
 
 /// What one durable command told (SPEC D7): a notice of each of its events
 /// for the dispatchers' live board, and the notices stored for the drivers

@@ -1,4 +1,4 @@
-import TaxiDispatch
+import DispatchCore
 import Zones
 
 extension DispatchCommand {

@@ -1,6 +1,6 @@
 import CoreMetrics
+import DispatchCore
 import Synchronization
-import TaxiDispatch
 import Zones
 
 /// The dispatch engine's state in `/metrics` (SPEC D2–D5, I7): zone queue

@@ -1,7 +1,7 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import JSONKit
-import TaxiDispatch
 import Zones
 
 /// Who hears of what the engine decided (SPEC D7), and in which words.

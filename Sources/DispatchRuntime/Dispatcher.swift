@@ -1,3 +1,4 @@
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
@@ -5,7 +6,6 @@ import GeoKit
 import ServiceClock
 import Storage
 import Synchronization
-import TaxiDispatch
 import Zones
 
 /// The one owner of the dispatch state in `mytaxi serve` (SPEC D1–D6): it

@@ -1,5 +1,5 @@
+import DispatchCore
 import Storage
-import TaxiDispatch
 
 /// Why the dispatcher did not carry out a command.
 public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,6 +1,6 @@
+import DispatchCore
 import FixRecords
 import Foundation
-import TaxiDispatch
 import Zones
 
 /// An open ride as the dispatcher holds it now, for the API to show.

@@ -1,4 +1,4 @@
-import TaxiDispatch
+import DispatchCore
 
 /// The driver's state as the API and its notifications write it.
 public enum DriverStateText {

@@ -1,8 +1,8 @@
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import JSONKit
-import TaxiDispatch
 import Zones
 
 extension LoggedCommand {

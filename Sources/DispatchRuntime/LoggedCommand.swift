@@ -1,5 +1,5 @@
+import DispatchCore
 import Foundation
-import TaxiDispatch
 
 /// A command as the dispatch log keeps it: what it was, and when the engine
 /// carried it out, on the engine's time line (which continues across

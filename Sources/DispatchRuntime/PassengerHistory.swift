@@ -1,5 +1,5 @@
+import DispatchCore
 import Storage
-import TaxiDispatch
 
 /// A passenger's history as the passenger app shows it (SPEC D8).
 public struct PassengerHistory: Sendable, Equatable {

@@ -1,7 +1,7 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import Storage
-import TaxiDispatch
 
 /// What the history keeps of rides and bookings as they end (SPEC D8).
 enum RideHistory {

@@ -1,9 +1,9 @@
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import Routing
-import TaxiDispatch
 import Zones
 
 /// The real dispatch engine against a simulated city (SPEC D9): taxis

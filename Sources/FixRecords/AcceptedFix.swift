@@ -1,3 +1,6 @@
+// Whoever imports FixRecords uses the taxi ids, and so the members they share (swift-nio's
+// umbrella module re-exports NIOCore the same way).
+@_exported import Identifiers
 import Foundation
 import GeoKit
 import Zones

@@ -1,6 +1,7 @@
 import Accounts
 import API
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -15,7 +16,6 @@ import ServiceClock
 import ServiceLifecycle
 import Storage
 import Synchronization
-import TaxiDispatch
 import UnixSignals
 import Zones
 

@@ -1,11 +1,11 @@
-import API
 import Accounts
+import API
+import DispatchCore
 import FixRecords
 import Foundation
 import Ingest
 import NIOCore
 import ServiceClock
-import TaxiDispatch
 import Zones
 
 /// Everything `mytaxi serve` needs, from flags, a config file, or defaults

@@ -1,4 +1,4 @@
-import DispatchService
+import DispatchRuntime
 import Ingest
 import Metrics
 import Prometheus

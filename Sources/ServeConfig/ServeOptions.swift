@@ -1,11 +1,11 @@
-import API
 import Accounts
+import API
 import ArgumentParser
+import DispatchCore
 import FixRecords
 import Foundation
 import Ingest
 import MytaxiServer
-import TaxiDispatch
 
 /// Every setting of `mytaxi serve`, declared once, in groups by concern:
 /// the flags are parsed into it, and so is the `--config` file, whose keys

@@ -1,19 +1,19 @@
 import Accounts
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
-import JSONKit
-import Logging
 import GeoKit
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
+import JSONKit
+import Logging
 import Prometheus
 import Routing
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Zones
 @testable import API
 import MytaxiServer

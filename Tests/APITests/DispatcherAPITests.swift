@@ -1,5 +1,6 @@
 import Accounts
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import GeoKit
@@ -8,7 +9,6 @@ import HummingbirdTesting
 import JSONKit
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Testing
 @testable import API
 

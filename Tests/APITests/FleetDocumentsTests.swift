@@ -1,11 +1,11 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import GeoKit
 import HTTPTypes
 import JSONKit
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Testing
 import Zones
 @testable import API

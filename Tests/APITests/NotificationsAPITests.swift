@@ -1,5 +1,6 @@
 import Accounts
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import GeoKit
@@ -11,9 +12,8 @@ import JSONKit
 import Logging
 import Storage
 import Synchronization
-import TaxiDispatch
-import TestSupport
 import Testing
+import TestSupport
 @testable import API
 
 /// SPEC D7 over the API: a user's notifications fetched once with

@@ -1,10 +1,10 @@
 import Accounts
+import DispatchCore
 import Foundation
 import GeoKit
 import HTTPTypes
 import JSONKit
 import Storage
-import TaxiDispatch
 import Testing
 @testable import API
 

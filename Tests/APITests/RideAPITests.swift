@@ -1,5 +1,6 @@
 import Accounts
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import GeoKit
@@ -9,7 +10,6 @@ import Ingest
 import JSONKit
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Testing
 @testable import API
 

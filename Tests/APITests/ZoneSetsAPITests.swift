@@ -1,4 +1,5 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -7,7 +8,6 @@ import Hummingbird
 import HummingbirdTesting
 import JSONKit
 import Storage
-import TaxiDispatch
 import Testing
 import Zones
 @testable import API

@@ -1,9 +1,9 @@
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import ServiceClock
-import TaxiDispatch
 import Testing
 import Zones
 

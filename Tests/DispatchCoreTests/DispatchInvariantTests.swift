@@ -1,10 +1,10 @@
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
-import ServiceClock
-import TaxiDispatch
 import PropertyBased
+import ServiceClock
 import Testing
 import Zones
 

@@ -1,8 +1,8 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import GeoKit
 import ServiceClock
-import TaxiDispatch
 import Testing
 import Zones
 

@@ -1,6 +1,6 @@
+import DispatchCore
 import FixRecords
 import GeoKit
-import TaxiDispatch
 import Testing
 import Zones
 

@@ -1,7 +1,7 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import ServiceClock
-import TaxiDispatch
 import Testing
 import Zones
 

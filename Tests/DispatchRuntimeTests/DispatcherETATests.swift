@@ -1,11 +1,11 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Testing
 import Zones
 

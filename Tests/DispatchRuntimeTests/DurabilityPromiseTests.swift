@@ -1,4 +1,4 @@
-@testable import DispatchService
+@testable import DispatchRuntime
 import Storage
 import Testing
 

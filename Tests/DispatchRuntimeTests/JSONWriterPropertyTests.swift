@@ -1,10 +1,10 @@
-@testable import DispatchService
+@testable import DispatchRuntime
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import PropertyBased
-import TaxiDispatch
 import Testing
 import Zones
 

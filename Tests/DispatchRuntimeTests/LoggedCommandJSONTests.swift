@@ -1,11 +1,11 @@
-@testable import DispatchService
+@testable import DispatchRuntime
+import DispatchCore
 import FixRecords
 import Fleet
 import Foundation
 import GeoKit
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Testing
 import Zones
 

@@ -1,4 +1,4 @@
-import DispatchService
+import DispatchRuntime
 import Foundation
 import GeoKit
 import Testing

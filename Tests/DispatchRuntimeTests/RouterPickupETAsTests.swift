@@ -1,4 +1,5 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -7,7 +8,6 @@ import Routing
 import ServiceClock
 import Storage
 import Synchronization
-import TaxiDispatch
 import Testing
 import Zones
 

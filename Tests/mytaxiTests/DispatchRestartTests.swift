@@ -1,6 +1,6 @@
+import DispatchCore
 import Foundation
 import GeoKit
-import TaxiDispatch
 import Testing
 
 /// SPEC D1–D6 and DESIGN "durability before acknowledgement": a random

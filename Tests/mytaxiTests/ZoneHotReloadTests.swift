@@ -1,9 +1,9 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import FoundationNetworking
-import TaxiDispatch
-import TestSupport
 import Testing
+import TestSupport
 import Zones
 
 /// SPEC Z4 with the real binaries: zone sets swapped back and forth in a

@@ -1,7 +1,7 @@
 import Accounts
+import DispatchCore
 import FixRecords
 import Storage
-import TaxiDispatch
 
 /// Who is calling the API: the account behind the request's bearer token.
 public struct Caller: Sendable, Equatable {

@@ -1,10 +1,10 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import Hummingbird
 import ServiceClock
 import Storage
-import TaxiDispatch
 
 /// `/v1/driver`: the driver's app (SPEC D1, D3, D6, D8). The driver's taxi
 /// is the account's (username = taxi id); logging in (`POST /v1/sessions`)

@@ -1,11 +1,11 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
 import ServiceClock
 import Storage
-import TaxiDispatch
 
 /// `/v1/fleet`: the live fleet for the dispatcher's map and board: every
 /// taxi with its latest position, its zone and its driver's state (SPEC I5, D1).

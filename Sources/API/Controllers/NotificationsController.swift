@@ -1,13 +1,13 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
 import Hummingbird
-import NIOWebSocket
 import HummingbirdWebSocket
+import NIOWebSocket
 import ServiceClock
 import Storage
-import TaxiDispatch
 
 /// `/v1/notifications` and `/v1/push` (SPEC D7): a user's notifications,
 /// fetched or pushed, and the dispatchers' live board.

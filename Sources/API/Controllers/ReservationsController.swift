@@ -1,4 +1,5 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import Hummingbird
@@ -6,7 +7,6 @@ import Ingest
 import Routing
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Zones
 
 /// `/v1/reservations`: rides booked 2 to 48 hours ahead, cancellable until

@@ -1,4 +1,5 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import GeoKit
@@ -7,7 +8,6 @@ import JSONKit
 import Routing
 import ServiceClock
 import Storage
-import TaxiDispatch
 import Zones
 
 /// `/v1/rides`: immediate ride requests (SPEC D3, D4). A passenger asks

@@ -1,10 +1,10 @@
 import Accounts
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Hummingbird
 import Ingest
 import Storage
-import TaxiDispatch
 
 /// `/v1/sessions`: log in (a bearer token that expires) and out (the token
 /// revoked). A driver's login also puts the taxi on duty, unavailable

@@ -1,4 +1,5 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -10,7 +11,6 @@ import Routing
 import ServiceClock
 import Storage
 import Synchronization
-import TaxiDispatch
 import Zones
 
 /// `/v1/zones`: for the dispatcher (SPEC D2, D4, Z2): the zones to draw,

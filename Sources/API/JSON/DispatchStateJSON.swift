@@ -1,4 +1,4 @@
-import TaxiDispatch
+import DispatchCore
 
 /// `GET /v1/dispatch/state`: the engine's snapshot (its own Codable form,
 /// which the dispatch log's snapshots use too) and the last log entry it includes.

@@ -1,8 +1,8 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import Ingest
-import TaxiDispatch
 import Zones
 
 /// A driver's taxi as its app sees it (SPEC D1, D2, D3, D6): the state,

@@ -1,4 +1,4 @@
-import DispatchService
+import DispatchRuntime
 import FixRecords
 import Fleet
 import GeoKit

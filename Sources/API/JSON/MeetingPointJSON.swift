@@ -1,8 +1,8 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import GeoKit
 import JSONKit
 import Routing
-import TaxiDispatch
 
 /// A meeting point (SPEC R5): where the taxi stops for a passenger who
 /// asked where none can, and the passenger's walk there from `from`.

@@ -1,4 +1,4 @@
-import DispatchService
+import DispatchRuntime
 import Fleet
 import Foundation
 import NIOCore

@@ -1,7 +1,7 @@
+import DispatchCore
 import FixRecords
 import Foundation
 import Ingest
-import TaxiDispatch
 import Zones
 
 /// A reservation as the API shows it to its passenger (SPEC D5).

@@ -1,9 +1,9 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Foundation
 import Ingest
 import JSONKit
-import TaxiDispatch
 import Zones
 
 /// An open ride request as the API shows it to its passenger, the

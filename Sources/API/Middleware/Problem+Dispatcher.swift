@@ -1,5 +1,5 @@
-import DispatchService
-import TaxiDispatch
+import DispatchCore
+import DispatchRuntime
 
 extension Problem {
     /// The answer to a command the dispatcher did not carry out: 404 for

@@ -1,5 +1,5 @@
 import Accounts
-import DispatchService
+import DispatchRuntime
 import Foundation
 import Logging
 import ServiceClock

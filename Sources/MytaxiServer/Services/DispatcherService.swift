@@ -1,8 +1,8 @@
-import DispatchService
+import DispatchCore
+import DispatchRuntime
 import Fleet
 import ServiceClock
 import ServiceLifecycle
-import TaxiDispatch
 
 /// The dispatcher as a service (SPEC D2): it passes the live fleet's zone
 /// changes and silences to the engine as they come, fires the engine's

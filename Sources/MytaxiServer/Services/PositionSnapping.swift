@@ -1,4 +1,4 @@
-import DispatchService
+import DispatchRuntime
 
 /// Runs the ``PositionSnapper`` every ``interval``, so that a taxi's new
 /// position is snapped to the roads within a fraction of a second of its
