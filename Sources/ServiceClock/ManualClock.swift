@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -6,10 +7,24 @@ import Synchronization
 /// sleeper whose task is cancelled wakes at once with `CancellationError`,
 /// as on the system clock, so that a service stops without anyone advancing.
 public final class ManualClock: ServiceClock {
+    /// What a sleeper is woken by: a task's continuation, or a semaphore a
+    /// thread is blocked on (``blockThread(for:interruptedBy:)``).
+    private enum Waker {
+        case task(CheckedContinuation<Void, any Error>)
+        case thread(DispatchSemaphore)
+
+        func wake() {
+            switch self {
+            case .task(let continuation): continuation.resume()
+            case .thread(let semaphore): semaphore.signal()
+            }
+        }
+    }
+
     private struct Sleeper {
         var id: Int
         var deadline: Duration
-        var continuation: CheckedContinuation<Void, any Error>
+        var waker: Waker
     }
 
     private struct State {
@@ -18,6 +33,11 @@ public final class ManualClock: ServiceClock {
         var lastSleeperID = 0
         /// Sleepers cancelled before they were registered.
         var cancelledEarly: Set<Int> = []
+
+        mutating func nextSleeperID() -> Int {
+            lastSleeperID += 1
+            return lastSleeperID
+        }
     }
 
     private let start: Date
@@ -36,15 +56,12 @@ public final class ManualClock: ServiceClock {
 
     public func sleep(for duration: Duration) async throws {
         guard duration > .zero else { return }
-        let id = state.withLock { state in
-            state.lastSleeperID += 1
-            return state.lastSleeperID
-        }
+        let id = state.withLock { state in state.nextSleeperID() }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let cancelled = state.withLock { state in
                     if state.cancelledEarly.remove(id) != nil { return true }
-                    state.sleepers.append(Sleeper(id: id, deadline: state.elapsed + duration, continuation: continuation))
+                    state.sleepers.append(Sleeper(id: id, deadline: state.elapsed + duration, waker: .task(continuation)))
                     return false
                 }
                 if cancelled { continuation.resume(throwing: CancellationError()) }
@@ -58,8 +75,19 @@ public final class ManualClock: ServiceClock {
                 }
                 return state.sleepers.remove(at: index)
             }
-            sleeper?.continuation.resume(throwing: CancellationError())
+            if case .task(let continuation) = sleeper?.waker { continuation.resume(throwing: CancellationError()) }
         }
+    }
+
+    public func blockThread(for duration: Duration, interruptedBy interruption: DispatchSemaphore) {
+        guard duration > .zero else { return }
+        let id = state.withLock { state in
+            let id = state.nextSleeperID()
+            state.sleepers.append(Sleeper(id: id, deadline: state.elapsed + duration, waker: .thread(interruption)))
+            return id
+        }
+        interruption.wait()
+        state.withLock { state in state.sleepers.removeAll { $0.id == id } }
     }
 
     /// Moves time forward by `duration` and wakes every sleeper whose time has come.
@@ -71,7 +99,7 @@ public final class ManualClock: ServiceClock {
             state.sleepers.removeAll { $0.deadline <= elapsed }
             return due
         }
-        for sleeper in due { sleeper.continuation.resume() }
+        for sleeper in due { sleeper.waker.wake() }
     }
 
     /// How many tasks are sleeping on this clock (a test waits for its

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A clock that runs `rate` times faster than another (the machine's, by
@@ -30,5 +31,9 @@ public struct ScaledClock: ServiceClock {
 
     public func sleep(for duration: Duration) async throws {
         try await base.sleep(for: duration / rate)
+    }
+
+    public func blockThread(for duration: Duration, interruptedBy interruption: DispatchSemaphore) {
+        base.blockThread(for: duration / rate, interruptedBy: interruption)
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// Where the service reads the time, one value passed to everything whose
@@ -19,6 +20,12 @@ public protocol ServiceClock: Sendable {
     /// Clock seconds per real second: 1 but for a simulation's ``ScaledClock``
     /// (a ``ManualClock`` moves only when told, and says 1).
     var rate: Double { get }
+    /// Blocks the calling thread until `duration` of monotonic time has
+    /// passed, or until `interruption` is signalled, whichever is first: for
+    /// work on a thread of its own (a store's upkeep), which must go on
+    /// however busy the cooperative pool is, so that no task may stand
+    /// between it and the clock.
+    func blockThread(for duration: Duration, interruptedBy interruption: DispatchSemaphore)
 }
 
 extension ServiceClock {
@@ -37,5 +44,10 @@ public struct SystemClock: ServiceClock {
 
     public func sleep(for duration: Duration) async throws {
         try await Task.sleep(for: duration)
+    }
+
+    public func blockThread(for duration: Duration, interruptedBy interruption: DispatchSemaphore) {
+        let capped = min(max(duration, .zero), .seconds(86_400 * 365))
+        _ = interruption.wait(timeout: .now() + .nanoseconds(Int(capped / .nanoseconds(1))))
     }
 }

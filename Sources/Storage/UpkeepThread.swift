@@ -17,16 +17,9 @@ package final class UpkeepThread: Sendable {
     /// What the thread and its owner share; the thread does not hold the
     /// owner, so that releasing the owner stops the thread.
     private final class Shared: Sendable {
-        struct State {
-            var stopped = false
-            /// The pause under way on a clock other than the machine's,
-            /// cancelled by ``UpkeepThread/stop()``.
-            var pause: Task<Void, Never>?
-        }
-
         let clock: any ServiceClock
-        let state = Mutex(State())
-        /// Signalled by ``UpkeepThread/stop()``, to end a pause on the machine's clock.
+        let stopped = Atomic(false)
+        /// Signalled by ``UpkeepThread/stop()``, to end a pause at once.
         let stopSignal = DispatchSemaphore(value: 0)
 
         init(clock: any ServiceClock) {
@@ -36,31 +29,12 @@ package final class UpkeepThread: Sendable {
         /// Blocks the calling thread for `duration` of the clock's time, or
         /// until stopped; says whether the upkeep goes on.
         ///
-        /// On the machine's clock the thread waits by itself, so that upkeep
-        /// goes on however busy the cooperative pool is (a WAL checkpoint
-        /// must not wait for the tasks it makes room for). Any other clock
-        /// is waited on by a task at high priority, which the thread waits for.
+        /// The thread waits on the clock by itself, never through a task, so
+        /// that upkeep goes on however busy the cooperative pool is (a WAL
+        /// checkpoint must not wait for the tasks it makes room for).
         func pause(for duration: Duration) -> Bool {
-            if clock is SystemClock {
-                let nanoseconds = Int(min(duration, .seconds(86_400 * 365)) / .nanoseconds(1))
-                _ = stopSignal.wait(timeout: .now() + .nanoseconds(max(0, nanoseconds)))
-                return !state.withLock { $0.stopped }
-            }
-            let woken = DispatchSemaphore(value: 0)
-            let clock = clock
-            let pause = Task(priority: .high) {
-                try? await clock.sleep(for: duration)
-                woken.signal()
-            }
-            state.withLock { state in
-                state.pause = pause
-                if state.stopped { pause.cancel() }
-            }
-            woken.wait()
-            return state.withLock { state in
-                state.pause = nil
-                return !state.stopped
-            }
+            clock.blockThread(for: duration, interruptedBy: stopSignal)
+            return !stopped.load(ordering: .acquiring)
         }
     }
 
@@ -93,12 +67,8 @@ package final class UpkeepThread: Sendable {
     /// Stops the upkeep: a pause under way ends at once, and work under way
     /// finishes first.
     package func stop() {
-        let wasStopped = shared.state.withLock { state in
-            defer { state.stopped = true }
-            state.pause?.cancel()
-            return state.stopped
-        }
-        if !wasStopped { shared.stopSignal.signal() }
+        let (stopsNow, _) = shared.stopped.compareExchange(expected: false, desired: true, ordering: .acquiringAndReleasing)
+        if stopsNow { shared.stopSignal.signal() }
     }
 
     /// Lowers the calling thread's scheduling priority (nice 10): upkeep is

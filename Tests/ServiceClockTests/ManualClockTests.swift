@@ -1,5 +1,8 @@
+import Dispatch
 import Foundation
 import ServiceClock
+import Synchronization
+import TestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(20))) struct ManualClockTests {
@@ -39,6 +42,32 @@ import Testing
             try await clock.sleep(for: .seconds(3600))
         }
         await #expect(throws: CancellationError.self) { try await cancelledFirst.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    /// A thread blocked on the clock (a store's upkeep) wakes once its time
+    /// is reached, with no task involved; an interruption ends its wait at
+    /// once and leaves nothing sleeping.
+    @Test func aBlockedThreadWakesAtItsDeadlineOrWhenInterrupted() async throws {
+        let clock = ManualClock(now: Self.start)
+        let wokeAt = Mutex<[Duration]>([])
+        let interruption = DispatchSemaphore(value: 0)
+        Thread {
+            for _ in 0..<2 {
+                clock.blockThread(for: .seconds(15), interruptedBy: interruption)
+                wokeAt.withLock { $0.append(clock.uptime) }
+            }
+        }.start()
+        try await waitUntil("the thread asleep on the clock") { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(10))
+        #expect(wokeAt.withLock { $0 }.isEmpty, "10 s in, a 15 s pause still blocks")
+        clock.advance(by: .seconds(5))
+        try await waitUntil("the thread woken by the clock") { wokeAt.withLock { $0 } } satisfies: { $0 == [.seconds(15)] }
+        try await waitUntil("the thread asleep again") { clock.sleeperCount == 1 }
+        interruption.signal()
+        try await waitUntil("the thread woken by the interruption") { wokeAt.withLock { $0 } } satisfies: {
+            $0 == [.seconds(15), .seconds(15)]
+        }
         #expect(clock.sleeperCount == 0)
     }
 
