@@ -61,11 +61,10 @@ demo-tour: deps-system
 ## Tools/tagged-suites.py: first every untagged suite in parallel; then the
 ## suites that wait in real time for asynchronous work (`realTimeWaits`:
 ## push sockets, a login's timing, the compaction service), apart, because
-## tests that block threads in the parallel run can starve a 2-core
-## machine's cooperative pool; last the suites that block a thread for a
-## minute on child processes or stop the shared PostgreSQL cluster
-## (`longRunningProcesses`), alone. Every suite has a time limit, so that a
-## hang names its test.
+## the parallel run keeps a 2-core machine's cores busy; last the suites
+## that block a thread for a minute on child processes or stop the shared
+## PostgreSQL cluster (`longRunningProcesses`), alone. Every suite has a
+## time limit, so that a hang names its test.
 
 ## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
 ## is present), then the Python checks against shapely on the same binary. The

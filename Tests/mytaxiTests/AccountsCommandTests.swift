@@ -13,24 +13,24 @@ import Testing
         return (folder.appendingPathComponent("data").path, { try? FileManager.default.removeItem(at: folder) })
     }
 
-    @Test func createBootstrapsTheFirstAdministratorAndListShowsIt() throws {
+    @Test func createBootstrapsTheFirstAdministratorAndListShowsIt() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
-        let created = try CommandRunner.run(
+        let created = try await CommandRunner.run(
             ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root", "--password-stdin"],
             input: Self.password + "\n")
         #expect(created.status == 0, "\(created.standardError)")
         #expect(created.lines == ["created account 1: root (administrator)"])
-        let listed = try CommandRunner.run(["accounts", "list", "--data-dir", data])
+        let listed = try await CommandRunner.run(["accounts", "list", "--data-dir", data])
         #expect(listed.status == 0)
         #expect(listed.lines == ["1: root (administrator)"])
     }
 
     /// The password is kept only as a bcrypt hash: no file of the data directory holds it.
-    @Test func thePasswordIsStoredNowhere() throws {
+    @Test func thePasswordIsStoredNowhere() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
-        let created = try CommandRunner.run(
+        let created = try await CommandRunner.run(
             ["accounts", "create", "--data-dir", data, "--role", "dispatcher", "--username", "desk", "--password-stdin"],
             input: Self.password)
         #expect(created.status == 0)
@@ -41,10 +41,10 @@ import Testing
         }
     }
 
-    @Test func aWeakPasswordExitsOneNamingEveryRuleBroken() throws {
+    @Test func aWeakPasswordExitsOneNamingEveryRuleBroken() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             ["accounts", "create", "--data-dir", data, "--role", "planner", "--username", "plan", "--password-stdin"],
             input: "planner\n")
         #expect(result.status == 1)
@@ -53,55 +53,55 @@ import Testing
         #expect(result.standardOutput.isEmpty)
     }
 
-    @Test func aTakenUsernameExitsOneWhateverItsCase() throws {
+    @Test func aTakenUsernameExitsOneWhateverItsCase() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
         let arguments = ["accounts", "create", "--data-dir", data, "--role", "dispatcher", "--password-stdin", "--username"]
-        #expect(try CommandRunner.run(arguments + ["desk"], input: Self.password).status == 0)
-        let again = try CommandRunner.run(arguments + ["DESK"], input: Self.password)
+        #expect(try await CommandRunner.run(arguments + ["desk"], input: Self.password).status == 0)
+        let again = try await CommandRunner.run(arguments + ["DESK"], input: Self.password)
         #expect(again.status == 1)
         #expect(again.standardError.contains("the username DESK is already taken; choose another"))
     }
 
     /// A driver's username is its taxi's id; with --devices, the taxi must be in that file.
-    @Test func aDriverDrivesARegisteredTaxi() throws {
+    @Test func aDriverDrivesARegisteredTaxi() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
         let devices = data + "/devices.csv"
         try "device_id,taxi_id\n359710049000017,T-17\n".write(toFile: devices, atomically: true, encoding: .utf8)
         let arguments = ["accounts", "create", "--data-dir", data, "--role", "driver", "--devices", devices, "--password-stdin"]
-        let unknown = try CommandRunner.run(arguments + ["--username", "T-99"], input: Self.password)
+        let unknown = try await CommandRunner.run(arguments + ["--username", "T-99"], input: Self.password)
         #expect(unknown.status == 1)
         #expect(unknown.standardError.contains("the taxi T-99 is not in the devices file"))
-        let driver = try CommandRunner.run(arguments + ["--username", "T-17"], input: Self.password)
+        let driver = try await CommandRunner.run(arguments + ["--username", "T-17"], input: Self.password)
         #expect(driver.status == 0, "\(driver.standardError)")
         #expect(driver.lines == ["created account 1: T-17 (driver), taxi T-17"])
-        let listed = try CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "driver"])
+        let listed = try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "driver"])
         #expect(listed.lines == ["1: T-17 (driver), taxi T-17"])
-        #expect(try CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "planner"]).lines == [])
+        #expect(try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "planner"]).lines == [])
     }
 
-    @Test func withoutAPasswordOnStandardInputTheCommandIsMisused() throws {
+    @Test func withoutAPasswordOnStandardInputTheCommandIsMisused() async throws {
         let (data, cleanUp) = Self.dataDirectory()
         defer { cleanUp() }
         let arguments = ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root"]
-        let noFlag = try CommandRunner.run(arguments, input: Self.password)
+        let noFlag = try await CommandRunner.run(arguments, input: Self.password)
         #expect(noFlag.status == 2)
         #expect(noFlag.standardError.contains("--password-stdin"))
-        let empty = try CommandRunner.run(arguments + ["--password-stdin"], input: "")
+        let empty = try await CommandRunner.run(arguments + ["--password-stdin"], input: "")
         #expect(empty.status == 2)
         #expect(empty.standardError.contains("no password on standard input"))
     }
 
-    @Test func listExitsTwoWhenTheDataDirectoryDoesNotExist() throws {
-        let result = try CommandRunner.run(["accounts", "list", "--data-dir", "/nonexistent/mytaxi-data"])
+    @Test func listExitsTwoWhenTheDataDirectoryDoesNotExist() async throws {
+        let result = try await CommandRunner.run(["accounts", "list", "--data-dir", "/nonexistent/mytaxi-data"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("/nonexistent/mytaxi-data"))
     }
 
-    @Test func anUnknownRoleIsRefusedByTheParserWithTheRolesThereAre() throws {
-        let result = try CommandRunner.run(
+    @Test func anUnknownRoleIsRefusedByTheParserWithTheRolesThereAre() async throws {
+        let result = try await CommandRunner.run(
             ["accounts", "create", "--data-dir", "/tmp", "--role", "king", "--username", "x", "--password-stdin"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("administrator"))

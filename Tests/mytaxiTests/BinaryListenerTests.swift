@@ -20,8 +20,8 @@ import Testing
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
     }
 
-    func start() throws -> ServiceProcess {
-        try ServiceProcess(
+    func start() async throws -> ServiceProcess {
+        try await ServiceProcess(
             arguments: [
                 "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path,
                 "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
@@ -30,14 +30,14 @@ import Testing
             directory: directory, expectedListeners: ["teltonika/tcp", "teltonika-udp/udp", "gt06/tcp", "http"])
     }
 
-    func live(_ service: ServiceProcess, taxi: String) throws -> JSONValue? {
-        let (status, body) = try service.get("/v1/taxis/\(taxi)")
+    func live(_ service: ServiceProcess, taxi: String) async throws -> JSONValue? {
+        let (status, body) = try await service.get("/v1/taxis/\(taxi)")
         return status == 200 ? try JSONParser.parse(body) : nil
     }
 
-    @Test func aGT06TerminalLogsInAndItsLocationIsAcknowledgedAndLive() throws {
+    @Test func aGT06TerminalLogsInAndItsLocationIsAcknowledgedAndLive() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try start()
+        let service = try await start()
         defer { service.stop() }
         let now = Int(Date().timeIntervalSince1970) - 10
         let client = try TCPClient(port: service.ports["gt06/tcp"]!)
@@ -45,7 +45,7 @@ import Testing
         #expect(client.receive(atLeast: 10).bytes == GT06Decoder.acknowledgement(type: 0x01, serial: 1, long: false))
         client.send(Self.gt06Frame(type: 0x12, content: Self.gpsBlock(seconds: now) + [0x01, 0xCC, 0x00, 0x28, 0x7D, 0x00, 0x1F, 0x71], serial: 2))
         #expect(client.receive(atLeast: 10).bytes == GT06Decoder.acknowledgement(type: 0x12, serial: 2, long: false))
-        let taxi = try #require(try live(service, taxi: "GT-1"))
+        let taxi = try await #require(try live(service, taxi: "GT-1"))
         #expect(taxi["time"]?.scalarText == FixTimeText.iso8601(seconds: now))
         #expect(taxi["zoneId"] == .string("230"), "Times Square is in zone 230")
         #expect(taxi["speedKmh"] == .number(20))
@@ -56,9 +56,9 @@ import Testing
         #expect(refused.bytes.isEmpty && refused.closed, "an unknown GT06 terminal is closed without a login ACK")
     }
 
-    @Test func aTeltonikaTerminalOverTCPAndUDPIsAcknowledgedAndLive() throws {
+    @Test func aTeltonikaTerminalOverTCPAndUDPIsAcknowledgedAndLive() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try start()
+        let service = try await start()
         defer { service.stop() }
         let now = Int(Date().timeIntervalSince1970) - 20
         let client = try TCPClient(port: service.ports["teltonika/tcp"]!)
@@ -68,13 +68,13 @@ import Testing
         let crc = data.withUnsafeBytes { CRC16.ibm($0) }
         client.send([0, 0, 0, 0, 0, 0, 0, UInt8(data.count)] + data + [0, 0, UInt8(crc >> 8), UInt8(crc & 0xFF)])
         #expect(client.receive(atLeast: 4).bytes == [0, 0, 0, 2])
-        #expect(try live(service, taxi: "TE-1")?["time"]?.scalarText == FixTimeText.iso8601(seconds: now))
+        #expect(try await live(service, taxi: "TE-1")?["time"]?.scalarText == FixTimeText.iso8601(seconds: now))
 
         let udpData = Self.codec8(records: [Self.record(seconds: now + 5)])
         let body: [UInt8] = [0xCA, 0xFE, 0x01, 0x07, 0x00, 0x0F] + Array(Self.teltonikaIMEI.utf8) + udpData
         let reply = ServeCommandTests.udpExchange(port: service.ports["teltonika-udp/udp"]!, payload: [0, UInt8(body.count)] + body)
         #expect(reply == [0x00, 0x05, 0xCA, 0xFE, 0x01, 0x07, 0x01])
-        #expect(try live(service, taxi: "TE-1")?["time"]?.scalarText == FixTimeText.iso8601(seconds: now + 5))
+        #expect(try await live(service, taxi: "TE-1")?["time"]?.scalarText == FixTimeText.iso8601(seconds: now + 5))
 
         let stranger = try TCPClient(port: service.ports["teltonika/tcp"]!)
         stranger.send([0x00, 0x0F] + Array("111111111111111".utf8))

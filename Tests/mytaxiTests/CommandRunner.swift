@@ -25,8 +25,16 @@ enum CommandRunner {
     }
 
     /// Runs `mytaxi arguments...` in the package root, feeding `input` on
-    /// standard input, with `environment` added to the test's own.
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) throws -> Result {
+    /// standard input, with `environment` added to the test's own. The
+    /// process runs in one of ``ChildProcessSlots/commands`` and is waited
+    /// for off the cooperative pool (``offThePool(_:)``).
+    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> Result {
+        try await ChildProcessSlots.commands.run {
+            try await offThePool { try runBlocking(arguments, input: input, environment: environment) }
+        }
+    }
+
+    private static func runBlocking(_ arguments: [String], input: String, environment: [String: String]) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments

@@ -8,32 +8,32 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct DbImportCommandTests {
     static let password = "analytical-1"
 
-    @Test func helpListsTheImport() throws {
-        let help = try CommandRunner.run(["db", "--help"])
+    @Test func helpListsTheImport() async throws {
+        let help = try await CommandRunner.run(["db", "--help"])
         #expect(help.status == 0)
         #expect(help.standardOutput.contains("import-sqlite"), "\(help.standardOutput)")
     }
 
-    @Test func aDirectoryWithoutAStoreExitsTwoNamingIt() throws {
+    @Test func aDirectoryWithoutAStoreExitsTwoNamingIt() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-import-empty-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             ["db", "import-sqlite", "--data-dir", folder.path, "--database", "postgres://mytaxi@127.0.0.1:1/nowhere"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("no embedded store there"), "\(result.standardError)")
         #expect(result.standardError.contains(folder.path))
     }
 
-    @Test func anUnreachableServerExitsTwoSayingWhatToCheck() throws {
+    @Test func anUnreachableServerExitsTwoSayingWhatToCheck() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-import-down-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
-        let created = try CommandRunner.run(
+        let created = try await CommandRunner.run(
             ["accounts", "create", "--data-dir", data, "--role", "administrator", "--username", "root", "--password-stdin"],
             input: Self.password)
         #expect(created.status == 0, "\(created.standardError)")
-        let result = try CommandRunner.run(
+        let result = try await CommandRunner.run(
             ["db", "import-sqlite", "--data-dir", data, "--database", "postgres://mytaxi:secret-word@127.0.0.1:1/nowhere"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("cannot reach PostgreSQL"), "\(result.standardError)")
@@ -42,30 +42,30 @@ import Testing
     }
 
     @Test(.enabled(if: PostgresCluster.url != nil, PostgresCluster.skipReason))
-    func accountsMadeOnSQLiteLogInFromPostgreSQLAfterTheImport() throws {
+    func accountsMadeOnSQLiteLogInFromPostgreSQLAfterTheImport() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mytaxi-import-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let data = folder.appendingPathComponent("data").path
         for (role, name) in [("administrator", "root"), ("dispatcher", "desk")] {
-            let created = try CommandRunner.run(
+            let created = try await CommandRunner.run(
                 ["accounts", "create", "--data-dir", data, "--role", role, "--username", name, "--password-stdin"],
                 input: Self.password)
             #expect(created.status == 0, "\(created.standardError)")
         }
         let database = try PostgresCluster.createDatabase()
 
-        let imported = try CommandRunner.run(["db", "import-sqlite", "--data-dir", data, "--database", database])
+        let imported = try await CommandRunner.run(["db", "import-sqlite", "--data-dir", data, "--database", database])
         #expect(imported.status == 0, "\(imported.standardError)")
         #expect(imported.standardOutput.contains("imported 0 fixes"), "\(imported.standardOutput)")
         #expect(imported.standardOutput.contains("2 accounts"), "\(imported.standardOutput)")
         #expect(imported.standardError.contains("import-sqlite: committing"))
         #expect(!imported.standardOutput.contains(":\(URLComponents(string: database)?.password ?? "no password")@"), "no password shown")
-        let listed = try CommandRunner.run(["accounts", "list", "--database", database])
+        let listed = try await CommandRunner.run(["accounts", "list", "--database", database])
         #expect(listed.lines == ["1: root (administrator)", "2: desk (dispatcher)"], "\(listed.standardError)")
 
-        let again = try CommandRunner.run(["db", "import-sqlite", "--data-dir", data, "--database", database])
+        let again = try await CommandRunner.run(["db", "import-sqlite", "--data-dir", data, "--database", database])
         #expect(again.status == 1)
         #expect(again.standardError.contains("is not empty (it holds 2 accounts"), "\(again.standardError)")
-        #expect(try CommandRunner.run(["accounts", "list", "--database", database]).lines.count == 2)
+        #expect(try await CommandRunner.run(["accounts", "list", "--database", database]).lines.count == 2)
     }
 }

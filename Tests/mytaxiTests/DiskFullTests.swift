@@ -31,7 +31,7 @@ import Testing
     }
 
     @Test(.enabled(if: canMountTmpfs, "needs root to mount a small tmpfs as a full disk"))
-    func aFixRefusedOnAFullDiskIsStoredWhenResentAfterSpaceIsFreed() throws {
+    func aFixRefusedOnAFullDiskIsStoredWhenResentAfterSpaceIsFreed() async throws {
         let directory = try DurabilityTests.makeDirectory()
         let data = directory.appendingPathComponent("data")
         try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
@@ -41,7 +41,7 @@ import Testing
             try? FileManager.default.removeItem(at: directory)
         }
         try "device_id,taxi_id\nD1,TX1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
-        let service = try ServiceProcess(
+        let service = try await ServiceProcess(
             arguments: DurabilityTests.serveArguments(only: "line"), directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
         let port = try #require(service.ports["line/tcp"])
@@ -64,8 +64,8 @@ import Testing
             unacknowledged = batch.filter { !replies.contains("ACK,\($0)\n") }
         }
         #expect(!unacknowledged.isEmpty, "the disk never filled")
-        #expect(try service.get("/healthz").status == 503, "the failing archive shows in /healthz")
-        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        #expect(try await service.get("/healthz").status == 503, "the failing archive shows in /healthz")
+        let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
         #expect(!metrics.contains("mytaxi_archive_failures_total 0"), "commit failures are counted")
 
         // Space is back: the terminal reconnects and resends what got no ACK.
@@ -74,7 +74,7 @@ import Testing
         client.send(Array(unacknowledged.map(line).joined().utf8))
         let expected = unacknowledged.map { "ACK,\($0)\n" }.joined()
         #expect(String(decoding: client.receive(atLeast: expected.utf8.count).bytes, as: UTF8.self) == expected)
-        let (status, body) = try service.recentFixes(of: "TX1")
+        let (status, body) = try await service.recentFixes(of: "TX1")
         #expect(status == 200)
         guard case .array(let fixes) = try JSONParser.parse(body) else {
             Issue.record("the fixes of TX1 are not a JSON array")

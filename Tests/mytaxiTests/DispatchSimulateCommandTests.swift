@@ -6,7 +6,7 @@ import Testing
 /// deterministic for a seed (SPEC D9).
 @Suite(.timeLimit(.minutes(20)), .tags(.longRunningProcesses)) struct DispatchSimulateCommandTests {
     /// A small grid of two-way streets, 3 × 3 blocks of about 110 m, and one zone over all of it.
-    static func city() throws -> (graph: String, zones: String) {
+    static func city() async throws -> (graph: String, zones: String) {
         let folder = try GraphCommandTests.temporaryFolder()
         var nodes = ""
         var ways = ""
@@ -33,25 +33,25 @@ import Testing
               "geometry": {"type": "Polygon", "coordinates": [[[0.0015, -0.001], [0.004, -0.001], [0.004, 0.004], [0.0015, 0.004], [0.0015, -0.001]]]}}]}
             """.write(to: zones, atomically: true, encoding: .utf8)
         let graph = folder.appendingPathComponent("grid.graph").path
-        let build = try CommandRunner.run(["graph", "build", map.path, "-o", graph, "--time-zone", "UTC"])
+        let build = try await CommandRunner.run(["graph", "build", map.path, "-o", graph, "--time-zone", "UTC"])
         #expect(build.status == 0, "\(build.standardError)")
         return (graph, zones.path)
     }
 
-    static func simulate(_ city: (graph: String, zones: String), seed: Int, extra: [String] = []) throws -> CommandRunner.Result {
-        try CommandRunner.run([
+    static func simulate(_ city: (graph: String, zones: String), seed: Int, extra: [String] = []) async throws -> CommandRunner.Result {
+        try await CommandRunner.run([
             "dispatch", "simulate", "--zones", city.zones, "--graph", city.graph, "--taxis", "4",
             "--requests-per-hour", "120", "--hours", "3", "--refusal-rate", "0.2", "--seed", "\(seed)",
         ] + extra)
     }
 
-    @Test func theSameSeedGivesTheSameReportByteForByte() throws {
-        let city = try Self.city()
-        let first = try Self.simulate(city, seed: 7)
-        let second = try Self.simulate(city, seed: 7)
+    @Test func theSameSeedGivesTheSameReportByteForByte() async throws {
+        let city = try await Self.city()
+        let first = try await Self.simulate(city, seed: 7)
+        let second = try await Self.simulate(city, seed: 7)
         #expect(first.status == 0, "\(first.standardError)")
         #expect(first.standardOutput == second.standardOutput)
-        #expect(try Self.simulate(city, seed: 8).standardOutput != first.standardOutput)
+        #expect(try await Self.simulate(city, seed: 8).standardOutput != first.standardOutput)
         #expect(first.standardError.contains("simulated hour 1 of 3"))
         let zoneLines = first.standardOutput.split(separator: "\n").filter { $0.hasPrefix("moneghetti") }
         #expect(Set(zoneLines.compactMap { $0.split(separator: " ").first.map(String.init) }) == ["moneghetti-east", "moneghetti-west"],
@@ -60,9 +60,9 @@ import Testing
 
     /// What a user checks in the report: every zone line and the overall line
     /// add up, offers at least as many as rides, the estimate error printed.
-    @Test func theReportAddsUp() throws {
-        let city = try Self.city()
-        let result = try Self.simulate(city, seed: 3, extra: ["--json"])
+    @Test func theReportAddsUp() async throws {
+        let city = try await Self.city()
+        let result = try await Self.simulate(city, seed: 3, extra: ["--json"])
         #expect(result.status == 0, "\(result.standardError)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
         let overall = try #require(report["overall"] as? [String: Any])
@@ -85,8 +85,8 @@ import Testing
         (["--hours", "nan"], "--hours must be"),
         (["--taxis=-1"], "--taxis must be"),
     ])
-    func badSettingsAreNamed(arguments: [String], message: String) throws {
-        let result = try CommandRunner.run([
+    func badSettingsAreNamed(arguments: [String], message: String) async throws {
+        let result = try await CommandRunner.run([
             "dispatch", "simulate", "--zones", "z", "--graph", "g", "--taxis", "4", "--requests-per-hour", "60", "--hours", "1",
         ] + arguments)
         #expect(result.status != 0)

@@ -8,7 +8,14 @@ import Testing
 @Suite(.serialized, .timeLimit(.minutes(20))) struct DurabilityTests {
     static var loadgen: URL { CommandRunner.binary.deletingLastPathComponent().appendingPathComponent("mytaxi-loadgen") }
 
-    static func run(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
+    /// Runs `executable arguments...` in `directory` and waits for it off
+    /// the cooperative pool, in one of ``ChildProcessSlots/commands``: its
+    /// exit status and its output (both streams).
+    static func run(_ executable: URL, _ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+        try await ChildProcessSlots.commands.run { try await offThePool { try runBlocking(executable, arguments, in: directory) } }
+    }
+
+    private static func runBlocking(_ executable: URL, _ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -48,19 +55,19 @@ import Testing
         ("line", "tcp", "line/tcp"), ("gt06", "tcp", "gt06/tcp"), ("teltonika", "tcp", "teltonika/tcp"),
         ("teltonika", "udp", "teltonika-udp/udp"),
     ])
-    func everyAcknowledgedFixSurvivesKillNine(wireProtocol: String, transport: String, listener: String) throws {
+    func everyAcknowledgedFixSurvivesKillNine(wireProtocol: String, transport: String, listener: String) async throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = 200
-        _ = try Self.run(
+        _ = try await Self.run(
             Self.loadgen, ["--protocol", wireProtocol, "--devices", "\(devices)", "--write-devices", "devices.csv"], in: directory)
         let arguments = Self.serveArguments(only: wireProtocol)
-        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
-        let acked = try Self.stream(
+        let first = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
+        let acked = try await Self.stream(
             to: first, listener: listener, load: ["--protocol", wireProtocol, "--transport", transport, "--devices", "\(devices)"],
             in: directory) { $0.kill() }
         #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
-        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+        try await Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// Streams fixes from the load generator to `service`'s `listener` for
@@ -71,7 +78,7 @@ import Testing
     static func stream(
         to service: ServiceProcess, listener: String, load loadArguments: [String], drainSeconds: Int = 1, in directory: URL,
         interrupt: (ServiceProcess) -> Void
-    ) throws -> [(device: String, time: String)] {
+    ) async throws -> [(device: String, time: String)] {
         let port = try #require(service.ports[listener])
         let load = Process()
         load.executableURL = Self.loadgen
@@ -82,9 +89,9 @@ import Testing
         load.currentDirectoryURL = directory
         load.standardOutput = FileHandle.nullDevice
         try load.run()
-        Thread.sleep(forTimeInterval: 1.5)
+        try await Task.sleep(for: .milliseconds(1500))
         interrupt(service)
-        load.waitUntilExit()
+        try await offThePool { load.waitUntilExit() }
         return try String(contentsOf: directory.appendingPathComponent("acked.csv"), encoding: .utf8)
             .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
             .compactMap { $0.count == 3 ? (device: $0[0], time: $0[2]) : nil }
@@ -94,13 +101,13 @@ import Testing
     /// then the listeners, then the archive writes what is queued, then the
     /// event loops), exits 0 with nothing at error level in its log, and
     /// every fix it acknowledged is archived.
-    @Test func sigtermUnderLoadExitsCleanlyAndLosesNothing() throws {
+    @Test func sigtermUnderLoadExitsCleanlyAndLosesNothing() async throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try Self.run(Self.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
+        _ = try await Self.run(Self.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
         let arguments = Self.serveArguments(only: "line")
-        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
-        let acked = try Self.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], drainSeconds: 2, in: directory) {
+        let first = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let acked = try await Self.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], drainSeconds: 2, in: directory) {
             $0.stop()
         }
         #expect(first.process.terminationStatus == 0)
@@ -108,25 +115,25 @@ import Testing
         let errors = log.split(separator: "\n").filter { $0.contains(" error ") || $0.contains(" critical ") }
         #expect(errors.isEmpty, "\(errors.joined(separator: "\n"))")
         #expect(acked.count > 500)
-        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+        try await Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// Phones of the Traccar Client app post fixes over HTTP while the
     /// server is killed; every fix answered 200 is in the archive after the restart.
-    @Test func everyFixAnswered200OverOsmAndSurvivesKillNine() throws {
+    @Test func everyFixAnswered200OverOsmAndSurvivesKillNine() async throws {
         let directory = try Self.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let phones = (1...8).map { "phone\($0)" }
         try ("device_id,taxi_id\n" + phones.map { "\($0),TX-\($0)\n" }.joined())
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
         let arguments = Self.serveArguments(only: "osmand")
-        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
+        let first = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
         let port = try #require(first.ports["osmand/http"])
 
         let start = Int(Date().timeIntervalSince1970) - 3_600
-        let acked = OsmAndPhones(port: port, phones: phones, firstSecond: start).post(killing: first, after: 1.5, thenFor: 1.5)
+        let acked = try await OsmAndPhones(port: port, phones: phones, firstSecond: start).post(killing: first, after: 1.5, thenFor: 1.5)
         #expect(acked.count > 100, "the phones should have been answered for a while before the kill")
-        try Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+        try await Self.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// Restarts the server on the same archive and checks that every
@@ -134,7 +141,7 @@ import Testing
     /// is its newest archived fix.
     static func expectArchivedAfterRestart(
         _ acked: [(device: String, time: String)], arguments: [String], in directory: URL
-    ) throws {
+    ) async throws {
         let taxiOfDevice = Dictionary(
             try String(contentsOf: directory.appendingPathComponent("devices.csv"), encoding: .utf8)
                 .split(separator: "\n").dropFirst().map { $0.split(separator: ",").map(String.init) }
@@ -148,11 +155,11 @@ import Testing
             }
             ackedTimesByTaxi[taxi, default: []].insert(fix.time)
         }
-        let second = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["http"])
+        let second = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["http"])
         defer { second.stop() }
         var missing = 0
         for (taxi, times) in ackedTimesByTaxi {
-            let (status, body) = try second.recentFixes(of: taxi)
+            let (status, body) = try await second.recentFixes(of: taxi)
             #expect(status == 200)
             guard case .array(let fixes) = try JSONParser.parse(body) else {
                 Issue.record("fixes of \(taxi) are not a JSON array")
@@ -160,7 +167,7 @@ import Testing
             }
             let archived = Set(fixes.compactMap { $0["time"]?.scalarText })
             missing += times.subtracting(archived).count
-            let (liveStatus, liveBody) = try second.get("/v1/taxis/\(taxi)")
+            let (liveStatus, liveBody) = try await second.get("/v1/taxis/\(taxi)")
             #expect(liveStatus == 200)
             #expect(try JSONParser.parse(liveBody)["time"]?.scalarText == archived.max())
         }
@@ -177,11 +184,14 @@ struct OsmAndPhones {
 
     /// Posts, kills `service` after `killAfter` seconds, posts `secondsAfter`
     /// more, and returns every (device, ISO time) answered 200.
-    func post(killing service: ServiceProcess, after killAfter: Double, thenFor secondsAfter: Double) -> [(device: String, time: String)] {
-        post(meanwhile: {
-            Thread.sleep(forTimeInterval: killAfter)
-            service.kill()
-        }, thenFor: secondsAfter).map { ($0.device, $0.time) }
+    func post(killing service: ServiceProcess, after killAfter: Double, thenFor secondsAfter: Double) async throws
+        -> [(device: String, time: String)] {
+        try await offThePool {
+            post(meanwhile: {
+                Thread.sleep(forTimeInterval: killAfter)
+                service.kill()
+            }, thenFor: secondsAfter).map { ($0.device, $0.time) }
+        }
     }
 
     /// Posts while `meanwhile` runs on the calling thread and for
@@ -218,7 +228,7 @@ struct OsmAndPhones {
     /// The status of one GET, 0 when the request failed.
     private func post(_ query: String) -> Int {
         guard let url = URL(string: "http://127.0.0.1:\(port)/?\(query)") else { return 0 }
-        return ServiceProcess.get(url, timeout: 2).status
+        return ServiceProcess.getBlocking(url, timeout: 2).status
     }
 }
 

@@ -19,61 +19,61 @@ import Testing
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         try "dev-T1,T1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
-        let service = try ServiceProcess(
+        let service = try await ServiceProcess(
             arguments: DispatchRestartTests.serveArguments(), directory: directory, expectedListeners: ["http", "osmand/http"])
         defer { service.stop() }
         let port = try #require(service.ports["http"])
-        func fix(lat: Double, lon: Double) throws {
+        func fix(lat: Double, lon: Double) async throws {
             let url = URL(string: "http://127.0.0.1:\(service.ports["osmand/http"]!)/?id=dev-T1&lat=\(lat)&lon=\(lon)&timestamp=\(Int(Date().timeIntervalSince1970))")!
-            #expect(ServiceProcess.get(url).status == 200)
+            #expect(await ServiceProcess.get(url).status == 200)
         }
-        try fix(lat: Self.pickup.lat + 0.002, lon: Self.pickup.lon)
+        try await fix(lat: Self.pickup.lat + 0.002, lon: Self.pickup.lon)
 
-        let admin = try service.administratorSession()
-        try DispatchRestartTests.expect(
+        let admin = try await service.administratorSession()
+        try await DispatchRestartTests.expect(
             service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "driver", "username": "T1", "password": "\#(Self.password)"}"#), 201)
-        try DispatchRestartTests.expect(
+        try await DispatchRestartTests.expect(
             service.call("POST", "/v1/passengers", json: #"{"username": "ada", "email": "ada@example.com", "password": "\#(Self.password)"}"#), 202)
-        let outbox = try service.call("GET", "/v1/outbox", token: admin)
+        let outbox = try await service.call("GET", "/v1/outbox", token: admin)
         let mail = try #require((try JSONSerialization.jsonObject(with: outbox.body) as? [[String: Any]])?.first?["body"] as? String)
         let confirmation = try #require(mail.split(separator: "\n").first { $0.hasPrefix("    ") }?.trimmingCharacters(in: .whitespaces))
-        try DispatchRestartTests.expect(service.call("POST", "/v1/passengers/confirmations", json: #"{"token": "\#(confirmation)"}"#), 200)
-        let ada = try DispatchRestartTests.login(service, "ada")
-        let driver = try DispatchRestartTests.login(service, "T1")
+        try await DispatchRestartTests.expect(service.call("POST", "/v1/passengers/confirmations", json: #"{"token": "\#(confirmation)"}"#), 200)
+        let ada = try await DispatchRestartTests.login(service, "ada")
+        let driver = try await DispatchRestartTests.login(service, "T1")
 
         let passengerSocket = PushSocket(port: port, token: ada)
         let driverSocket = PushSocket(port: port, token: driver)
         try await passengerSocket.expect("state", within: 60)
         try await driverSocket.expect("state", within: 60)
-        try DispatchRestartTests.expect(service.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": true}"#), 200)
+        try await DispatchRestartTests.expect(service.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": true}"#), 200)
         try await driverSocket.expect("taxi_joined_queue")
 
-        let ride = try service.call(
+        let ride = try await service.call(
             "POST", "/v1/rides", token: ada, json: #"{"pickup": {"lon": \#(Self.pickup.lon), "lat": \#(Self.pickup.lat)}}"#)
         try DispatchRestartTests.expect(ride, 201)
         try await driverSocket.expect("offer")
         try await passengerSocket.expect("offer")
-        try DispatchRestartTests.expect(service.call("POST", "/v1/driver/offer/accept", token: driver), 200)
+        try await DispatchRestartTests.expect(service.call("POST", "/v1/driver/offer/accept", token: driver), 200)
         try await passengerSocket.expect("taxi_assigned")
         let assigned = try #require(passengerSocket.messages.first { $0["kind"] as? String == "taxi_assigned" })
         #expect(assigned["taxiId"] as? String == "T1")
         #expect(assigned["etaS"] as? Double != nil, "the router's ETA")
 
-        try fix(lat: Self.pickup.lat, lon: Self.pickup.lon)
-        try DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/arrived", token: driver), 200)
+        try await fix(lat: Self.pickup.lat, lon: Self.pickup.lon)
+        try await DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/arrived", token: driver), 200)
         try await passengerSocket.expect("taxi_arrived")
-        try DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/aboard", token: driver), 200)
-        try DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/completed", token: driver), 200)
+        try await DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/aboard", token: driver), 200)
+        try await DispatchRestartTests.expect(service.call("POST", "/v1/driver/ride/completed", token: driver), 200)
         try await passengerSocket.expect("ride_completed")
         try await driverSocket.expect("taxi_joined_queue")
 
         passengerSocket.task.cancel()
         driverSocket.task.cancel()
         _ = try? await passengerSocket.task.value
-        try DispatchRestartTests.expect(service.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": false}"#), 200)
-        try DispatchRestartTests.expect(
+        try await DispatchRestartTests.expect(service.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": false}"#), 200)
+        try await DispatchRestartTests.expect(
             service.call("POST", "/v1/rides", token: ada, json: #"{"pickup": {"lon": \#(Self.pickup.lon), "lat": \#(Self.pickup.lat)}}"#), 201)
-        let fetched = try service.call("GET", "/v1/notifications", token: ada)
+        let fetched = try await service.call("GET", "/v1/notifications", token: ada)
         let kinds = ((try JSONSerialization.jsonObject(with: fetched.body) as? [String: Any])?["notifications"] as? [[String: Any]])?
             .compactMap { $0["kind"] as? String }
         #expect(kinds == ["queued"], "only what the closed socket missed: \(kinds ?? [])")

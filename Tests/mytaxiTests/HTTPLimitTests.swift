@@ -14,8 +14,8 @@ import Testing
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func serve(_ extra: [String], listeners: Set<String> = ["http", "osmand/http"]) throws -> ServiceProcess {
-        try ServiceProcess(
+    func serve(_ extra: [String], listeners: Set<String> = ["http", "osmand/http"]) async throws -> ServiceProcess {
+        try await ServiceProcess(
             arguments: [
                 "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
                 "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
@@ -26,25 +26,25 @@ import Testing
 
     /// Every TCP and UDP listener off on purpose and only OsmAnd on (a
     /// fleet of phones): the service is healthy (issue 19: it was 503).
-    @Test func onlyTheOsmAndListenerOnIsHealthy() throws {
-        let service = try serve([])
+    @Test func onlyTheOsmAndListenerOnIsHealthy() async throws {
+        let service = try await serve([])
         defer { service.stop() }
-        let health = try service.get("/healthz")
+        let health = try await service.get("/healthz")
         #expect(health.status == 200, "\(String(decoding: health.body, as: UTF8.self))")
     }
 
     /// A slowloris client drips a request header a byte at a time, each
     /// byte well inside any idle timeout: the request deadline cuts it off.
     @Test(arguments: ["http", "osmand/http"])
-    func aSlowHeaderIsCutOff(listener: String) throws {
-        let service = try serve(["--http-timeout", "1"])
+    func aSlowHeaderIsCutOff(listener: String) async throws {
+        let service = try await serve(["--http-timeout", "1"])
         defer { service.stop() }
         let client = try ServeCommandTests.TCPClient(port: try #require(service.ports[listener]))
         let started = Date()
         var closed = false
         for byte in "GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: aaaaaaaaaaaaaaaaaaaaaaaa".utf8 {
             client.send([byte])
-            Thread.sleep(forTimeInterval: 0.2)
+            try await Task.sleep(for: .milliseconds(200))
             if Date().timeIntervalSince(started) > 1.5 {
                 closed = client.receive(atLeast: 1).closed
                 break
@@ -52,14 +52,14 @@ import Testing
         }
         #expect(closed, "the connection is closed once the 1 s request deadline passed")
         // A normal request on a fresh connection still works.
-        #expect(try service.get("/healthz").status == 200)
+        #expect(try await service.get("/healthz").status == 200)
     }
 
     /// A first request whose line or head is too long to be an API request
     /// is answered 414 or 431 at once (it was left waiting for the deadline,
     /// then dropped), and nothing of it is logged as an error.
-    @Test func anOversizedFirstRequestIsAnswered414Or431() throws {
-        let service = try serve([])
+    @Test func anOversizedFirstRequestIsAnswered414Or431() async throws {
+        let service = try await serve([])
         defer { service.stop() }
         let port = try #require(service.ports["http"])
         let huge = String(repeating: "a", count: 100_000)
@@ -75,7 +75,7 @@ import Testing
             #expect(answer.contains("application/problem+json") && answer.contains("bytes"), "the problem says what is too long")
             #expect(received.closed)
         }
-        #expect(try service.get("/healthz").status == 200)
+        #expect(try await service.get("/healthz").status == 200)
         let log = try service.log()
         #expect(!log.contains(" error "), "refusals are not errors: \(log)")
     }
@@ -83,8 +83,8 @@ import Testing
     /// Clients that open connections and send nothing hold them only until
     /// the request deadline, on both servers; a normal request still works.
     @Test(arguments: ["http", "osmand/http"])
-    func silentConnectionsAreClosedAtTheDeadline(listener: String) throws {
-        let service = try serve(["--http-timeout", "1"])
+    func silentConnectionsAreClosedAtTheDeadline(listener: String) async throws {
+        let service = try await serve(["--http-timeout", "1"])
         defer { service.stop() }
         let port = try #require(service.ports[listener])
         let silent = try (0..<5).map { _ in try ServeCommandTests.TCPClient(port: port) }
@@ -93,15 +93,15 @@ import Testing
             #expect(client.receive(atLeast: 1).closed, "closed, not left open, within the 3 s read timeout")
         }
         #expect(Date().timeIntervalSince(opened) < 2.5, "closed near the 1 s deadline")
-        #expect(try service.get("/healthz").status == 200)
+        #expect(try await service.get("/healthz").status == 200)
         let log = try service.log()
         #expect(!log.contains(" error "), "a connection cut at its deadline is no error: \(log)")
     }
 
     /// Beyond --http-max-connections, a new connection waits (it is not
     /// served) until one of the others closes.
-    @Test func connectionsBeyondTheLimitWait() throws {
-        let service = try serve(["--http-max-connections", "2", "--http-timeout", "30"])
+    @Test func connectionsBeyondTheLimitWait() async throws {
+        let service = try await serve(["--http-max-connections", "2", "--http-timeout", "30"])
         defer { service.stop() }
         let port = try #require(service.ports["http"])
         let held = try (0..<2).map { _ in try ServeCommandTests.TCPClient(port: port) }
@@ -120,27 +120,27 @@ import Testing
 
     /// --ingest-bind puts the terminals' listeners on their own address and
     /// leaves the API on --bind.
-    @Test func ingestListensOnItsOwnAddress() throws {
-        let service = try serve(["--bind", "127.0.0.1", "--ingest-bind", "127.0.0.2"])
+    @Test func ingestListensOnItsOwnAddress() async throws {
+        let service = try await serve(["--bind", "127.0.0.1", "--ingest-bind", "127.0.0.2"])
         defer { service.stop() }
         let osmand = try #require(service.ports["osmand/http"])
-        #expect(try service.get("/healthz").status == 200, "the API on 127.0.0.1")
-        #expect(try service.get("/?id=phone1&lat=43.73&lon=7.42", port: osmand).status == 0, "OsmAnd is not on 127.0.0.1")
+        #expect(try await service.get("/healthz").status == 200, "the API on 127.0.0.1")
+        #expect(try await service.get("/?id=phone1&lat=43.73&lon=7.42", port: osmand).status == 0, "OsmAnd is not on 127.0.0.1")
         let url = try #require(URL(string: "http://127.0.0.2:\(osmand)/?id=phone1&lat=43.73&lon=7.42"))
-        let status = ServiceProcess.get(url).status
+        let status = await ServiceProcess.get(url).status
         #expect(status == 200, "OsmAnd answers on 127.0.0.2")
     }
 
     /// --metrics-bind serves /metrics on its own listener, so that an API
     /// facing the public does not show it.
-    @Test func metricsListenApartWhenAsked() throws {
-        let service = try serve(["--metrics-bind", "127.0.0.1:0"], listeners: ["http", "osmand/http", "metrics"])
+    @Test func metricsListenApartWhenAsked() async throws {
+        let service = try await serve(["--metrics-bind", "127.0.0.1:0"], listeners: ["http", "osmand/http", "metrics"])
         defer { service.stop() }
         let metrics = try #require(service.ports["metrics"])
-        #expect(try service.get("/metrics").status == 404, "not on the API's port")
-        let apart = try service.get("/metrics", port: metrics)
+        #expect(try await service.get("/metrics").status == 404, "not on the API's port")
+        let apart = try await service.get("/metrics", port: metrics)
         #expect(apart.status == 200)
         #expect(String(decoding: apart.body, as: UTF8.self).contains("mytaxi_"))
-        #expect(try service.get("/healthz").status == 200)
+        #expect(try await service.get("/healthz").status == 200)
     }
 }

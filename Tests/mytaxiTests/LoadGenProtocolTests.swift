@@ -8,8 +8,8 @@ import Testing
 /// and `--rate` offers the asked number of fixes per second whatever the ACKs do.
 @Suite(.serialized, .timeLimit(.minutes(20))) struct LoadGenProtocolTests {
     /// Runs the load generator with `arguments` in `directory`; its exit status and output.
-    func loadgen(_ arguments: [String], in directory: URL) throws -> (status: Int32, output: String) {
-        try DurabilityTests.run(DurabilityTests.loadgen, arguments, in: directory)
+    func loadgen(_ arguments: [String], in directory: URL) async throws -> (status: Int32, output: String) {
+        try await DurabilityTests.run(DurabilityTests.loadgen, arguments, in: directory)
     }
 
     /// A fresh working directory; the caller removes it.
@@ -21,7 +21,7 @@ import Testing
 
     /// `mytaxi serve` on Monaco's zones with `directory`'s devices.csv, only
     /// `wireProtocol`'s listeners on (ports picked by the OS), once `listener` is up.
-    func serve(in directory: URL, protocol wireProtocol: String, listener: String) throws -> ServiceProcess {
+    func serve(in directory: URL, protocol wireProtocol: String, listener: String) async throws -> ServiceProcess {
         var arguments = [
             "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
             "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0",
@@ -29,7 +29,7 @@ import Testing
         for name in ["line", "nmea", "osmand", "teltonika", "gt06"] {
             arguments += ["--\(name)-port", name == wireProtocol ? "0" : "off"]
         }
-        return try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
+        return try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: [listener, "http"])
     }
 
     /// The number on the report line starting with `label`.
@@ -39,20 +39,20 @@ import Testing
     }
 
     @Test(arguments: [("gt06", "gt06/tcp"), ("teltonika", "teltonika/tcp")])
-    func everySentFixIsAcknowledgedAndArchived(wireProtocol: String, listener: String) throws {
+    func everySentFixIsAcknowledgedAndArchived(wireProtocol: String, listener: String) async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let written = try loadgen(["--protocol", wireProtocol, "--devices", "50", "--write-devices", "devices.csv"], in: directory)
+        let written = try await loadgen(["--protocol", wireProtocol, "--devices", "50", "--write-devices", "devices.csv"], in: directory)
         #expect(written.status == 0, "\(written.output)")
         let devices = try String(contentsOf: directory.appendingPathComponent("devices.csv"), encoding: .utf8)
         let ids = devices.split(separator: "\n").dropFirst().map { line in line.prefix { $0 != "," } }
         #expect(ids.count == 50 && ids.allSatisfy { $0.count == 15 && $0.allSatisfy(\.isNumber) }, "IMEIs")
 
-        let service = try serve(in: directory, protocol: wireProtocol, listener: listener)
+        let service = try await serve(in: directory, protocol: wireProtocol, listener: listener)
         defer { service.stop() }
         let port = try #require(service.ports[listener])
         let http = try #require(service.ports["http"])
-        let run = try loadgen(
+        let run = try await loadgen(
             [
                 "--protocol", wireProtocol, "--port", "\(port)", "--devices", "50", "--window", "4", "--count", "10000000",
                 "--duration", "3", "--drain-seconds", "5", "--metrics-url", "http://127.0.0.1:\(http)/metrics",
@@ -66,18 +66,18 @@ import Testing
     }
 
     @Test(arguments: [("tcp", 1), ("udp", 1), ("tcp", 5), ("udp", 5)])
-    func aFixedRateIsOfferedOverEitherTransport(transport: String, fixesPerWrite: Int) throws {
+    func aFixedRateIsOfferedOverEitherTransport(transport: String, fixesPerWrite: Int) async throws {
         let directory = try makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let written = try loadgen(["--devices", "20", "--write-devices", "devices.csv"], in: directory)
+        let written = try await loadgen(["--devices", "20", "--write-devices", "devices.csv"], in: directory)
         #expect(written.status == 0, "\(written.output)")
         let listener = "line/\(transport)"
-        let service = try serve(in: directory, protocol: "line", listener: listener)
+        let service = try await serve(in: directory, protocol: "line", listener: listener)
         defer { service.stop() }
         let port = try #require(service.ports[listener])
         let http = try #require(service.ports["http"])
         // 20 devices × 25 fixes/s × 2 s: 1,000 fixes offered, whatever the window.
-        let run = try loadgen(
+        let run = try await loadgen(
             [
                 "--transport", transport, "--port", "\(port)", "--devices", "20", "--rate", "25", "--window", "1",
                 "--records-per-packet", "\(fixesPerWrite)",

@@ -22,8 +22,8 @@ import Testing
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
     }
 
-    func serve(openFiles: (soft: Int, hard: Int)) throws -> ServiceProcess {
-        try ServiceProcess(
+    func serve(openFiles: (soft: Int, hard: Int)) async throws -> ServiceProcess {
+        try await ServiceProcess(
             arguments: [
                 "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
                 "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "0",
@@ -32,9 +32,9 @@ import Testing
             directory: directory, expectedListeners: ["http", "line/tcp"], openFiles: openFiles)
     }
 
-    @Test func theSoftLimitIsRaisedAndTooManyDevicesAreWarnedOf() throws {
+    @Test func theSoftLimitIsRaisedAndTooManyDevicesAreWarnedOf() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try serve(openFiles: (soft: 300, hard: 512))
+        let service = try await serve(openFiles: (soft: 300, hard: 512))
         service.stop()
         let log = try String(contentsOf: service.errorLog, encoding: .utf8)
         #expect(log.contains("open files: 512 allowed (raised from 300 to the hard limit); room for about 256 terminal connections"), "\(log)")
@@ -47,7 +47,7 @@ import Testing
     /// are still acknowledged while the others wait.
     @Test func acceptsFailingAtTheLimitAreCountedWhileOpenConnectionsAreServed() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try serve(openFiles: (soft: 512, hard: 512))
+        let service = try await serve(openFiles: (soft: 512, hard: 512))
         defer { service.stop() }
         let port = try #require(service.ports["line/tcp"])
         let first = try ServeCommandTests.TCPClient(port: port, receiveTimeoutSeconds: 60)
@@ -64,7 +64,7 @@ import Testing
         for client in flood { client.hangUp() }
 
         try await waitUntil("EMFILE counted with its reason in /metrics", within: .seconds(300)) {
-            let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+            let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
             return metrics.split(separator: "\n")
                 .filter { $0.hasPrefix(#"mytaxi_accept_failures_total{protocol="line",reason="too_many_open_files"}"#) }
                 .compactMap { $0.split(separator: " ").last.flatMap { Double($0) } }.reduce(0, +)

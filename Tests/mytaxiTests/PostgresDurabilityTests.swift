@@ -9,32 +9,33 @@ import Testing
 @Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason), .timeLimit(.minutes(20)), .tags(.longRunningProcesses))
 struct PostgresDurabilityTests {
     /// The line protocol over TCP, the service killed in the middle of the stream.
-    @Test func everyAcknowledgedFixSurvivesKillNine() throws {
+    @Test func everyAcknowledgedFixSurvivesKillNine() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        _ = try DurabilityTests.run(DurabilityTests.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
+        _ = try await DurabilityTests.run(DurabilityTests.loadgen, ["--devices", "200", "--write-devices", "devices.csv"], in: directory)
         let arguments = DurabilityTests.serveArguments(only: "line") + ["--database", try PostgresCluster.createDatabase()]
-        let first = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
-        let acked = try DurabilityTests.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], in: directory) {
+        let first = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let acked = try await DurabilityTests.stream(to: first, listener: "line/tcp", load: ["--devices", "200"], in: directory) {
             $0.kill()
         }
         #expect(acked.count > 500, "the stream should have been acknowledged for a while before the kill")
-        try DurabilityTests.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
+        try await DurabilityTests.expectArchivedAfterRestart(acked, arguments: arguments, in: directory)
     }
 
     /// Phones post OsmAnd fixes (each answered on its own, 200 only once
     /// stored) while PostgreSQL crashes for 3 s and comes back, and for 10 s
     /// after it is up again (reconnection backs off to 5 s at most, so fixes
     /// flow again well before the phones stop, however long the restart took).
-    @Test func postgresStoppedMidStreamAcknowledgesNothingLosesNothingAndResumes() throws {
+    @Test func postgresStoppedMidStreamAcknowledgesNothingLosesNothingAndResumes() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let phones = (1...8).map { "phone\($0)" }
         try ("device_id,taxi_id\n" + phones.map { "\($0),TX-\($0)\n" }.joined())
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
         let arguments = DurabilityTests.serveArguments(only: "osmand") + ["--database", try PostgresCluster.createDatabase()]
-        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
+        let service = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
         let osmandPort = try #require(service.ports["osmand/http"])
+        let httpPort = try #require(service.ports["http"])
 
         var down: (from: Date, to: Date)?
         var healthWhileDown: (status: Int, body: String)?
@@ -46,7 +47,7 @@ struct PostgresDurabilityTests {
                 try PostgresCluster.crash()
                 let from = Date()
                 Thread.sleep(forTimeInterval: 1.5)
-                let health = try service.get("/healthz")
+                let health = ServiceProcess.getBlocking(try #require(URL(string: "http://127.0.0.1:\(httpPort)/healthz")))
                 healthWhileDown = (health.status, String(decoding: health.body, as: UTF8.self))
                 Thread.sleep(forTimeInterval: 1.5)
                 down = (from, Date())
@@ -64,8 +65,8 @@ struct PostgresDurabilityTests {
         #expect(answered.contains { $0.answeredAt < window.from }, "fixes were stored before the crash")
         let afterRestart = answered.filter { $0.answeredAt > window.to }
         #expect(afterRestart.count > 20, "ingest resumed by itself: \(afterRestart.count) fixes stored after PostgreSQL came back")
-        #expect(try service.get("/healthz").status == 200, "healthy again")
+        #expect(try await service.get("/healthz").status == 200, "healthy again")
         service.kill()
-        try DurabilityTests.expectArchivedAfterRestart(answered.map { ($0.device, $0.time) }, arguments: arguments, in: directory)
+        try await DurabilityTests.expectArchivedAfterRestart(answered.map { ($0.device, $0.time) }, arguments: arguments, in: directory)
     }
 }

@@ -16,8 +16,8 @@ import Testing
 
     deinit { try? FileManager.default.removeItem(at: directory) }
 
-    func serve() throws -> ServiceProcess {
-        try ServiceProcess(
+    func serve() async throws -> ServiceProcess {
+        try await ServiceProcess(
             arguments: [
                 "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/monaco/zones.geojson").path,
                 "--devices", "devices.csv", "--data-dir", "data", "--http-port", "0", "--line-port", "off",
@@ -43,12 +43,12 @@ import Testing
     }
 
     /// The token of a new account of `role` named `username`, made by the administrator.
-    static func login(_ service: ServiceProcess, role: String, username: String) throws -> String {
-        let made = try service.call(
-            "POST", "/v1/accounts", token: try service.administratorSession(),
+    static func login(_ service: ServiceProcess, role: String, username: String) async throws -> String {
+        let made = try await service.call(
+            "POST", "/v1/accounts", token: try await service.administratorSession(),
             json: #"{"role": "\#(role)", "username": "\#(username)", "password": "\#(password)"}"#)
         #expect(made.status == 201, "\(String(decoding: made.body, as: UTF8.self))")
-        let session = try service.call("POST", "/v1/sessions", json: #"{"username": "\#(username)", "password": "\#(password)"}"#)
+        let session = try await service.call("POST", "/v1/sessions", json: #"{"username": "\#(username)", "password": "\#(password)"}"#)
         return try #require((try JSONSerialization.jsonObject(with: session.body) as? [String: Any])?["token"] as? String)
     }
 
@@ -60,13 +60,13 @@ import Testing
     /// No token, a made-up one, a disabled account's, a role without a push
     /// socket: each refusal is the status and the problem the API gives any
     /// request (it was an empty 400 for all).
-    @Test func aRefusedUpgradeAnswersWithItsStatusAndProblem() throws {
-        let service = try serve()
+    @Test func aRefusedUpgradeAnswersWithItsStatusAndProblem() async throws {
+        let service = try await serve()
         defer { service.stop() }
         let port = try #require(service.ports["http"])
-        let planner = try Self.login(service, role: "planner", username: "plan")
-        let desk = try Self.login(service, role: "dispatcher", username: "desk")
-        let disabled = try service.call("POST", "/v1/accounts/desk/disable", token: try service.administratorSession())
+        let planner = try await Self.login(service, role: "planner", username: "plan")
+        let desk = try await Self.login(service, role: "dispatcher", username: "desk")
+        let disabled = try await service.call("POST", "/v1/accounts/desk/disable", token: try await service.administratorSession())
         #expect(disabled.status == 200)
 
         for (token, status, words) in [
@@ -79,7 +79,7 @@ import Testing
             #expect(answer.lowercased().contains("connection: close"))
             #expect(answer.contains(words), "the problem says why: \(answer)")
         }
-        let administrator = try Self.upgrade(port: port, token: try service.administratorSession())
+        let administrator = try Self.upgrade(port: port, token: try await service.administratorSession())
         let opened = String(decoding: administrator.receive(atLeast: 12).bytes, as: UTF8.self)
         #expect(opened.hasPrefix("HTTP/1.1 101"), "a working token still upgrades: \(opened)")
     }
@@ -87,10 +87,10 @@ import Testing
     /// A client that never answers the close handshake (nor pings): a
     /// graceful stop tells it 1001 and is done within the close timeout.
     /// The stop waited for such clients for as long as they stayed.
-    @Test func aStopClosesPushSocketsThatIgnoreTheCloseHandshake() throws {
-        let service = try serve()
+    @Test func aStopClosesPushSocketsThatIgnoreTheCloseHandshake() async throws {
+        let service = try await serve()
         let port = try #require(service.ports["http"])
-        let token = try service.administratorSession()
+        let token = try await service.administratorSession()
         let clients = try (0..<3).map { _ in try Self.upgrade(port: port, token: token) }
         let opened = clients.map { $0.receive(atLeast: 12).bytes }
         for bytes in opened { #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("HTTP/1.1 101")) }

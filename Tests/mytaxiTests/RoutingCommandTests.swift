@@ -7,18 +7,18 @@ import Testing
 /// with a one-way street: the way round is three times the way along it.
 @Suite(.timeLimit(.minutes(20))) struct RoutingCommandTests {
     /// Builds the block of ``GraphCommandTests/map`` into a graph file.
-    static func blockGraph() throws -> String {
+    static func blockGraph() async throws -> String {
         let folder = try GraphCommandTests.temporaryFolder()
         let map = folder.appendingPathComponent("block.osm")
         try GraphCommandTests.map.write(to: map, atomically: true, encoding: .utf8)
         let graph = folder.appendingPathComponent("block.graph").path
-        let build = try CommandRunner.run(["graph", "build", map.path, "-o", graph, "--time-zone", "Europe/Monaco"])
+        let build = try await CommandRunner.run(["graph", "build", map.path, "-o", graph, "--time-zone", "Europe/Monaco"])
         #expect(build.status == 0, "\(build.standardError)")
         return graph
     }
 
-    @Test func etaStreamsOneLinePerTripWithEmptyLinesForWhatCannotBeRouted() throws {
-        let graph = try Self.blockGraph()
+    @Test func etaStreamsOneLinePerTripWithEmptyLinesForWhatCannotBeRouted() async throws {
+        let graph = try await Self.blockGraph()
         let input = """
             0.0,0.0,0.001,0.0
             0.001,0.0,0.0,0.0,2026-11-23T08:00:00+01:00
@@ -27,7 +27,7 @@ import Testing
             0.0,0.0,0.001,0.0,yesterday
 
             """
-        let result = try CommandRunner.run(["eta", "--graph", graph], input: input)
+        let result = try await CommandRunner.run(["eta", "--graph", graph], input: input)
         #expect(result.status == 0)
         let lines = result.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         #expect(lines.count == 6, "one line per input line: \(lines)")
@@ -42,15 +42,15 @@ import Testing
         #expect(result.standardError.contains("line 5: expected"))
     }
 
-    @Test func routeExplainsItselfAndDrawsTheWayRound() throws {
-        let graph = try Self.blockGraph()
-        let text = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+    @Test func routeExplainsItselfAndDrawsTheWayRound() async throws {
+        let graph = try await Self.blockGraph()
+        let text = try await CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
                                           "--depart", "2026-11-23T03:00:00+01:00"])
         #expect(text.status == 0, "\(text.standardError)")
         #expect(text.lines.contains { $0.hasPrefix("distance_m: 333.") })
         #expect(text.lines.contains("depart: 2026-11-23T03:00:00+0100"), "departure shown in the graph's time zone")
 
-        let feature = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0", "--geojson"])
+        let feature = try await CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0", "--geojson"])
         let json = try JSONParser.parse(feature.standardOutput)
         #expect(json["type"] == .string("Feature"))
         guard case .array(let coordinates)? = json["geometry"]?["coordinates"] else {
@@ -60,44 +60,44 @@ import Testing
         #expect(coordinates.count >= 4, "the way round passes the block's far corners")
         #expect(coordinates.contains(.array([.number(0.001), .number(-0.001)])))
 
-        let late = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+        let late = try await CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
                                           "--depart", "2026-11-23T03:00:00+01:00", "--arrive-by", "2026-11-23T03:05:00+01:00",
                                           "--expected-wait", "290"])
         #expect(late.status == 0)
         #expect(late.lines.contains("reachable: no"), "290 s wait + a drive of more than 10 s misses a 300 s deadline")
         #expect(late.standardError.contains("warning: a taxi called at 2026-11-23T03:00:00+0100 arrives"))
-        let onTime = try CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
+        let onTime = try await CommandRunner.run(["route", "--graph", graph, "--from", "0.001,0.0", "--to", "0.0,0.0",
                                             "--depart", "2026-11-23T03:00:00+01:00", "--arrive-by", "2026-11-23T03:15:00+01:00"])
         #expect(onTime.lines.contains("reachable: yes"))
         #expect(onTime.lines.contains { $0.hasPrefix("margin_s: ") })
 
-        let far = try CommandRunner.run(["route", "--graph", graph, "--from", "0.0,0.0", "--to", "1.0,1.0"])
+        let far = try await CommandRunner.run(["route", "--graph", graph, "--from", "0.0,0.0", "--to", "1.0,1.0"])
         #expect(far.status == 1)
         #expect(far.standardError.contains("snapping limit"))
-        let missing = try CommandRunner.run(["route", "--graph", "/nonexistent.graph", "--from", "0,0", "--to", "1,1"])
+        let missing = try await CommandRunner.run(["route", "--graph", "/nonexistent.graph", "--from", "0,0", "--to", "1,1"])
         #expect(missing.status == 2)
     }
 
     /// A pickup 3 m from the one-way street and 5 m from the two-way one at
     /// the block's corner: with the default snap radius it starts on the two-way
     /// street and drives straight down; `--snap-radius 0` goes round the block.
-    @Test func etaStartsOnTheFastestRoadWithinTheSnapRadius() throws {
-        let graph = try Self.blockGraph()
+    @Test func etaStartsOnTheFastestRoadWithinTheSnapRadius() async throws {
+        let graph = try await Self.blockGraph()
         let trip = "0.00005,-0.00003,0.0,-0.0008\n"
-        let candidates = try CommandRunner.run(["eta", "--graph", graph], input: trip)
-        let nearestOnly = try CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "0"], input: trip)
+        let candidates = try await CommandRunner.run(["eta", "--graph", graph], input: trip)
+        let nearestOnly = try await CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "0"], input: trip)
         let straight = candidates.standardOutput.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         let round = nearestOnly.standardOutput.split(separator: ",").compactMap { Double($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
         #expect(straight.count == 2 && round.count == 2)
         #expect(abs(straight[1] - 85.6) < 2, "down the two-way street: \(candidates.standardOutput)")
         #expect(abs(round[1] - 350) < 3, "along the one-way street and round the block: \(nearestOnly.standardOutput)")
-        let negative = try CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "-1"], input: trip)
+        let negative = try await CommandRunner.run(["eta", "--graph", graph, "--snap-radius", "-1"], input: trip)
         #expect(negative.status == 2)
         #expect(negative.standardError.contains("--snap-radius"))
     }
 
-    @Test func calibrateWritesAProfileThatEtaReads() throws {
-        let graph = try Self.blockGraph()
+    @Test func calibrateWritesAProfileThatEtaReads() async throws {
+        let graph = try await Self.blockGraph()
         let folder = URL(fileURLWithPath: graph).deletingLastPathComponent()
         var csv = "id,pickup_datetime,pickup_longitude,pickup_latitude,dropoff_longitude,dropoff_latitude,trip_duration\n"
         for day in 1...9 {
@@ -107,17 +107,17 @@ import Testing
         let trips = folder.appendingPathComponent("trips.csv")
         try csv.write(to: trips, atomically: true, encoding: .utf8)
         let profile = folder.appendingPathComponent("profile.csv").path
-        let result = try CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", trips.path, "-o", profile])
+        let result = try await CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", trips.path, "-o", profile])
         #expect(result.status == 0, "\(result.standardError)")
         #expect(result.lines.contains("trips: 18 routed, 0 unroutable"))
         #expect(result.lines.contains { $0.hasPrefix("fitted profile: MdAPE ") })
         #expect(result.lines.contains { $0.hasPrefix("held out (fit on every other trip, scored on the rest): ") })
-        let eta = try CommandRunner.run(["eta", "--graph", graph, "--speed-profile", profile],
+        let eta = try await CommandRunner.run(["eta", "--graph", graph, "--speed-profile", profile],
                                         input: "0.0,0.0,0.001,0.0,2026-11-02T08:15:00+01:00\n")
         let seconds = Double(eta.standardOutput.split(separator: ",").first ?? "") ?? 0
         #expect(seconds > 50 && seconds < 80, "the fitted profile predicts about a minute: \(eta.standardOutput)")
 
-        let missing = try CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", "/nonexistent.csv", "-o", profile])
+        let missing = try await CommandRunner.run(["graph", "calibrate", "--graph", graph, "--trips", "/nonexistent.csv", "-o", profile])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("/nonexistent.csv"))
     }

@@ -90,14 +90,14 @@ import Testing
         return n > 0 ? Array(buffer[0..<n]) : []
     }
 
-    func liveTime(_ service: ServiceProcess, taxi: String) throws -> String? {
-        let (status, body) = try service.get("/v1/taxis/\(taxi)")
+    func liveTime(_ service: ServiceProcess, taxi: String) async throws -> String? {
+        let (status, body) = try await service.get("/v1/taxis/\(taxi)")
         return status == 200 ? try JSONParser.parse(body)["time"]?.scalarText : nil
     }
 
     @Test func everyListenerAcknowledgesAndTheAPIShowsTheFix() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try ServiceProcess(
+        let service = try await ServiceProcess(
             arguments: arguments, directory: directory,
             expectedListeners: ["line/tcp", "line/udp", "nmea/tcp", "osmand/http", "http"])
         defer { service.stop() }
@@ -107,28 +107,28 @@ import Testing
         line.send(Array("MT1,LINE-1,41,\(now),40.758896,-73.985130,23.5,271,A\n".utf8))
         #expect(String(decoding: line.receive(atLeast: 7).bytes, as: UTF8.self) == "ACK,41\n")
         let expected = FixTimeText.iso8601(seconds: now)
-        #expect(try liveTime(service, taxi: "TX1") == expected)
-        let (status, body) = try service.get("/v1/taxis/TX1")
+        #expect(try await liveTime(service, taxi: "TX1") == expected)
+        let (status, body) = try await service.get("/v1/taxis/TX1")
         #expect(status == 200)
         #expect(try JSONParser.parse(body)["zoneId"] == .string("230"), "Times Square is in zone 230")
 
         let udpReply = Self.udpExchange(port: service.ports["line/udp"]!, payload: Array("MT1,UDP-1,7,\(now),40.75,-73.99,10,0,A\n".utf8))
         #expect(udpReply == Array("ACK,7\n".utf8))
-        #expect(try liveTime(service, taxi: "TX4") == expected)
+        #expect(try await liveTime(service, taxi: "TX4") == expected)
 
         let nmea = try TCPClient(port: service.ports["nmea/tcp"]!)
         nmea.send(Array("NMEA-1\r\n".utf8) + Array(Self.rmc(seconds: now).utf8))
-        try await waitUntil("TX2's NMEA fix in the live index") { try liveTime(service, taxi: "TX2") } satisfies: { $0 == expected }
+        try await waitUntil("TX2's NMEA fix in the live index") { try await liveTime(service, taxi: "TX2") } satisfies: { $0 == expected }
 
-        let (osmandStatus, _) = try service.get(
+        let (osmandStatus, _) = try await service.get(
             "/?id=902064&lat=40.7128&lon=-74.0060&timestamp=\(now)", port: service.ports["osmand/http"]!)
         #expect(osmandStatus == 200)
-        #expect(try liveTime(service, taxi: "TX3") == expected)
+        #expect(try await liveTime(service, taxi: "TX3") == expected)
     }
 
-    @Test func garbageCostsOnlyItsOwnConnection() throws {
+    @Test func garbageCostsOnlyItsOwnConnection() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let service = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
         let port = service.ports["line/tcp"]!
         let good = try TCPClient(port: port)
@@ -151,47 +151,47 @@ import Testing
         let slow = try TCPClient(port: port)
         for byte in Array("MT1,LINE-1,4,\(now + 2),40.75,-73.98,10,0,A\n".utf8) {
             slow.send([byte])
-            Thread.sleep(forTimeInterval: 0.002)
+            try await Task.sleep(for: .milliseconds(2))
         }
         #expect(slow.receive(atLeast: 6).bytes == Array("ACK,4\n".utf8))
 
         // The first connection never noticed.
         good.send(Array("MT1,LINE-1,5,\(now + 3),40.75,-73.98,10,0,A\n".utf8))
         #expect(good.receive(atLeast: 6).bytes == Array("ACK,5\n".utf8))
-        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="malformed"} 1"#))
         #expect(metrics.contains(#"mytaxi_frames_rejected_total{protocol="line",reason="oversized"} 1"#))
     }
 
     @Test func sighupReloadsTheDevicesFile() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let service = try ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
+        let service = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
         let client = try TCPClient(port: service.ports["line/tcp"]!)
         let now = Int(Date().timeIntervalSince1970) - 30
         client.send(Array("MT1,NEW-9,1,\(now),40.75,-73.98,10,0,A\n".utf8))
         #expect(client.receive(atLeast: 6).bytes == Array("ACK,1\n".utf8), "refused fixes are still acknowledged")
-        #expect(try service.get("/v1/taxis/TX9").status == 404)
+        #expect(try await service.get("/v1/taxis/TX9").status == 404)
         try "device_id,taxi_id\nLINE-1,TX1\nNEW-9,TX9\n"
             .write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
         kill(service.process.processIdentifier, SIGHUP)
         try await waitUntil("the devices file reloaded") { try service.log() } satisfies: { $0.contains("reloaded 2 devices") }
         client.send(Array("MT1,NEW-9,2,\(now + 1),40.75,-73.98,10,0,A\n".utf8))
         #expect(client.receive(atLeast: 6).bytes == Array("ACK,2\n".utf8))
-        #expect(try service.get("/v1/taxis/TX9").status == 200)
-        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        #expect(try await service.get("/v1/taxis/TX9").status == 200)
+        let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
         #expect(metrics.contains(#"mytaxi_fixes_rejected_total{protocol="line",reason="unknown_device"} 1"#))
     }
 
-    @Test func missingSettingsAreNamed() throws {
-        let result = try CommandRunner.run(["serve", "--zones", "Zones/manhattan/zones.geojson"])
+    @Test func missingSettingsAreNamed() async throws {
+        let result = try await CommandRunner.run(["serve", "--zones", "Zones/manhattan/zones.geojson"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("missing --devices FILE"))
-        let noGraph = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x"])
+        let noGraph = try await CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x"])
         #expect(noGraph.status == 2)
         #expect(noGraph.standardError.contains("missing --graph FILE"), "\(noGraph.standardError)")
         #expect(noGraph.standardError.contains("mytaxi graph build"), "the error says how to make one")
-        let badPort = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--gt06-port", "abc"])
+        let badPort = try await CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--gt06-port", "abc"])
         #expect(badPort.status == 2)
         #expect(badPort.standardError.contains("--gt06-port must be a port number"))
     }
@@ -205,36 +205,36 @@ import Testing
         ("--stale-grace", "0"), ("--missing-client-wait", "1e400"), ("--fix-retention-days", "36501"),
         ("--compact-after-hours", "8761"), ("--clock-rate", "0.5"), ("--clock-rate", "nan"), ("--clock-start", "08:00"),
     ])
-    func aBadNumberIsNamedNotATrap(flag: String, value: String) throws {
-        let result = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])
+    func aBadNumberIsNamedNotATrap(flag: String, value: String) async throws {
+        let result = try await CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", flag, value])
         #expect(result.status == 2)
         #expect(result.standardError.contains("\(flag) must be"), "\(result.standardError)")
     }
 
     /// The zone file options are those of every zone command, and the
     /// config file may give them: a tolerance there is checked the same way.
-    @Test func zoneFileOptionsComeFromTheConfigFileToo() throws {
+    @Test func zoneFileOptionsComeFromTheConfigFileToo() async throws {
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "name-property": "zone", "overlap-tolerance": -5}"#
             .write(to: directory.appendingPathComponent("zones.json"), atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("zones.json").path])
+        let result = try await CommandRunner.run(["serve", "--config", directory.appendingPathComponent("zones.json").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("--overlap-tolerance must be"), "\(result.standardError)")
         // As a flag it is checked by the option group every zone command
         // shares: a usage error (2), as for the zone commands.
-        let flag = try CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--overlap-tolerance", "nan"])
+        let flag = try await CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--overlap-tolerance", "nan"])
         #expect(flag.status == 2)
         #expect(flag.standardError.contains("--overlap-tolerance must be"), "\(flag.standardError)")
-        let help = try CommandRunner.run(["serve", "--help"]).standardOutput
+        let help = try await CommandRunner.run(["serve", "--help"]).standardOutput
         for flag in ["--id-property", "--name-property", "--overlap-tolerance"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
     }
 
     /// The router's graph file is checked at start: one that cannot be read is named.
-    @Test func theDispatchersGraphIsCheckedAtStart() throws {
+    @Test func theDispatchersGraphIsCheckedAtStart() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let missing = directory.appendingPathComponent("missing.graph").path
-        let badGraph = try CommandRunner.run([
+        let badGraph = try await CommandRunner.run([
             "serve", "--zones", CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path,
             "--devices", directory.appendingPathComponent("devices.csv").path,
             "--data-dir", directory.appendingPathComponent("data").path, "--graph", missing,
@@ -243,10 +243,10 @@ import Testing
         #expect(badGraph.standardError.contains(missing), "\(badGraph.standardError)")
     }
 
-    @Test func aBadNumberInTheConfigFileIsNamed() throws {
+    @Test func aBadNumberInTheConfigFileIsNamed() async throws {
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "idle-timeout": "nan"}"#
             .write(to: directory.appendingPathComponent("bad.json"), atomically: true, encoding: .utf8)
-        let result = try CommandRunner.run(["serve", "--config", directory.appendingPathComponent("bad.json").path])
+        let result = try await CommandRunner.run(["serve", "--config", directory.appendingPathComponent("bad.json").path])
         #expect(result.status == 2)
         #expect(result.standardError.contains("idle-timeout"), "\(result.standardError)")
     }
@@ -254,21 +254,21 @@ import Testing
     /// The flags and the config file are read by one declaration: a flag
     /// given in both places takes the command line's value, and a key that
     /// is no flag is named instead of being ignored.
-    @Test func aFlagWinsOverTheConfigFileAndAnUnknownKeyIsNamed() throws {
+    @Test func aFlagWinsOverTheConfigFileAndAnUnknownKeyIsNamed() async throws {
         let path = directory.appendingPathComponent("ports.json").path
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "http-port": 99999}"#
             .write(toFile: path, atomically: true, encoding: .utf8)
-        let fileOnly = try CommandRunner.run(["serve", "--config", path])
+        let fileOnly = try await CommandRunner.run(["serve", "--config", path])
         #expect(fileOnly.status == 2)
         #expect(fileOnly.standardError.contains("--http-port must be a port number"), "\(fileOnly.standardError)")
-        let overridden = try CommandRunner.run(["serve", "--config", path, "--http-port", "0", "--idle-timeout", "nan"])
+        let overridden = try await CommandRunner.run(["serve", "--config", path, "--http-port", "0", "--idle-timeout", "nan"])
         #expect(overridden.status == 2)
         #expect(overridden.standardError.contains("--idle-timeout must be"), "\(overridden.standardError)")
         #expect(!overridden.standardError.contains("--http-port"), "the flag's port replaced the file's: \(overridden.standardError)")
         let unknown = directory.appendingPathComponent("unknown.json").path
         try #"{"zones": "z", "devices": "d", "data-dir": "x", "graph": "g", "http-prot": 8080}"#
             .write(toFile: unknown, atomically: true, encoding: .utf8)
-        let misspelt = try CommandRunner.run(["serve", "--config", unknown])
+        let misspelt = try await CommandRunner.run(["serve", "--config", unknown])
         #expect(misspelt.status == 2)
         #expect(misspelt.standardError.contains("config file \(unknown)"), "\(misspelt.standardError)")
         #expect(misspelt.standardError.contains("http-prot"), "\(misspelt.standardError)")
@@ -278,16 +278,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: directory) }
         let config = """
             {"zones": "\(CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path)",
-             "graph": "\(try DemoGraph.path())",
+             "graph": "\(try await DemoGraph.path())",
              "devices": "devices.csv", "data-dir": "data", "http-port": 0, "line-port": 0,
              "nmea-port": "off", "osmand-port": "off", "teltonika-port": "off", "gt06-port": "off"}
             """
         try config.write(to: directory.appendingPathComponent("mytaxi.json"), atomically: true, encoding: .utf8)
-        let service = try ServiceProcess(arguments: ["--config", "mytaxi.json"], directory: directory, expectedListeners: ["line/tcp", "http"])
+        let service = try await ServiceProcess(arguments: ["--config", "mytaxi.json"], directory: directory, expectedListeners: ["line/tcp", "http"])
         defer { service.stop() }
         #expect(service.ports["nmea/tcp"] == nil)
-        #expect(try service.get("/healthz").status == 200)
-        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        #expect(try await service.get("/healthz").status == 200)
+        let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
         for name in ["mytaxi_dispatch_queued_taxis", "mytaxi_dispatch_open_requests", "mytaxi_dispatch_pending_offers"] {
             #expect(metrics.contains(name), "the dispatcher's \(name) is in /metrics")
         }
@@ -297,14 +297,14 @@ import Testing
     /// `mytaxi_archive_bytes` from `/metrics` once the service measured it.
     static func archiveBytes(_ service: ServiceProcess) async throws -> Double {
         try await waitUntil("the archive's size in /metrics") {
-            let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+            let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
             let line = metrics.split(separator: "\n").first { $0.hasPrefix("mytaxi_archive_bytes ") }
             return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
         } satisfies: { $0 > 0 }
     }
 
-    @Test func helpDocumentsEveryFlagAndDefault() throws {
-        let help = try CommandRunner.run(["serve", "--help"]).standardOutput
+    @Test func helpDocumentsEveryFlagAndDefault() async throws {
+        let help = try await CommandRunner.run(["serve", "--help"]).standardOutput
         for flag in ["--zones", "--devices", "--data-dir", "--http-port", "--bind", "--config", "--line-port", "--nmea-port",
                      "--osmand-port", "--teltonika-port", "--gt06-port", "--stale-after", "--idle-timeout",
                      "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",

@@ -7,14 +7,14 @@ import Testing
 /// GT06, its drivers and passengers serve rides over the API (the
 /// passengers registering themselves), and the service's own counters agree.
 @Suite(.serialized, .timeLimit(.minutes(20)), .tags(.longRunningProcesses)) struct SimulateCommandTests {
-    @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() throws {
+    @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = directory.appendingPathComponent("devices.csv").path
-        let written = try CommandRunner.run(["simulate", "devices", "--taxis", "8", "-o", devices])
+        let written = try await CommandRunner.run(["simulate", "devices", "--taxis", "8", "-o", devices])
         #expect(written.status == 0, "\(written.standardError)")
         let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
-        let service = try ServiceProcess(
+        let service = try await ServiceProcess(
             arguments: [
                 "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
                 "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
@@ -23,7 +23,7 @@ import Testing
             directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
         defer { service.stop() }
 
-        let run = try CommandRunner.run(
+        let run = try await CommandRunner.run(
             [
                 "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
                 "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
@@ -43,20 +43,20 @@ import Testing
         #expect(summary["waitP50Seconds"] as? Double != nil)
         #expect(run.standardError.contains("taxis (8 went available)"), "a progress line: \(run.standardError)")
 
-        let metrics = String(decoding: try service.get("/metrics").body, as: UTF8.self)
+        let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
         for wire in ["line", "teltonika", "gt06"] {
             #expect(Self.total(metrics, "mytaxi_fixes_accepted_total{protocol=\"\(wire)\"") > 10, "the service accepted \(wire) fixes")
         }
         #expect(Self.total(metrics, "mytaxi_dispatch_wait_seconds_count") >= 2, "the service timed the waits of the rides served")
-        let passengers = try #require(
+        let passengers = try await #require(
             try JSONSerialization.jsonObject(with: service.get("/v1/accounts?role=passenger").body) as? [[String: Any]])
         #expect(passengers.count == 12, "every simulated passenger has an account")
         #expect(passengers.allSatisfy { $0["emailConfirmed"] as? Bool == true }, "and confirmed its address: \(passengers)")
-        let outbox = try #require(try JSONSerialization.jsonObject(with: service.get("/v1/outbox?limit=100").body) as? [[String: Any]])
+        let outbox = try await #require(try JSONSerialization.jsonObject(with: service.get("/v1/outbox?limit=100").body) as? [[String: Any]])
         #expect(
             Set(outbox.compactMap { $0["to"] as? String }) == Set((1...12).map { String(format: "sim-p%05d@example.com", $0) }),
             "the passengers registered themselves, each sent a confirmation e-mail")
-        let fleet = try service.get("/v1/fleet")
+        let fleet = try await service.get("/v1/fleet")
         let taxis = try #require(try JSONSerialization.jsonObject(with: fleet.body) as? [[String: Any]])
         #expect(taxis.count == 8, "every simulated taxi is in the live fleet")
     }
@@ -68,13 +68,13 @@ import Testing
     /// wait is given in simulated seconds, as a city would give it, and a
     /// simulation at another speed is refused before it starts. (At 30x a
     /// driver's app looks every 15 simulated seconds, hence a minute to answer.)
-    @Test func missingPassengersAreReportedAfterTheWaitAndCounted() throws {
+    @Test func missingPassengersAreReportedAfterTheWaitAndCounted() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = directory.appendingPathComponent("devices.csv").path
-        #expect(try CommandRunner.run(["simulate", "devices", "--taxis", "6", "-o", devices]).status == 0)
+        #expect(try await CommandRunner.run(["simulate", "devices", "--taxis", "6", "-o", devices]).status == 0)
         let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
-        let service = try ServiceProcess(
+        let service = try await ServiceProcess(
             arguments: [
                 "--zones", zones, "--devices", devices, "--data-dir", "data", "--http-port", "0", "--line-port", "0",
                 "--teltonika-port", "0", "--gt06-port", "0", "--nmea-port", "off", "--osmand-port", "off",
@@ -84,8 +84,8 @@ import Testing
             directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
         defer { service.stop() }
 
-        func simulate(speedUp: String) throws -> CommandRunner.Result {
-            try CommandRunner.run(
+        func simulate(speedUp: String) async throws -> CommandRunner.Result {
+            try await CommandRunner.run(
                 [
                     "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
                     "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
@@ -96,10 +96,10 @@ import Testing
                 ],
                 input: ServiceProcess.administrator.password + "\n")
         }
-        let tooSlow = try simulate(speedUp: "10")
+        let tooSlow = try await simulate(speedUp: "10")
         #expect(tooSlow.status == 2)
         #expect(tooSlow.standardError.contains("the service's clock runs at 30x"), "\(tooSlow.standardError)")
-        let run = try simulate(speedUp: "30")
+        let run = try await simulate(speedUp: "30")
         #expect(run.status == 0, "\(run.standardError)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let missing = try #require(summary["missing"] as? Int)
@@ -109,11 +109,11 @@ import Testing
 
         var recorded = 0
         for taxi in 1...6 {
-            let login = try service.call(
+            let login = try await service.call(
                 "POST", "/v1/sessions",
                 json: #"{"username": "\#(String(format: "TX%06d", taxi))", "password": "\#(ServiceProcess.administrator.password)"}"#)
             let token = try #require((try JSONSerialization.jsonObject(with: login.body) as? [String: Any])?["token"] as? String)
-            let rides = try #require(
+            let rides = try await #require(
                 try JSONSerialization.jsonObject(with: service.call("GET", "/v1/driver/rides", token: token).body) as? [[String: Any]])
             recorded += rides.filter { $0["outcome"] as? String == "client_missing" }.count
         }

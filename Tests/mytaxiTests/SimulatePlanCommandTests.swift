@@ -11,18 +11,18 @@ import Testing
     static let tripsAvailable = FileManager.default.fileExists(atPath: trips)
 
     /// `mytaxi simulate plan` on the demo city with `arguments`; its standard output.
-    private func plan(_ arguments: [String]) throws -> String {
-        let run = try CommandRunner.run(
+    private func plan(_ arguments: [String]) async throws -> String {
+        let run = try await CommandRunner.run(
             ["simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--start", "2026-11-23T13:00:00Z"] + arguments)
         #expect(run.status == 0, "\(run.standardError)")
         return run.standardOutput
     }
 
-    @Test func theSameSeedPlansTheSameRunByteForByte() throws {
+    @Test func theSameSeedPlansTheSameRunByteForByte() async throws {
         let arguments = ["--taxis", "3", "--passengers", "5", "--requests-per-hour", "120", "--hours", "0.5"]
-        let first = try plan(arguments + ["--seed", "5"])
-        let again = try plan(arguments + ["--seed", "5"])
-        let other = try plan(arguments + ["--seed", "6"])
+        let first = try await plan(arguments + ["--seed", "5"])
+        let again = try await plan(arguments + ["--seed", "5"])
+        let other = try await plan(arguments + ["--seed", "6"])
         #expect(first == again)
         #expect(first != other)
 
@@ -42,8 +42,8 @@ import Testing
 
     /// `--start-hour`: the run starts at that hour of the day in the graph's time zone, the latest one that
     /// lets it end by the wall clock's time (no fix from the future).
-    @Test func aRunStartsAtTheChosenHourOfTheGraphsTimeZone() throws {
-        let run = try CommandRunner.run([
+    @Test func aRunStartsAtTheChosenHourOfTheGraphsTimeZone() async throws {
+        let run = try await CommandRunner.run([
             "simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--taxis", "0", "--passengers", "1",
             "--hours", "2", "--speed-up", "10", "--start-hour", "8",
         ])
@@ -57,16 +57,16 @@ import Testing
         #expect(start <= latest, "ends by the wall clock's time")
         #expect(start > latest.addingTimeInterval(-86_400), "the latest such hour")
 
-        let wrong = try CommandRunner.run(["simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--start-hour", "24"])
+        let wrong = try await CommandRunner.run(["simulate", "plan", "--zones", Self.zones, "--graph", try DemoGraph.path(), "--start-hour", "24"])
         #expect(wrong.status == 2, "misuse")
         #expect(wrong.standardError.contains("start hour must be from 0 to 23, not 24"))
     }
 
     @Test(.enabled(if: tripsAvailable, "shared data missing: ../shared/data/nyc/trips_calibration.csv"))
-    func withDemandThePickupsAreTheMeasuredTripsAndDenseWhereTheirsAre() throws {
+    func withDemandThePickupsAreTheMeasuredTripsAndDenseWhereTheirsAre() async throws {
         let arguments = ["--taxis", "0", "--passengers", "50", "--requests-per-hour", "2000", "--hours", "0.5", "--seed", "9"]
-        let measured = try plan(arguments + ["--demand", Self.trips])
-        let uniform = try plan(arguments)
+        let measured = try await plan(arguments + ["--demand", Self.trips])
+        let uniform = try await plan(arguments)
         let csv = try String(contentsOfFile: Self.trips, encoding: .utf8).split(whereSeparator: \.isNewline)
         let header = csv[0].split(separator: ",").map(String.init)
         let columns = try ["pickup_longitude", "pickup_latitude", "dropoff_longitude", "dropoff_latitude"].map { name in
@@ -86,7 +86,7 @@ import Testing
         // The requests are spread over the zones as the file's trips the simulator can use are (both ends in a
         // zone, within the roads' extent, which the uniform places span), much more closely than uniform places.
         let uniformPickups = Self.pickups(uniform)
-        let uniformZones = try Self.zones(of: uniformPickups)
+        let uniformZones = try await Self.zones(of: uniformPickups)
         let extent = uniformPickups.compactMap(Self.coordinate)
         let (lons, lats) = (extent.map(\.lon), extent.map(\.lat))
         func inExtent(_ point: String) -> Bool {
@@ -95,9 +95,9 @@ import Testing
             return (minLon...maxLon).contains(lon) && (minLat...maxLat).contains(lat)
         }
         let usable = fileTrips.filter { inExtent($0.pickup) && inExtent($0.dropoff) }
-        let (pickupZones, dropoffZones) = (try Self.zones(of: usable.map(\.pickup)), try Self.zones(of: usable.map(\.dropoff)))
+        let (pickupZones, dropoffZones) = (try await Self.zones(of: usable.map(\.pickup)), try await Self.zones(of: usable.map(\.dropoff)))
         let fileShares = Self.shares(zip(pickupZones, dropoffZones).filter { !$0.isEmpty && !$1.isEmpty }.map(\.0))
-        let measuredDistance = Self.distance(Self.shares(try Self.zones(of: measuredPickups)), fileShares)
+        let measuredDistance = Self.distance(Self.shares(try await Self.zones(of: measuredPickups)), fileShares)
         let uniformDistance = Self.distance(Self.shares(uniformZones), fileShares)
         #expect(measuredDistance < 0.12, "the requests' zones against the file's: \(measuredDistance)")
         #expect(measuredDistance < uniformDistance / 2, "with demand \(measuredDistance), uniform \(uniformDistance)")
@@ -112,8 +112,8 @@ import Testing
     }
 
     /// The zone of each point (`mytaxi zones lookup`), empty outside every zone.
-    private static func zones(of points: [String]) throws -> [String] {
-        let lookup = try CommandRunner.run(["zones", "lookup", "--zones", Self.zones], input: points.joined(separator: "\n") + "\n")
+    private static func zones(of points: [String]) async throws -> [String] {
+        let lookup = try await CommandRunner.run(["zones", "lookup", "--zones", Self.zones], input: points.joined(separator: "\n") + "\n")
         #expect(lookup.status == 0, "\(lookup.standardError)")
         return lookup.standardOutput.split(separator: "\n", omittingEmptySubsequences: false).dropLast().map(String.init)
     }

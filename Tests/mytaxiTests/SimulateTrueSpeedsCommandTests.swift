@@ -10,9 +10,10 @@ import Testing
     static let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
 
     /// `mytaxi simulate plan` on the demo city (or `graph`) for 8 taxis and half an hour, with `arguments`.
-    static func plan(_ arguments: [String], graph: String? = nil) throws -> CommandRunner.Result {
-        try CommandRunner.run([
-            "simulate", "plan", "--zones", zones, "--graph", try graph ?? DemoGraph.path(), "--start", "2026-11-23T13:00:00Z",
+    static func plan(_ arguments: [String], graph: String? = nil) async throws -> CommandRunner.Result {
+        let graph = if let graph { graph } else { try await DemoGraph.path() }
+        return try await CommandRunner.run([
+            "simulate", "plan", "--zones", zones, "--graph", graph, "--start", "2026-11-23T13:00:00Z",
             "--taxis", "8", "--passengers", "1", "--requests-per-hour", "1", "--hours", "0.5", "--gap-rate", "0", "--seed", "3",
         ] + arguments)
     }
@@ -31,9 +32,9 @@ import Testing
         }.filter { $0 > 0 }
     }
 
-    @Test func aTrueSpeedProfileChangesHowFastTheTaxisDrive() throws {
-        let freeFlow = try Self.plan(["--true-speed-profile", try Self.uniformProfile(1)])
-        let quarter = try Self.plan(["--true-speed-profile", try Self.uniformProfile(0.25)])
+    @Test func aTrueSpeedProfileChangesHowFastTheTaxisDrive() async throws {
+        let freeFlow = try await Self.plan(["--true-speed-profile", try Self.uniformProfile(1)])
+        let quarter = try await Self.plan(["--true-speed-profile", try Self.uniformProfile(0.25)])
         #expect(freeFlow.status == 0, "\(freeFlow.standardError)")
         #expect(quarter.status == 0, "\(quarter.standardError)")
         let fast = Self.drivingSpeeds(freeFlow.standardOutput), slow = Self.drivingSpeeds(quarter.standardOutput)
@@ -44,9 +45,9 @@ import Testing
     }
 
     /// An incident slows the taxis that drive the road; the plan runs with it.
-    @Test func anIncidentOnANamedRoadIsTakenAndChangesTheDrives() throws {
-        let usual = try Self.plan(["--taxis", "30"])
-        let slowed = try Self.plan(["--taxis", "30", "--incident", "7th Avenue,0,60,0.1"])
+    @Test func anIncidentOnANamedRoadIsTakenAndChangesTheDrives() async throws {
+        let usual = try await Self.plan(["--taxis", "30"])
+        let slowed = try await Self.plan(["--taxis", "30", "--incident", "7th Avenue,0,60,0.1"])
         #expect(slowed.status == 0, "\(slowed.standardError)")
         #expect(slowed.standardOutput != usual.standardOutput)
     }
@@ -58,34 +59,34 @@ import Testing
         ("7th Avenue,5,60,0", "--incident: field FACTOR: '0' is not a speed multiplier in (0, 2]"),
         ("7th Avenu,5,60,0.5", "--incident: no road of the graph is named '7th Avenu' (did you mean '7th Avenue'"),
     ])
-    func aWrongIncidentIsRefusedSayingWhatIsWrong(incident: String, message: String) throws {
-        let run = try Self.plan(["--incident", incident])
+    func aWrongIncidentIsRefusedSayingWhatIsWrong(incident: String, message: String) async throws {
+        let run = try await Self.plan(["--incident", incident])
         #expect(run.status == 2, "misuse")
         #expect(run.standardError.contains(message), "\(run.standardError)")
         #expect(run.standardOutput.isEmpty)
     }
 
-    @Test func anIncidentOnAGraphWithoutRoadNamesSaysToRebuildIt() throws {
-        let contents = try GraphFile.read(from: URL(fileURLWithPath: try DemoGraph.path()))
+    @Test func anIncidentOnAGraphWithoutRoadNamesSaysToRebuildIt() async throws {
+        let contents = try await GraphFile.read(from: URL(fileURLWithPath: try DemoGraph.path()))
         let unnamed = try GraphCommandTests.temporaryFolder().appendingPathComponent("unnamed.graph")
         try GraphFile.write(
             graph: contents.graph, profile: contents.profileName,
             extraSections: contents.extraSections.filter { ![EdgeNames.namesSection, EdgeNames.edgeSection].contains($0.key) }, to: unnamed)
-        #expect(try Self.plan([], graph: unnamed.path).status == 0, "a graph without names serves every other use")
-        let run = try Self.plan(["--incident", "7th Avenue,5,60,0.5"], graph: unnamed.path)
+        #expect(try await Self.plan([], graph: unnamed.path).status == 0, "a graph without names serves every other use")
+        let run = try await Self.plan(["--incident", "7th Avenue,5,60,0.5"], graph: unnamed.path)
         #expect(run.status == 2)
         #expect(run.standardError.contains("--incident: the graph has no road names: build it again with `mytaxi graph build`"),
                 "\(run.standardError)")
     }
 
-    @Test func aTrueSpeedProfileIsRefusedBesideAnotherProfileOrWhenUnreadable() throws {
+    @Test func aTrueSpeedProfileIsRefusedBesideAnotherProfileOrWhenUnreadable() async throws {
         let profile = try Self.uniformProfile(0.5)
         for other in [["--speed-profile", profile], ["--free-flow"]] {
-            let run = try Self.plan(["--true-speed-profile", profile] + other)
+            let run = try await Self.plan(["--true-speed-profile", profile] + other)
             #expect(run.status == 2)
             #expect(run.standardError.contains("--true-speed-profile excludes --speed-profile and --free-flow"), "\(run.standardError)")
         }
-        let missing = try Self.plan(["--true-speed-profile", "/nonexistent/true.csv"])
+        let missing = try await Self.plan(["--true-speed-profile", "/nonexistent/true.csv"])
         #expect(missing.status == 2)
         #expect(missing.standardError.contains("/nonexistent/true.csv"), "\(missing.standardError)")
     }

@@ -13,8 +13,8 @@ import Testing
     }
 
     /// The repaired file goes to standard output, the report per feature to standard error.
-    @Test func repairWritesTheFileAndNamesWhatItLeft() throws {
-        let result = try CommandRunner.run(["zones", "repair", "\(Self.fixtures)/repair-mixed.geojson"])
+    @Test func repairWritesTheFileAndNamesWhatItLeft() async throws {
+        let result = try await CommandRunner.run(["zones", "repair", "\(Self.fixtures)/repair-mixed.geojson"])
         #expect(result.status == 1)
         guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
             Issue.record("no features written"); return
@@ -26,10 +26,10 @@ import Testing
     }
 
     /// A valid file is written unchanged to -o and the command succeeds.
-    @Test func repairOfAValidFileSucceeds() throws {
+    @Test func repairOfAValidFileSucceeds() async throws {
         let output = temporaryPath("monaco.geojson")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try CommandRunner.run(["zones", "repair", "Zones/monaco/zones.geojson", "-o", output])
+        let result = try await CommandRunner.run(["zones", "repair", "Zones/monaco/zones.geojson", "-o", output])
         #expect(result.status == 0)
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("9 feature(s): 0 repaired, 0 not safe to repair (left as they were), 9 unchanged"))
@@ -38,15 +38,15 @@ import Testing
         #expect(written == original)
     }
 
-    @Test func repairExitsTwoWhenTheFileCannotBeRead() throws {
-        let result = try CommandRunner.run(["zones", "repair", "no/such/file.geojson"])
+    @Test func repairExitsTwoWhenTheFileCannotBeRead() async throws {
+        let result = try await CommandRunner.run(["zones", "repair", "no/such/file.geojson"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("cannot read no/such/file.geojson"))
     }
 
     /// Gaps and overlaps, one line each with area and place, then a summary; exit 1.
-    @Test func coverageListsGapsAndOverlaps() throws {
-        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+    @Test func coverageListsGapsAndOverlaps() async throws {
+        let result = try await CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
                                             "--boundary", "\(Self.fixtures)/coverage-boundary.geojson"])
         #expect(result.status == 1)
         #expect(result.lines.count == 3)
@@ -56,8 +56,8 @@ import Testing
         #expect(result.standardError.contains("coverage: finding gaps"))
     }
 
-    @Test func coverageWritesGeoJSONForAMap() throws {
-        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+    @Test func coverageWritesGeoJSONForAMap() async throws {
+        let result = try await CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
                                             "--boundary", "\(Self.fixtures)/coverage-boundary.geojson", "--geojson"])
         let document = try JSONParser.parse(result.standardOutput)
         #expect(document["type"] == .string("FeatureCollection"))
@@ -66,23 +66,23 @@ import Testing
     }
 
     /// Zones that tile the boundary: exit 0.
-    @Test func coverageOfATilingSucceeds() throws {
-        let result = try CommandRunner.run(["zones", "coverage", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+    @Test func coverageOfATilingSucceeds() async throws {
+        let result = try await CommandRunner.run(["zones", "coverage", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
                                             "--boundary", "Tests/ZonesTests/Fixtures/grid-2x2.geojson"])
         #expect(result.status == 0)
         #expect(result.lines.last?.contains("0 gap(s)") == true)
     }
 
-    @Test func coverageRefusesANegativeMinimum() throws {
-        let result = try CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
+    @Test func coverageRefusesANegativeMinimum() async throws {
+        let result = try await CommandRunner.run(["zones", "coverage", "\(Self.fixtures)/coverage-zones.geojson",
                                             "--boundary", "\(Self.fixtures)/coverage-boundary.geojson", "--min-area=-1"])
         #expect(result.status != 0)
         #expect(result.standardError.contains("--min-area must be a non-negative number of square metres"))
     }
 
     /// One line per change in id order, then the summary; changes are not problems.
-    @Test func diffListsTheChangesOfANewVersion() throws {
-        let result = try CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+    @Test func diffListsTheChangesOfANewVersion() async throws {
+        let result = try await CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
                                             "\(Self.fixtures)/diff-new.geojson"])
         #expect(result.status == 0)
         #expect(result.lines.count == 5)
@@ -94,16 +94,16 @@ import Testing
     }
 
     /// A file with problems is named, with exit 1.
-    @Test func diffRefusesAnInvalidFile() throws {
-        let result = try CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
+    @Test func diffRefusesAnInvalidFile() async throws {
+        let result = try await CommandRunner.run(["zones", "diff", "Tests/ZonesTests/Fixtures/grid-2x2.geojson",
                                             "Tests/ZonesTests/Fixtures/duplicate-ids.geojson"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("1: duplicate id"))
     }
 
     /// The simplified file on standard output, the vertex counts on standard error.
-    @Test func simplifyWritesFewerVertices() throws {
-        let result = try CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "20"])
+    @Test func simplifyWritesFewerVertices() async throws {
+        let result = try await CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "20"])
         #expect(result.status == 0)
         guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
             Issue.record("no features written"); return
@@ -113,28 +113,28 @@ import Testing
         #expect(result.standardError.contains(" vertices before, "))
     }
 
-    @Test func simplifyRefusesANonPositiveTolerance() throws {
-        let result = try CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "0"])
+    @Test func simplifyRefusesANonPositiveTolerance() async throws {
+        let result = try await CommandRunner.run(["zones", "simplify", "Zones/manhattan/zones.geojson", "--tolerance", "0"])
         #expect(result.status != 0)
         #expect(result.standardError.contains("--tolerance must be a positive number of metres"))
     }
 
     /// A grid written to a file is a valid zone file with row-and-column ids.
-    @Test func gridWritesAZoneFile() throws {
+    @Test func gridWritesAZoneFile() async throws {
         let output = temporaryPath("grid.geojson")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try CommandRunner.run(["zones", "grid", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+        let result = try await CommandRunner.run(["zones", "grid", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
                                             "--cell", "1000", "-o", output])
         #expect(result.status == 0)
         #expect(result.standardError.contains("grid: 2 of 2 rows"))
-        let validate = try CommandRunner.run(["zones", "validate", output])
+        let validate = try await CommandRunner.run(["zones", "validate", output])
         #expect(validate.status == 0)
         #expect(validate.lines.first?.contains("valid, ") == true)
     }
 
     /// Voronoi zones around the ranks, each with its rank's id.
-    @Test func voronoiWritesAZonePerRank() throws {
-        let result = try CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+    @Test func voronoiWritesAZonePerRank() async throws {
+        let result = try await CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
                                             "--sites", "\(Self.fixtures)/ranks.geojson"])
         #expect(result.status == 0)
         guard case .array(let features)? = try JSONParser.parse(result.standardOutput)["features"] else {
@@ -144,16 +144,16 @@ import Testing
         #expect(result.standardError.contains("voronoi: 2 zones around 3 ranks"))
     }
 
-    @Test func voronoiNamesSitesThatAreNotRanks() throws {
-        let result = try CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
+    @Test func voronoiNamesSitesThatAreNotRanks() async throws {
+        let result = try await CommandRunner.run(["zones", "voronoi", "--boundary", "\(Self.fixtures)/coverage-boundary.geojson",
                                             "--sites", "Zones/monaco/zones.geojson"])
         #expect(result.status == 1)
         #expect(result.standardError.contains("monaco-ville: not a Point feature"))
     }
 
     /// A state-plane file comes out in WGS84, checked as `validate` does.
-    @Test func importReprojectsAndValidates() throws {
-        let result = try CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:2263"])
+    @Test func importReprojectsAndValidates() async throws {
+        let result = try await CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:2263"])
         #expect(result.status == 0)
         #expect(result.standardError.contains("import: 4 features reprojected from EPSG:2263; valid, 4 zones"))
         let document = try JSONParser.parse(result.standardOutput)
@@ -166,17 +166,17 @@ import Testing
         #expect(longitude > -74.1 && longitude < -73.9)
     }
 
-    @Test func importRefusesAnUnknownCRS() throws {
-        let result = try CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:999999"])
+    @Test func importRefusesAnUnknownCRS() async throws {
+        let result = try await CommandRunner.run(["zones", "import", "\(Self.fixtures)/midtown-2263.geojson", "--from-crs", "EPSG:999999"])
         #expect(result.status == 2)
         #expect(result.standardError.contains("--from-crs EPSG:999999"))
     }
 
     /// An SVG of Manhattan with its roads, ids and names.
-    @Test func renderWritesSVG() throws {
+    @Test func renderWritesSVG() async throws {
         let output = temporaryPath("manhattan.svg")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try CommandRunner.run(["zones", "render", "Zones/manhattan/zones.geojson", "-o", output,
+        let result = try await CommandRunner.run(["zones", "render", "Zones/manhattan/zones.geojson", "-o", output,
                                             "--graph", try DemoGraph.path(), "--labels"])
         #expect(result.status == 0, "\(result.standardError)")
         let svg = try String(contentsOfFile: output, encoding: .utf8)
@@ -190,17 +190,17 @@ import Testing
 
     /// A PNG through rsvg-convert.
     @Test(.enabled(if: rasterizerInstalled, "rsvg-convert is not installed (Debian package librsvg2-bin; make deps installs it)"))
-    func renderWritesPNG() throws {
+    func renderWritesPNG() async throws {
         let output = temporaryPath("monaco.png")
         defer { try? FileManager.default.removeItem(atPath: output) }
-        let result = try CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", output, "--width", "400"])
+        let result = try await CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", output, "--width", "400"])
         #expect(result.status == 0, "\(result.standardError)")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: output))
         #expect(bytes.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
     }
 
-    @Test func renderRefusesOtherFormats() throws {
-        let result = try CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", "monaco.pdf"])
+    @Test func renderRefusesOtherFormats() async throws {
+        let result = try await CommandRunner.run(["zones", "render", "Zones/monaco/zones.geojson", "-o", "monaco.pdf"])
         #expect(result.status != 0)
         #expect(result.standardError.contains("-o must name a .svg or .png file"))
     }
