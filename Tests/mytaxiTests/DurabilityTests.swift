@@ -225,10 +225,16 @@ struct OsmAndPhones {
         return answered.values
     }
 
-    /// The status of one GET, 0 when the request failed.
+    /// The status of one GET, 0 when the request failed or got no answer
+    /// within 2 s. Over a plain socket, not URLSession: on Linux its
+    /// socket sources crash the process now and then when requests are
+    /// refused or time out, which is what a killed service does to them.
     private func post(_ query: String) -> Int {
-        guard let url = URL(string: "http://127.0.0.1:\(port)/?\(query)") else { return 0 }
-        return ServiceProcess.getBlocking(url, timeout: 2).status
+        guard let client = try? ServeCommandTests.TCPClient(port: port, receiveTimeoutSeconds: 2) else { return 0 }
+        client.send(Array("GET /?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
+        let head = String(decoding: client.receive(atLeast: 12).bytes, as: UTF8.self)
+        guard head.hasPrefix("HTTP/1.1 "), head.count >= 12 else { return 0 }
+        return Int(head.dropFirst(9).prefix(3)) ?? 0
     }
 }
 

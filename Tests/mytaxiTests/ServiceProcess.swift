@@ -183,12 +183,10 @@ final class ServiceProcess: @unchecked Sendable {
 
     /// GET `url` from code on a thread of its own, blocking it (never on a
     /// task): the status (0 when it failed) and the body.
-    static func getBlocking(_ url: URL, timeout: Double = 60) -> (status: Int, body: Data) {
+    static func getBlocking(_ url: URL) -> (status: Int, body: Data) {
         let done = DispatchSemaphore(value: 0)
         nonisolated(unsafe) var answer: (status: Int, body: Data) = (0, Data())
-        var request = URLRequest(url: url)
-        request.timeoutInterval = timeout
-        send(request) { received in
+        send(URLRequest(url: url)) { received in
             answer = received
             done.signal()
         }
