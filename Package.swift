@@ -9,6 +9,11 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+/// The product's libraries are optimised in debug builds too: the tests spend
+/// most of their time in them (routing, zone indexes, the services the tests
+/// start), and unoptimised generic code runs them several times slower.
+let librarySettings = swiftSettings + [.unsafeFlags(["-O"], .when(configuration: .debug))]
+
 let package = Package(
     name: "mytaxi",
     platforms: [.macOS(.v15)],
@@ -65,18 +70,18 @@ let package = Package(
 
         // Identifiers: the two shapes every id has, text as written (taxis, zones,
         // passengers) and numbered by the engine (ride requests, reservations).
-        .target(name: "Identifiers", swiftSettings: swiftSettings),
+        .target(name: "Identifiers", swiftSettings: librarySettings),
         .testTarget(name: "IdentifiersTests", dependencies: ["Identifiers"], swiftSettings: swiftSettings),
 
         // JSONKit: JSON read and written by hand where Foundation's coders are
         // too slow or too vague about errors (zone files, the dispatch log, the fleet).
-        .target(name: "JSONKit", swiftSettings: swiftSettings),
+        .target(name: "JSONKit", swiftSettings: librarySettings),
         .testTarget(name: "JSONKitTests", dependencies: ["JSONKit"], swiftSettings: swiftSettings),
 
         // Geometry: coordinates, GeoJSON, safe wrappers over GEOS and PROJ.
         .target(
             name: "GeoKit", dependencies: ["CGEOS", "CPROJ", "JSONKit"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "GeoKitTests", dependencies: ["TestSupport", "GeoKit"],
             swiftSettings: swiftSettings),
@@ -84,7 +89,7 @@ let package = Package(
         // Zones: load, validate, repair, border rule, neighbours, fast lookup.
         .target(
             name: "Zones", dependencies: ["GeoKit", "Identifiers", "JSONKit"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "ZonesTests", dependencies: ["TestSupport", "Zones", "GeoKit", "JSONKit"],
             resources: [.copy("Fixtures")],
@@ -94,7 +99,7 @@ let package = Package(
         // each reads zones and returns a result the command line prints or writes.
         .target(
             name: "ZoneTools", dependencies: ["Zones", "GeoKit", "JSONKit", "COsmium"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "ZoneToolsTests", dependencies: ["TestSupport", "ZoneTools", "Zones", "GeoKit", "JSONKit"],
             resources: [.copy("Fixtures")],
@@ -102,18 +107,18 @@ let package = Package(
 
         // ServiceClock: the one source of wall and monotonic time, a manual clock for tests, and
         // the rules of a deadline that closes a connection (DeadlineStateMachine), on any clock.
-        .target(name: "ServiceClock", swiftSettings: swiftSettings),
+        .target(name: "ServiceClock", swiftSettings: librarySettings),
         .testTarget(name: "ServiceClockTests", dependencies: ["TestSupport", "ServiceClock"], swiftSettings: swiftSettings),
 
         // FixRecords: what ingest hands to storage and storage keeps (taxi ids,
         // wire protocols, accepted fixes, the durable sink), below both, so that
         // Storage imports neither Ingest, Fleet nor NIO.
-        .target(name: "FixRecords", dependencies: ["GeoKit", "Zones", "Identifiers"], swiftSettings: swiftSettings),
+        .target(name: "FixRecords", dependencies: ["GeoKit", "Zones", "Identifiers"], swiftSettings: librarySettings),
 
         // Fleet: device registry and the live index of taxis.
         .target(
             name: "Fleet", dependencies: ["FixRecords", "Zones", "GeoKit"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "FleetTests", dependencies: ["TestSupport", "Fleet", "FixRecords", "Zones", "GeoKit"],
             swiftSettings: swiftSettings),
@@ -128,7 +133,7 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Logging", package: "swift-log"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "IngestTests",
             dependencies: [
@@ -158,7 +163,7 @@ let package = Package(
         // Routing: OSM import, road graph, contraction hierarchies, ETAs.
         .target(
             name: "Routing", dependencies: ["GeoKit", "COsmium"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "RoutingTests", dependencies: ["TestSupport", "Routing", "GeoKit", "Zones"],
             swiftSettings: swiftSettings),
@@ -168,7 +173,7 @@ let package = Package(
         // events and explicit times; no I/O. Not `Dispatch`: that is libdispatch.
         .target(
             name: "DispatchCore", dependencies: ["FixRecords", "Zones", "GeoKit", "Fleet", "Identifiers"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "DispatchCoreTests",
             dependencies: [
@@ -186,7 +191,7 @@ let package = Package(
                 "DispatchCore", "Storage", "Fleet", "FixRecords", "ServiceClock", "Zones", "GeoKit", "JSONKit", "Routing",
                 .product(name: "Metrics", package: "swift-metrics"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "DispatchRuntimeTests",
             dependencies: [
@@ -202,7 +207,7 @@ let package = Package(
         .target(
             name: "DispatchSimulation",
             dependencies: ["DispatchCore", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "DispatchSimulationTests", dependencies: ["TestSupport", "DispatchSimulation", "Routing", "GeoKit"],
             swiftSettings: swiftSettings),
@@ -211,7 +216,7 @@ let package = Package(
         .target(
             name: "LearningSimulation",
             dependencies: ["Routing", "GeoKit"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "LearningSimulationTests", dependencies: ["TestSupport", "LearningSimulation", "Routing", "GeoKit"],
             swiftSettings: swiftSettings),
@@ -225,7 +230,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
 
         // Storage: the contract of every store (fixes, dispatch log, accounts,
         // zone sets, learned speeds), their records, in-memory stores and the
@@ -233,7 +238,7 @@ let package = Package(
         .target(
             name: "Storage",
             dependencies: ["FixRecords", "GeoKit", "Zones", "ServiceClock"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
 
         // SQLiteStorage: every Storage contract on SQLite files in the data
         // directory (GRDB), the embedded default.
@@ -244,7 +249,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "StorageTests",
             dependencies: [
@@ -259,7 +264,7 @@ let package = Package(
         .target(
             name: "PostgresStorage",
             dependencies: ["Storage", "SQLiteStorage", "CLibPQ", "FixRecords", "GeoKit", "JSONKit", "Zones", "ServiceClock"],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
 
         // Accounts: registration, passwords (bcrypt), bearer tokens, e-mail
         // confirmation and the outbox, over an AccountStore; no HTTP.
@@ -270,7 +275,7 @@ let package = Package(
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "AccountsTests",
             dependencies: [
@@ -303,7 +308,7 @@ let package = Package(
             resources: [
                 .copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js"), .copy("Resources/map.css"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "APITests",
             dependencies: [
@@ -346,7 +351,7 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
         .testTarget(
             name: "MytaxiServerTests",
             dependencies: [
@@ -373,7 +378,7 @@ let package = Package(
                 "MytaxiServer", "API", "Accounts", "FixRecords", "Ingest", "DispatchCore", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
-            swiftSettings: swiftSettings),
+            swiftSettings: librarySettings),
 
         // The command-line tool: thin commands over the libraries.
         .executableTarget(
