@@ -248,7 +248,7 @@ public final class MytaxiServer: Sendable {
                 clock: clock),
         ]
         if let pool = stores.pool {
-            services.append(PeriodicService(DatabaseProbe(pool: pool, logger: logger), clock: clock))
+            services.append(PeriodicService(DatabaseProbe(pool: pool, pipeline: pipeline, logger: logger), clock: clock))
         }
         if let archive = stores.compactableArchive, let compactAfter = configuration.compactAfter {
             services.append(ArchiveCompactionService(archive: archive, compactAfter: compactAfter, clock: clock, logger: logger, metrics: factory))

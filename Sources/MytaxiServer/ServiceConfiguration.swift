@@ -51,8 +51,10 @@ public struct ServiceConfiguration: Sendable {
     /// `--ingest-allow`: the source addresses the terminals' TCP and UDP
     /// listeners serve; empty: every address.
     public var ingestAllowList = IngestAllowList()
-    /// Where the archive lives.
-    public var dataDirectory: String
+    /// The directory of the embedded SQLite stores (fixes, dispatch log,
+    /// accounts, zone sets, learned speeds); nil when every store is on
+    /// PostgreSQL (``databaseURL``), where a node keeps nothing local.
+    public var dataDirectory: String?
     /// The PostgreSQL database every store lives in (`postgres://...`);
     /// nil: the embedded SQLite stores in ``dataDirectory``.
     public var databaseURL: String?
@@ -130,7 +132,7 @@ public struct ServiceConfiguration: Sendable {
     }
 
     /// The configuration of a service on these files, with every other value at its default.
-    public init(zonesPath: String, graphPath: String, devicesPath: String, dataDirectory: String) {
+    public init(zonesPath: String, graphPath: String, devicesPath: String, dataDirectory: String? = nil) {
         self.zonesPath = zonesPath
         self.graphPath = graphPath
         self.devicesPath = devicesPath

@@ -68,7 +68,7 @@ public struct ServiceInputs: Sendable {
             return loaded.zoneSet
         } catch {
             throw ServiceStartError(
-                file: configuration.dataDirectory + "/zones.sqlite",
+                file: configuration.dataDirectory.map { $0 + "/zones.sqlite" } ?? "the database's zone sets",
                 reason: "the active zone set version \(active.version) does not load (\(error)); activate another with POST /v1/zone-sets/{version}/activation")
         }
     }

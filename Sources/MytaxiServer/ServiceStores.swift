@@ -37,7 +37,11 @@ public struct ServiceStores: Sendable {
     /// archive's background moves from its journal into its store.
     public static func open(_ configuration: ServiceConfiguration, metrics: ServiceMetrics = ServiceMetrics(), logger: Logger) throws -> ServiceStores {
         guard let databaseURL = configuration.databaseURL else {
-            return try openSQLite(configuration.dataDirectory, metrics: metrics, logger: logger)
+            guard let directory = configuration.dataDirectory else {
+                throw ServiceStartError(
+                    file: "data directory", reason: "none given; the embedded SQLite stores need one (--data-dir DIR), or give --database URL")
+            }
+            return try openSQLite(directory, metrics: metrics, logger: logger)
         }
         let url = try PostgresURL(databaseURL)
         let pool = PostgresPool(url: url)

@@ -39,7 +39,8 @@ public struct ServeStorage: ParsableArguments {
     public init() {}
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "Directory of the fix archive (created if missing).", valueName: "DIR"))
+        "Directory of the embedded SQLite stores: fixes, dispatch log, accounts, zone sets, learned speeds (created if missing). Not needed with --database, which keeps nothing local.",
+        valueName: "DIR"))
     public var dataDir: String?
 
     @Option(help: ArgumentHelp(

@@ -82,7 +82,7 @@ extension ServeFiles {
             throw ValidationError(
                 "missing --graph FILE (or \"graph\" in the config file): the road graph the dispatcher's ETAs come from; build one with `mytaxi graph build CITY.osm.pbf -o CITY.graph`")
         }
-        var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices, dataDirectory: "")
+        var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices)
         configuration.speedProfilePath = speedProfile
         configuration.footGraphPath = footGraph
         return configuration
@@ -91,7 +91,10 @@ extension ServeFiles {
 
 extension ServeStorage {
     func apply(to configuration: inout ServiceConfiguration) throws {
-        guard let dataDir else { throw ValidationError("missing --data-dir DIR (or \"data-dir\" in the config file)") }
+        guard dataDir != nil || database != nil else {
+            throw ValidationError(
+                "missing --data-dir DIR (or \"data-dir\" in the config file) for the embedded SQLite stores, or --database URL (or $\(DatabaseEnvironment.variable)) for PostgreSQL")
+        }
         configuration.dataDirectory = dataDir
         configuration.databaseURL = database
         if let fixRetentionDays {

@@ -229,7 +229,7 @@ struct OsmAndPhones {
     /// within 2 s. Over a plain socket, not URLSession: on Linux its
     /// socket sources crash the process now and then when requests are
     /// refused or time out, which is what a killed service does to them.
-    private func post(_ query: String) -> Int {
+    func post(_ query: String) -> Int {
         guard let client = try? ServeCommandTests.TCPClient(port: port, receiveTimeoutSeconds: 2) else { return 0 }
         client.send(Array("GET /?\(query) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
         let head = String(decoding: client.receive(atLeast: 12).bytes, as: UTF8.self)

@@ -69,4 +69,31 @@ struct PostgresDurabilityTests {
         service.kill()
         try await DurabilityTests.expectArchivedAfterRestart(answered.map { ($0.device, $0.time) }, arguments: arguments, in: directory)
     }
+
+    /// A node on PostgreSQL needs no data directory and writes none. A fix
+    /// that came while PostgreSQL was down was not stored; once PostgreSQL is
+    /// back `/healthz` answers 200 again by itself, though no fix came since:
+    /// a balancer that checks it would otherwise never send a terminal back.
+    @Test func healthIsOkAgainOncePostgresIsBackThoughNoFixCameSince() async throws {
+        let directory = try DurabilityTests.makeDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try "device_id,taxi_id\nphone1,TX-phone1\n".write(to: directory.appendingPathComponent("devices.csv"), atomically: true, encoding: .utf8)
+        var arguments = DurabilityTests.serveArguments(only: "osmand") + ["--database", try PostgresCluster.createDatabase()]
+        let dataDir = try #require(arguments.firstIndex(of: "--data-dir"))
+        arguments.removeSubrange(dataDir...dataDir + 1)
+        let service = try await ServiceProcess(arguments: arguments, directory: directory, expectedListeners: ["osmand/http", "http"])
+        defer { service.stop() }
+        let phone = OsmAndPhones(port: try #require(service.ports["osmand/http"]), phones: ["phone1"], firstSecond: 0)
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(phone.post("id=phone1&lat=43.73&lon=7.42&timestamp=\(now - 60)") == 200)
+
+        try PostgresCluster.crash()
+        #expect(phone.post("id=phone1&lat=43.7301&lon=7.42&timestamp=\(now - 30)") != 200, "a fix acknowledged while PostgreSQL was down")
+        try await waitUntil("/healthz answering 503 while PostgreSQL is down") { try await service.get("/healthz").status == 503 }
+        try PostgresCluster.start()
+        try await waitUntil("/healthz answering 200 with no fix since PostgreSQL came back", within: .seconds(30)) {
+            try await service.get("/healthz").status == 200
+        }
+        #expect(!FileManager.default.fileExists(atPath: directory.appendingPathComponent("data").path), "a data directory on a PostgreSQL node")
+    }
 }

@@ -191,6 +191,11 @@ import Testing
         #expect(noGraph.status == 2)
         #expect(noGraph.standardError.contains("missing --graph FILE"), "\(noGraph.standardError)")
         #expect(noGraph.standardError.contains("mytaxi graph build"), "the error says how to make one")
+        let noStore = try await CommandRunner.run(
+            ["serve", "--zones", "z", "--devices", "d", "--graph", "g"], environment: ["MYTAXI_DATABASE_URL": ""])
+        #expect(noStore.status == 2)
+        #expect(noStore.standardError.contains("missing --data-dir DIR"), "\(noStore.standardError)")
+        #expect(noStore.standardError.contains("or --database URL"), "the error names the store that needs no directory")
         let badPort = try await CommandRunner.run(["serve", "--zones", "z", "--devices", "d", "--data-dir", "x", "--graph", "g", "--gt06-port", "abc"])
         #expect(badPort.status == 2)
         #expect(badPort.standardError.contains("--gt06-port must be a port number"))

@@ -85,6 +85,17 @@ public final class IngestPipeline: FixSink {
         lastCommitError.withLock { $0 }
     }
 
+    /// Forgets the last commit's failure when the store has answered since
+    /// (a probe of the database): `/healthz` then says how the store is now,
+    /// not what the last commit saw, even while no fix comes to find out (a
+    /// balancer sends no terminal to a node it holds unhealthy). A commit
+    /// that fails again says so again. The prober logs the store's return.
+    public func storeAnsweredSinceLastCommit() {
+        guard commitFailing.load(ordering: .relaxed) else { return }
+        lastCommitError.withLock { $0 = nil }
+        commitFailing.store(false, ordering: .relaxed)
+    }
+
     /// Keeps the commits' outcome for ``commitFailure``, and logs each
     /// change once: the first failure with its error, the first success after.
     private func noteCommit(error: (any Error)?) {

@@ -42,7 +42,9 @@ struct Serve: AsyncParsableCommand {
         let logger = Logger(label: "mytaxi")
         let service: ServiceGroup
         do {
-            try FileManager.default.createDirectory(atPath: configuration.dataDirectory, withIntermediateDirectories: true)
+            if let directory = configuration.dataDirectory {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            }
             let (apiHost, ingestHost) = (configuration.bindHost, configuration.effectiveIngestBindHost)
             let stores = try ServiceStores.open(configuration, logger: logger)
             service = try await buildService(
