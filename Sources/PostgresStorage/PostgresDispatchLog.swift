@@ -3,8 +3,9 @@ import Storage
 
 /// The dispatch log on PostgreSQL (SPEC D7, D8): entries, the newest
 /// snapshot, the ride history and the notifications, each batch in one
-/// transaction, durable when `write` returns (the server's commit).
-public final class PostgresDispatchLog: DispatchLog {
+/// transaction, durable when `write` returns (the server's commit); writes
+/// under a lease of ``PostgresDispatchOwnership`` when several nodes share it.
+public final class PostgresDispatchLog: FencedDispatchLog {
     private let pool: PostgresPool
 
     /// The log in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
@@ -13,10 +14,30 @@ public final class PostgresDispatchLog: DispatchLog {
     }
 
     public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
+        try write(writes, fence: nil)
+    }
+
+    public func write(_ writes: [DispatchLogWrite], holding lease: DispatchLease) throws(StorageError) {
+        try write(writes, fence: lease)
+    }
+
+    /// The writes in one transaction, which first checks `fence` and keeps
+    /// its lease row locked (`FOR SHARE`) until the commit, so that a claim
+    /// taking the engine over waits for the commit and its new owner reads
+    /// these writes.
+    private func write(_ writes: [DispatchLogWrite], fence: DispatchLease?) throws(StorageError) {
         guard !writes.isEmpty else { return }
         do {
             let encoder = JSONEncoder()
             try pool.transaction { connection in
+                if let fence {
+                    let held = try connection.query(
+                        """
+                        SELECT epoch FROM dispatch_owner
+                        WHERE id = 1 AND node = $1 AND epoch = $2 AND lease_until > clock_timestamp() FOR SHARE
+                        """, [.text(fence.node), .integer(fence.epoch)])
+                    guard held.count == 1 else { throw StorageError.notDispatchOwner(lease: fence) }
+                }
                 var last = try connection.query("SELECT coalesce(max(sequence), 0) AS last FROM dispatch_log").integer(0, "last")
                 for write in writes {
                     switch write {

@@ -161,6 +161,16 @@ public enum PostgresSchema {
                 UPDATE ride_history SET ride = convert_from(record, 'UTF8')::jsonb ->> 'ride';
                 CREATE INDEX ride_history_ride ON ride_history (ride);
                 """),
+        PostgresMigration(
+            version: 8, description: "the dispatch engine's lease, one holder at a time",
+            sql: """
+                CREATE TABLE dispatch_owner (
+                    id int PRIMARY KEY CHECK (id = 1),
+                    node text NOT NULL,
+                    address text NOT NULL,
+                    epoch int8 NOT NULL,
+                    lease_until timestamptz NOT NULL);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

@@ -2,8 +2,9 @@ import Foundation
 import Synchronization
 
 /// A dispatch log in memory, for tests and simulations where nothing needs
-/// to survive the process. Same contract as the SQLite log.
-public final class InMemoryDispatchLog: DispatchLog {
+/// to survive the process. Same contract as the SQLite log; with an
+/// ``InMemoryDispatchOwnership``, the fenced writes of several nodes too.
+public final class InMemoryDispatchLog: FencedDispatchLog {
     private struct Contents {
         var entries: [DispatchLogEntry] = []
         var snapshot: DispatchLogSnapshot?
@@ -13,9 +14,18 @@ public final class InMemoryDispatchLog: DispatchLog {
     }
 
     private let contents = Mutex(Contents())
+    private let ownership: InMemoryDispatchOwnership?
 
-    /// An empty log.
-    public init() {}
+    /// An empty log; its fenced writes check `ownership`'s leases (none:
+    /// every fenced write is refused, as with one node nobody holds one).
+    public init(ownership: InMemoryDispatchOwnership? = nil) {
+        self.ownership = ownership
+    }
+
+    public func write(_ writes: [DispatchLogWrite], holding lease: DispatchLease) throws(StorageError) {
+        guard let ownership else { throw .notDispatchOwner(lease: lease) }
+        try ownership.whileHolding(lease) { () throws(StorageError) in try write(writes) }
+    }
 
     public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
         try contents.withLock { (contents: inout Contents) throws(StorageError) in

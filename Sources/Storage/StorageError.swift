@@ -23,6 +23,10 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
     /// names it, e.g. `username`; `value` is the one asked for): nothing
     /// was stored.
     case conflict(field: String, value: String)
+    /// A write to the dispatch log under `lease`, which is no longer held
+    /// (another node took the engine over, or the lease ran out): nothing
+    /// was stored, and this node must stop deciding.
+    case notDispatchOwner(lease: DispatchLease)
 
     public var description: String {
         switch self {
@@ -38,6 +42,8 @@ public enum StorageError: Error, CustomStringConvertible, Sendable, Equatable {
             "the store is shutting down; nothing was stored"
         case .conflict(let field, let value):
             "the \(field) \(value) is already taken; nothing was stored"
+        case .notDispatchOwner(let lease):
+            "\(lease) no longer holds the dispatch engine (another node took it over, or its lease ran out); nothing was stored"
         }
     }
 }
