@@ -227,6 +227,9 @@ public final class MytaxiServer: Sendable {
         services.append(HangupReloadService { [self] in reloadDevices() })
         services.append(HangupReloadService { [self] in await reloadZonesFile() })
         services += upkeepServices()
+        if configuration.drainSeconds > 0 {
+            services.append(DrainService(duration: .milliseconds(Int64(configuration.drainSeconds * 1000)), health: health, clock: clock, logger: logger))
+        }
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
                 services: services.map { .init(service: $0, failureTerminationBehavior: .gracefullyShutdownGroup) },

@@ -80,6 +80,9 @@ public struct ServiceConfiguration: Sendable {
     /// Silence after which an identified terminal's connection is closed,
     /// seconds: longer than the 10-minute reporting period SPEC I1 allows.
     public var idleTimeoutSeconds: Double = 900
+    /// `--drain-seconds`: how long a stop first answers `/healthz` with 503
+    /// while still serving, for a balancer to move off; 0: stop at once.
+    public var drainSeconds: Double = 0
     /// Time a new terminal connection has to name a registered device, seconds.
     public var loginTimeoutSeconds: Double = 30
     /// Open TCP connections of all ingest listeners together.

@@ -5,13 +5,14 @@ import Synchronization
 
 /// What `/healthz` says is wrong now: a listener turned on but not
 /// listening (one turned off on purpose does not count), commits or the
-/// stores' background moves failing; in words, the errors themselves
-/// being logged.
+/// stores' background moves failing, a stop under way (draining); in
+/// words, the errors themselves being logged.
 final class ServiceHealth: Sendable {
     private let configuration: ServiceConfiguration
     private let pipeline: IngestPipeline
     private let storeProblem: @Sendable () -> String?
     private let running = Mutex<RunningListeners>(RunningListeners())
+    private let draining = Atomic<Bool>(false)
 
     /// The listeners of a running service group (none before it runs).
     private struct RunningListeners {
@@ -35,9 +36,16 @@ final class ServiceHealth: Sendable {
         running.withLock { $0.osmandChannel = channel }
     }
 
+    /// From now on the service says it is stopping: a balancer moves off it
+    /// while it still serves (``DrainService``).
+    func startDraining() {
+        draining.store(true, ordering: .relaxed)
+    }
+
     /// Every problem, in words; empty when all is well.
     func problems() -> [String] {
         var problems: [String] = []
+        if draining.load(ordering: .relaxed) { problems.append("draining: the service is stopping; use another node") }
         let (ingestUp, osmandUp) = running.withLock { running in
             (running.ingest?.allListening ?? false, running.osmandChannel?.isActive ?? false)
         }

@@ -141,6 +141,11 @@ public struct ServeConnections: ParsableArguments {
         "Open connections per HTTP server (API, OsmAnd); more wait in the listen queue. (default: 10000)",
         valueName: "N"))
     public var httpMaxConnections: Int?
+
+    @Option(name: .customLong("drain-seconds"), help: ArgumentHelp(
+        "Seconds a stop (SIGTERM, SIGINT) first answers /healthz with 503 while still serving, so that a balancer checking it moves clients to other nodes before this one closes its listeners. (default: 0, stop at once)",
+        valueName: "SECONDS"))
+    public var drainSeconds: Double?
 }
 
 /// `serve`'s options: the dispatch engine's rules (SPEC D2–D6) and the learned speeds' cadence.

@@ -162,6 +162,12 @@ extension ServeConnections {
         configuration.maxIngestConnections = try SettingChecks.count(maxConnections ?? configuration.maxIngestConnections, flag: "max-connections")
         configuration.maxHTTPConnections = try SettingChecks.count(
             httpMaxConnections ?? configuration.maxHTTPConnections, flag: "http-max-connections")
+        if let drainSeconds {
+            guard drainSeconds.isFinite, (0...3_600).contains(drainSeconds) else {
+                throw ValidationError("--drain-seconds must be a number of seconds from 0 to 3600, not '\(drainSeconds)'")
+            }
+            configuration.drainSeconds = drainSeconds
+        }
     }
 }
 

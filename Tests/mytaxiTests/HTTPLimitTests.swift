@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What a slow or greedy HTTP client can hold of `mytaxi serve` (the API and
@@ -142,5 +143,28 @@ import Testing
         #expect(apart.status == 200)
         #expect(String(decoding: apart.body, as: UTF8.self).contains("mytaxi_"))
         #expect(try await service.get("/healthz").status == 200)
+    }
+
+    /// A stop with `--drain-seconds` first turns `/healthz` to 503
+    /// ("draining") while the API and the terminals' listeners still serve,
+    /// so that a balancer moves clients off before anything closes; then the
+    /// service stops cleanly.
+    @Test func aStopDrainsWhileStillServing() async throws {
+        let service = try await serve(["--drain-seconds", "20"])
+        defer { service.stop() }
+        let osmand = OsmAndPhones(port: try #require(service.ports["osmand/http"]), phones: ["phone1"], firstSecond: 0)
+        #expect(try await service.get("/healthz").status == 200)
+
+        service.process.terminate()
+        let health = try await waitUntil("/healthz answering 503 once the stop began", { try await service.get("/healthz") }) {
+            $0.status == 503
+        }
+        #expect(String(decoding: health.body, as: UTF8.self).contains("draining"))
+        #expect(service.process.isRunning)
+        #expect(try await service.get("/openapi.json").status == 200, "the API still answers while draining")
+        let now = Int(Date().timeIntervalSince1970)
+        #expect(osmand.post("id=phone1&lat=43.73&lon=7.42&timestamp=\(now)") == 200, "terminals are still served while draining")
+        try await waitUntil("the service stopping after its drain", within: .seconds(90)) { !service.process.isRunning }
+        #expect(service.process.terminationStatus == 0)
     }
 }
