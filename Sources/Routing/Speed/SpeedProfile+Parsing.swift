@@ -53,7 +53,7 @@ extension SpeedProfile {
     /// - Throws: ``SpeedProfileError`` naming the first bad line and field.
     public init(parsing text: String) throws {
         self.init()
-        let classes = Dictionary(uniqueKeysWithValues: RoadClass.allCases.map { (Self.snakeCaseName($0), $0) })
+        let classes = Self.roadClassesByName
         for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let line = index + 1
             let content = rawLine.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
@@ -156,7 +156,7 @@ extension SpeedProfile {
         var lines = [Self.header, "\(Self.overheadKey),\(tripOverheadSeconds)"]
         if minorSignalDelaySeconds != 0 { lines.append("\(Self.minorSignalDelayKey),\(minorSignalDelaySeconds)") }
         for roadClass in RoadClass.allCases {
-            lines += Self.runs(Self.snakeCaseName(roadClass)) { factor(roadClass, hourOfWeek: $0) }
+            lines += Self.runs(Self.roadClassNames[roadClass, default: Self.snakeCaseName(roadClass)]) { factor(roadClass, hourOfWeek: $0) }
         }
         for laneClass in LaneClass.allCases
         where (0..<Self.hoursPerWeek).contains(where: { laneFactor(laneClass, hourOfWeek: $0) != 1 }) {
@@ -191,8 +191,14 @@ extension SpeedProfile {
         return lines
     }
 
+    /// Each road class by the name files use, worked out once: spelling
+    /// names out by reflection for every profile read made each read cost
+    /// more than the rest of the parse.
+    private static let roadClassNames = Dictionary(uniqueKeysWithValues: RoadClass.allCases.map { ($0, snakeCaseName($0)) })
+    private static let roadClassesByName = Dictionary(uniqueKeysWithValues: roadClassNames.map { ($0.value, $0.key) })
+
     /// `livingStreet` → `living_street`, the OSM spelling files use.
-    static func snakeCaseName(_ roadClass: RoadClass) -> String {
+    private static func snakeCaseName(_ roadClass: RoadClass) -> String {
         String(describing: roadClass).reduce(into: "") { name, character in
             if character.isUppercase { name += "_" + character.lowercased() } else { name.append(character) }
         }
