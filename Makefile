@@ -66,7 +66,7 @@ demo-tour: deps-system
 ## PostgreSQL cluster (`longRunningProcesses`), alone. Every suite has a
 ## time limit, so that a hang names its test.
 
-## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data is
+## Every test: Swift Testing suites (unit, CLI, real data when ../shared/data
 ## is present), then the Python checks against shapely on the same binary. The
 ## suites run beside a throwaway PostgreSQL cluster (Tools/with-postgres.sh: a
 ## temporary directory, a free loopback port, not as root), so every store's
@@ -83,7 +83,7 @@ test-suites:
 	  $(SWIFT) test --skip-build --parallel --skip "$$real_time|$$processes" && \
 	  $(SWIFT) test --skip-build --filter "$$real_time" && \
 	  $(SWIFT) test --skip-build --filter "$$processes"
-	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs Tests/python
+	MYTAXI_BIN="$$($(SWIFT) build --show-bin-path)/mytaxi" python3 -m pytest -q -rs --durations=8 Tests/python
 
 ## Benchmarks (ordo-one/benchmark), release build, figures printed as tables;
 ## then the end-to-end ingest benchmark over loopback (10,000 devices), memory
