@@ -25,8 +25,18 @@ struct EpochWrite: Sendable {
 /// even when the store has recovered: the gate moves to a new epoch and
 /// lets through only writes of that epoch, which the dispatcher uses once
 /// it has reloaded its state from the log.
+///
+/// On a service of several nodes the gate also holds the node's dispatch
+/// lease, and writes under it (``FencedDispatchLog``): once the lease is
+/// taken over, the log refuses the writes, which fails them as any other
+/// failed write.
 final class DispatchLogGate: Sendable {
-    private let epoch = Mutex(0)
+    private struct State {
+        var epoch = 0
+        var lease: DispatchLease?
+    }
+
+    private let state = Mutex(State())
     private let log: any DispatchLog
 
     init(log: any DispatchLog) {
@@ -34,19 +44,38 @@ final class DispatchLogGate: Sendable {
     }
 
     /// The epoch writes must carry to be written.
-    var currentEpoch: Int { epoch.withLock { $0 } }
+    var currentEpoch: Int { state.withLock { $0.epoch } }
+
+    /// Writes from now on go under `lease` (nil: unfenced, a single node),
+    /// in a new epoch, which the writes decided before cannot carry.
+    /// - Returns: the new epoch.
+    func hold(_ lease: DispatchLease?) -> Int {
+        state.withLock { state in
+            state.lease = lease
+            state.epoch += 1
+            return state.epoch
+        }
+    }
 
     /// Encodes and writes `writes` when all are of the current epoch; a
     /// failed write starts a new epoch. Runs on the group committer's thread.
     func write(_ writes: [EpochWrite]) throws(StorageError) {
-        try epoch.withLock { (epoch: inout Int) throws(StorageError) in
-            guard writes.allSatisfy({ $0.epoch == epoch }) else {
+        try state.withLock { (state: inout State) throws(StorageError) in
+            guard writes.allSatisfy({ $0.epoch == state.epoch }) else {
                 throw .writeFailed(reason: "an earlier write of the dispatch log failed; the dispatcher is reloading its state")
             }
             do throws(StorageError) {
-                try log.write(try Self.encode(writes))
+                let encoded = try Self.encode(writes)
+                if let lease = state.lease {
+                    guard let fenced = log as? any FencedDispatchLog else {
+                        throw .writeFailed(reason: "this dispatch log cannot be shared by several nodes; use PostgreSQL")
+                    }
+                    try fenced.write(encoded, holding: lease)
+                } else {
+                    try log.write(encoded)
+                }
             } catch {
-                epoch += 1
+                state.epoch += 1
                 throw error
             }
         }

@@ -25,6 +25,12 @@ import Zones
 /// plus the engine time the log had reached at start, so a restart resumes
 /// every pending timer (offers, confirmations, dwells) with the time it had
 /// left when its last command was logged.
+///
+/// Several nodes on one database: the dispatcher of each node starts
+/// following the log (``DispatchRole``); the node that takes the dispatch
+/// lease makes its dispatcher decide (``decide(holding:)``) and writes under
+/// the lease, the others replay what it writes (``catchUp()``), and their
+/// dispatchers publish the same notices for their own push sockets.
 public actor Dispatcher {
     /// The rules the engine applies.
     public nonisolated let rules: DispatchRules
@@ -48,12 +54,17 @@ public actor Dispatcher {
     private let clock: any ServiceClock
     private let snapshotInterval: Int?
     private let noticeSink: AsyncStream<CommandNotices>.Continuation
-    private let timeOffset: Duration
+    private var timeOffset: Duration
     private var epoch = 0
     private var lastSequence: Int64 = 0
     private var lastEngineTime: Duration = .zero
     private var entriesSinceSnapshot = 0
     private var reloading = false
+    /// Whether this dispatcher decides or follows another node's log.
+    public private(set) var role: DispatchRole
+    /// Set when a following dispatcher's state may hold what it decided and
+    /// could not write: the next ``catchUp()`` rebuilds it from the log.
+    private var needsReload = false
     private var snapshotWriting: Task<Void, Never>?
     private let metrics: DispatchMetrics?
     /// The zones pickups are placed in as their command runs; nil: as the caller gave them.
@@ -75,14 +86,16 @@ public actor Dispatcher {
     /// `trackingInterval` tell the ETA and the arrival of taxis on their way
     /// to a pickup (SPEC D6); `metrics` hears of every commit of the log and
     /// counts what each durable command decided, per zone; `zones`, when
-    /// given, places each request's and booking's pickup as it runs.
+    /// given, places each request's and booking's pickup as it runs;
+    /// `role` says whether it decides (alone, by default) or follows the log
+    /// of another node until told to decide.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
         etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
         trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil,
-        zones: ActiveZones? = nil
+        zones: ActiveZones? = nil, role: DispatchRole = .deciding(nil)
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
@@ -100,6 +113,8 @@ public actor Dispatcher {
         timeOffset = restored.engineTime - clock.uptime
         let gate = DispatchLogGate(log: log)
         self.gate = gate
+        self.role = role
+        if case .deciding(let lease?) = role { epoch = gate.hold(lease) }
         committer = GroupCommitter(
             threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) },
             afterCommit: { _, report in metrics?.committed(writes: report.itemCount, duration: report.duration) })
@@ -333,9 +348,14 @@ public actor Dispatcher {
 
     /// Applies the timers due now, then sleeps until the next deadline (at
     /// most `maximumSleep`, which bounds how late a deadline set meanwhile
-    /// can fire), until the task is cancelled.
+    /// can fire), until the task is cancelled. While following another
+    /// node's log it only sleeps: the deciding node runs the timers.
     public func runTimers(maximumSleep: Duration = .milliseconds(250)) async {
         while !Task.isCancelled {
+            guard role.decides else {
+                do { try await clock.sleep(for: maximumSleep) } catch { return }
+                continue
+            }
             _ = try? await execute(.tick)
             await allocateNearestToAwaitingReservations()
             if lastTracking.map({ engineTime - $0 >= trackingInterval }) ?? true {
@@ -358,6 +378,7 @@ public actor Dispatcher {
 
     /// Runs `command` on the engine and returns the log writes that make it durable.
     private func run(_ command: DispatchCommand) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?) {
+        if case .following(let owner) = role { throw .decidedElsewhere(owner: owner) }
         guard !reloading else {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
         }
@@ -481,18 +502,94 @@ public actor Dispatcher {
         await waitForWrites()
         while true {
             do {
-                let restored = try await Self.restore(from: log, rules: rules)
-                engine = restored.engine
-                decisions.add(1, ordering: .releasing)
-                lastSequence = restored.lastSequence
-                lastEngineTime = max(lastEngineTime, restored.engineTime)
-                entriesSinceSnapshot = 0
+                try await reload()
                 epoch = gate.currentEpoch
                 return
             } catch {
                 try? await clock.sleep(for: .seconds(1))
             }
         }
+    }
+
+    /// Rebuilds the state from the log, dropping whatever was decided and not written.
+    private func reload() async throws(DispatcherError) {
+        let restored = try await Self.restore(from: log, rules: rules)
+        engine = restored.engine
+        decisions.add(1, ordering: .releasing)
+        lastSequence = restored.lastSequence
+        lastEngineTime = max(lastEngineTime, restored.engineTime)
+        entriesSinceSnapshot = 0
+    }
+
+    /// Makes this dispatcher decide under `lease`, which its node has just
+    /// taken: it first reads what the previous owner wrote (the whole state,
+    /// from the log), then runs the engine on from the log's last time, so
+    /// pending timers resume with the time they had left then, as after a
+    /// restart; every write from now on is made under `lease`.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be
+    ///   read (it stays as it was), ``DispatcherError/corruptLog(sequence:reason:)``.
+    public func decide(holding lease: DispatchLease) async throws(DispatcherError) {
+        if role == .deciding(lease) { return }
+        await waitForWrites()
+        try await reload()
+        needsReload = false
+        timeOffset = lastEngineTime - clock.uptime
+        epoch = gate.hold(lease)
+        role = .deciding(lease)
+    }
+
+    /// Makes this dispatcher follow the log written by `owner` (nil while
+    /// nobody holds the lease): it decides nothing from now on, and what it
+    /// decided that is not written yet fails (its lease is gone, so the log
+    /// would refuse it). Its state is rebuilt from the log by the next ``catchUp()``.
+    public func follow(owner: DispatchLease?) async {
+        guard role.decides else {
+            role = .following(owner: owner)
+            return
+        }
+        role = .following(owner: owner)
+        epoch = gate.hold(nil)
+        needsReload = true
+        await waitForWrites()
+    }
+
+    /// While following: replays the entries the deciding node wrote since
+    /// the last call and publishes their notices, so that this node's reads
+    /// and push sockets are as current as the log. Does nothing while deciding.
+    /// - Returns: how many entries it replayed.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be
+    ///   read, ``DispatcherError/corruptLog(sequence:reason:)``.
+    @discardableResult
+    public func catchUp() async throws(DispatcherError) -> Int {
+        guard !role.decides else { return 0 }
+        if needsReload {
+            try await reload()
+            needsReload = false
+            return 0
+        }
+        let entries: [DispatchLogEntry]
+        do {
+            entries = try await log.entries(after: lastSequence)
+        } catch {
+            throw .storage(error)
+        }
+        // The state may have been rebuilt meanwhile (a reload, a decision to decide).
+        guard !role.decides else { return 0 }
+        var replayed = 0
+        for entry in entries where entry.sequence > lastSequence {
+            let logged = try Self.replay(entry, on: &engine)
+            lastSequence = entry.sequence
+            lastEngineTime = max(lastEngineTime, logged.command.engineTime)
+            replayed += 1
+            guard !logged.events.isEmpty else { continue }
+            noticeSink.yield(CommandNotices(
+                sequence: entry.sequence, events: logged.events,
+                context: DispatchNotices.Context(
+                    events: logged.events, snapshot: engine.snapshot, closed: engine.closedByLastCall,
+                    engineTime: logged.command.engineTime, wall: logged.command.wallTime)))
+        }
+        if replayed > 0 { decisions.add(1, ordering: .releasing) }
+        return replayed
     }
 
     private struct Restored {
@@ -523,15 +620,23 @@ public actor Dispatcher {
             }
         }
         for entry in entries {
-            do {
-                let logged = try DispatchLogCoding.decode(LoggedCommand.self, from: entry.payload)
-                _ = try restored.engine.execute(logged.command, now: logged.engineTime, wall: logged.wallTime)
-                restored.engineTime = logged.engineTime
-                restored.lastSequence = entry.sequence
-            } catch {
-                throw .corruptLog(sequence: entry.sequence, reason: "\(error)")
-            }
+            let logged = try replay(entry, on: &restored.engine)
+            restored.engineTime = logged.command.engineTime
+            restored.lastSequence = entry.sequence
         }
         return restored
+    }
+
+    /// Runs the command of `entry` on `engine` at the times it was logged with.
+    private static func replay(
+        _ entry: DispatchLogEntry, on engine: inout DispatchEngine
+    ) throws(DispatcherError) -> (command: LoggedCommand, events: [DispatchEvent]) {
+        do {
+            let logged = try DispatchLogCoding.decode(LoggedCommand.self, from: entry.payload)
+            let events = try engine.execute(logged.command, now: logged.engineTime, wall: logged.wallTime)
+            return (logged, events)
+        } catch {
+            throw .corruptLog(sequence: entry.sequence, reason: "\(error)")
+        }
     }
 }

@@ -14,6 +14,9 @@ public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible
     /// The dispatch log cannot be replayed: entry `sequence` is unreadable
     /// or does not apply; the log needs an operator's look.
     case corruptLog(sequence: Int64, reason: String)
+    /// Another node of the service decides dispatch (`owner`, nil while
+    /// none holds the lease): this one follows its log and decides nothing.
+    case decidedElsewhere(owner: DispatchLease?)
 
     public var description: String {
         switch self {
@@ -22,6 +25,8 @@ public enum DispatcherError: Error, Equatable, Sendable, CustomStringConvertible
         case .storage(let error): "the dispatch log: \(error)"
         case .corruptLog(let sequence, let reason):
             "the dispatch log cannot be replayed at entry \(sequence): \(reason); keep the data directory for inspection"
+        case .decidedElsewhere(let owner?): "dispatch is decided by \(owner), reached at \(owner.address)"
+        case .decidedElsewhere(nil): "no node decides dispatch now (its owner's lease ran out); try again shortly"
         }
     }
 }

@@ -107,11 +107,11 @@ extension Dispatcher {
         snapshot.reservations(where: { $0.passenger == passenger })
     }
 
-    /// The whole state and the last log entry it includes, once every
-    /// entry written so far is durable.
-    public func durableState() async -> (snapshot: DispatchSnapshot, logSequence: Int64) {
+    /// The whole state, the last log entry it includes, and whether this
+    /// node decides, once every entry written so far is durable.
+    public func durableState() async -> (snapshot: DispatchSnapshot, logSequence: Int64, role: DispatchRole) {
         await waitForWrites()
-        return (snapshot, logSequence)
+        return (snapshot, logSequence, role)
     }
 
     /// Open reservation `id`, nil when it is not open.
