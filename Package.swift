@@ -55,6 +55,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth", from: "2.5.0"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config. Module map + shim header only.
@@ -291,6 +292,7 @@ let package = Package(
             dependencies: [
                 "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "DispatchCore",
                 "DispatchRuntime", "Routing", "Accounts",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

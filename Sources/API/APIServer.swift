@@ -131,12 +131,15 @@ public struct APIServer: Sendable {
         let sessions = SessionsController(
             accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress,
             proxies: trustedProxies)
-        sessions.addPublicRoutes(to: router.group("v1/sessions"))
+        // Dispatch commands reach the node that decides dispatch, whichever
+        // node the client reached; a driver's login and logout are among them.
+        let dispatchCommands = DispatchForwardingMiddleware(dispatcher: dispatcher)
+        sessions.addPublicRoutes(to: router.group("v1/sessions").add(middleware: dispatchCommands))
         PassengersController(accounts: accounts, limiter: registrations, proxies: trustedProxies)
             .addRoutes(to: router.group("v1/passengers"))
 
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
-        sessions.addRoutes(to: v1.group("sessions"))
+        sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
         let accountsController = AccountsController(accounts: accounts, hasDevice: hasDevice)
         accountsController.addRoutes(to: v1.group("accounts"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
@@ -152,12 +155,12 @@ public struct APIServer: Sendable {
         RoadSpeedsController(router: roadRouter, fleetTime: fleetTime ?? { [clock] in clock.now }).addRoutes(to: v1.group("roads"))
         let meetingPoints = MeetingPoints(car: roadRouter, foot: footRouter)
         RidesController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, clock: clock)
-            .addRoutes(to: v1.group("rides"))
+            .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands))
         ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints)
-            .addRoutes(to: v1.group("reservations"))
+            .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
-        DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver"))
+        DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver").add(middleware: dispatchCommands))
         let travelTimes = TravelTimeController(routers: TravelModes(car: roadRouter, foot: footRouter), clock: clock)
         travelTimes.addRoutes(to: v1.group("eta"))
         travelTimes.addRouteGeometry(to: v1.group("route"))

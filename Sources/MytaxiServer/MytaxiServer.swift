@@ -111,15 +111,22 @@ public final class MytaxiServer: Sendable {
         let positionSnapper = PositionSnapper(router: inputs.router, fleet: fleet, snapped: SnappedPositions())
         let speedLearning = await FleetSpeedLearning(
             router: inputs.router, store: stores.learnedSpeeds, metricsFactory: metrics.factory, logger: logger)
+        if configuration.node != nil, stores.dispatchOwnership == nil {
+            throw ServiceStartError(file: "--node-id", reason: "a node of several needs the shared PostgreSQL stores (--database URL)")
+        }
+        // A node of several follows the log until it takes the dispatch lease.
+        let role: DispatchRole = configuration.node == nil ? .deciding(nil) : .following(owner: nil)
         let dispatcher = try await Dispatcher(
             log: stores.dispatchLog, rules: configuration.dispatchRules, clock: clock,
             etas: RouterPickupETAs(snapper: positionSnapper, fleetTime: { speedLearning.fleetTime(now: $0) }),
-            positions: fleet, metrics: metrics.dispatch, zones: zones)
-        do {
-            try await dispatcher.replaceZones(with: zoneIndex)
-        } catch {
-            dispatcher.close()
-            throw error
+            positions: fleet, metrics: metrics.dispatch, zones: zones, role: role)
+        if role.decides {
+            do {
+                try await dispatcher.replaceZones(with: zoneIndex)
+            } catch {
+                dispatcher.close()
+                throw error
+            }
         }
         let committer = GroupCommitter(archive: stores.archive) { fixes, report in
             fleet.update(fixes.lazy.map { ($0.position, $0.receivedAt) })
@@ -191,10 +198,17 @@ public final class MytaxiServer: Sendable {
             EventLoopGroupService(group: group),
             ArchiveService(committer: committer),
             DispatcherService(dispatcher: dispatcher, fleet: fleet, clock: clock, metrics: stores.metrics.dispatch),
-            IngestListenersService(
-                listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand }, udpPorts: configuration.udpPorts,
-                host: ingestHost, bound: ingestBound, report: report),
         ]
+        if let node = configuration.node, let ownership = stores.dispatchOwnership {
+            // After the dispatcher, so that it stops first: it writes what is
+            // queued and hands the lease over while the dispatcher still runs.
+            services.append(DispatchOwnershipService(
+                ownership: ownership, dispatcher: dispatcher, fleet: fleet, zones: zones, node: node.name, address: node.address,
+                leaseDuration: node.leaseDuration, clock: clock, logger: logger))
+        }
+        services.append(IngestListenersService(
+            listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand }, udpPorts: configuration.udpPorts,
+            host: ingestHost, bound: ingestBound, report: report))
         if let port = configuration.tcpPorts[.osmand] {
             services.append(StartingAfter(signal: ingestBound, base: Application(
                 router: OsmAndListener(pipeline: pipeline).router(),
@@ -238,7 +252,8 @@ public final class MytaxiServer: Sendable {
 
     /// The background upkeep: stale taxis swept, moved ones snapped, speeds
     /// learned, expired tokens forgotten, the archive kept within its
-    /// retention and compacted, the database probed.
+    /// retention and compacted, the database probed, and on a node of
+    /// several the taxis that report to the other nodes read.
     private func upkeepServices() -> [any Service] {
         let factory = stores.metrics.factory
         var services: [any Service] = [
@@ -252,6 +267,9 @@ public final class MytaxiServer: Sendable {
         ]
         if let pool = stores.pool {
             services.append(PeriodicService(DatabaseProbe(pool: pool, pipeline: pipeline, logger: logger), clock: clock))
+        }
+        if configuration.node != nil {
+            services.append(PeriodicService(FleetOfEveryNode(archive: stores.archive, fleet: fleet), clock: clock))
         }
         if let archive = stores.compactableArchive, let compactAfter = configuration.compactAfter {
             services.append(ArchiveCompactionService(archive: archive, compactAfter: compactAfter, clock: clock, logger: logger, metrics: factory))

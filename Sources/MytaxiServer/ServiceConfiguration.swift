@@ -58,6 +58,9 @@ public struct ServiceConfiguration: Sendable {
     /// The PostgreSQL database every store lives in (`postgres://...`);
     /// nil: the embedded SQLite stores in ``dataDirectory``.
     public var databaseURL: String?
+    /// This node's name and address in a service of several nodes on
+    /// ``databaseURL`` (`--node-id`); nil: the service's only node, which decides dispatch.
+    public var node: ClusterNode?
     /// Address the HTTP API (and so `/metrics` and the fleet's positions) binds to.
     public var bindHost: String = "127.0.0.1"
     /// Address the terminals' listeners (TCP, UDP, OsmAnd) bind to; nil: ``bindHost``.
@@ -140,5 +143,28 @@ public struct ServiceConfiguration: Sendable {
         self.graphPath = graphPath
         self.devicesPath = devicesPath
         self.dataDirectory = dataDirectory
+    }
+}
+
+/// A node of a service of several on one PostgreSQL database (`serve
+/// --node-id`): its name, where the other nodes reach its API, and how long
+/// the dispatch lease it may hold runs.
+public struct ClusterNode: Sendable, Equatable {
+    /// The node's name (`--node-id`).
+    public var name: String
+    /// Its API's URL for the other nodes (`--advertise`).
+    public var address: String
+    /// How long the dispatch lease runs after each renewal (`--dispatch-lease-seconds`).
+    public var leaseDuration: Duration = ClusterNode.defaultLeaseDuration
+
+    /// Six seconds: renewed every half second, so a dozen renewals must fail
+    /// before a live owner loses it, while dispatch resumes within some
+    /// seven seconds of its owner's death.
+    public static let defaultLeaseDuration: Duration = .seconds(6)
+
+    /// The node `name`, reached at `address`.
+    public init(name: String, address: String) {
+        self.name = name
+        self.address = address
     }
 }

@@ -19,6 +19,9 @@ public struct ServiceStores: Sendable {
     public let learnedSpeeds: any LearnedSpeedStore
     /// The metrics `/metrics` shows.
     public let metrics: ServiceMetrics
+    /// Which node decides dispatch when several share the stores: on
+    /// PostgreSQL; nil on SQLite, which one node alone uses.
+    public let dispatchOwnership: (any DispatchOwnership)?
     /// The PostgreSQL connections, nil on SQLite.
     let pool: PostgresPool?
     /// The archive again when it is the SQLite one, whose segments
@@ -54,8 +57,8 @@ public struct ServiceStores: Sendable {
         return ServiceStores(
             archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
-            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), metrics: metrics, pool: pool,
-            compactableArchive: nil,
+            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), metrics: metrics,
+            dispatchOwnership: PostgresDispatchOwnership(pool: pool), pool: pool, compactableArchive: nil,
             problem: {
                 if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
                 return archive.moveFailure.map { _ in Self.moveFailing }
@@ -70,7 +73,7 @@ public struct ServiceStores: Sendable {
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
             learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory), metrics: metrics,
-            pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
+            dispatchOwnership: nil, pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
     }
 
     /// Stores that keep nothing once the process ends, for tests: `archive`
@@ -80,7 +83,7 @@ public struct ServiceStores: Sendable {
         ServiceStores(
             archive: archive, accounts: InMemoryAccountStore(), dispatchLog: InMemoryDispatchLog(),
             zoneSets: InMemoryZoneSetStore(), learnedSpeeds: InMemoryLearnedSpeedStore(), metrics: ServiceMetrics(),
-            pool: nil, compactableArchive: nil, problem: { nil })
+            dispatchOwnership: nil, pool: nil, compactableArchive: nil, problem: { nil })
     }
 
     /// Counts every failed move of the archive's journal and logs the first

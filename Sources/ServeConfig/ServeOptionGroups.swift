@@ -148,6 +148,26 @@ public struct ServeConnections: ParsableArguments {
     public var drainSeconds: Double?
 }
 
+/// `serve`'s options: one node of a service of several on one PostgreSQL database.
+public struct ServeNodes: ParsableArguments {
+    public init() {}
+
+    @Option(name: .customLong("node-id"), help: ArgumentHelp(
+        "This node's name in a service of several nodes on one --database: every node runs the listeners and the API, one at a time decides dispatch (the holder of the dispatch lease), the others follow its log and pass dispatch commands on to it. Needs --database and --advertise. (default: none, a single node)",
+        valueName: "NAME"))
+    public var nodeId: String?
+
+    @Option(help: ArgumentHelp(
+        "Where the other nodes reach this node's HTTP API, to pass dispatch commands on to it while it decides dispatch (with --node-id).",
+        valueName: "http://HOST:PORT"))
+    public var advertise: String?
+
+    @Option(name: .customLong("dispatch-lease-seconds"), help: ArgumentHelp(
+        "Seconds the dispatch lease runs after each renewal (every half second): after the deciding node dies, another takes dispatch over within about this long. (default: 6)",
+        valueName: "SECONDS"))
+    public var dispatchLeaseSeconds: Double?
+}
+
 /// `serve`'s options: the dispatch engine's rules (SPEC D2–D6) and the learned speeds' cadence.
 public struct ServeDispatch: ParsableArguments {
     public init() {}

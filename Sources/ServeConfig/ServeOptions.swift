@@ -27,6 +27,8 @@ public struct ServeOptions: ParsableArguments {
 
     @OptionGroup(title: "Dispatch") public var dispatch: ServeDispatch
 
+    @OptionGroup(title: "Several nodes") public var nodes: ServeNodes
+
     @OptionGroup(title: "Accounts and API limits") public var accounts: ServeAccounts
 
     @OptionGroup(title: "Clock (simulations)") public var clock: ServeClock
@@ -67,6 +69,7 @@ public struct ServeOptions: ParsableArguments {
         try listeners.apply(to: &configuration)
         try connections.apply(to: &configuration)
         try dispatch.apply(to: &configuration)
+        try nodes.apply(to: &configuration)
         try accounts.apply(to: &configuration)
         try clock.apply(to: &configuration)
         return configuration
@@ -168,6 +171,38 @@ extension ServeConnections {
             }
             configuration.drainSeconds = drainSeconds
         }
+    }
+}
+
+extension ServeNodes {
+    func apply(to configuration: inout ServiceConfiguration) throws {
+        guard let nodeId else {
+            if advertise != nil || dispatchLeaseSeconds != nil {
+                throw ValidationError("--advertise and --dispatch-lease-seconds are for a node of several: give --node-id NAME too")
+            }
+            return
+        }
+        guard !nodeId.isEmpty, nodeId.count <= 64, nodeId.allSatisfy({ $0.isLetter || $0.isNumber || "-_.".contains($0) }) else {
+            throw ValidationError("--node-id must be 1 to 64 letters, digits, '-', '_' or '.', not '\(nodeId)'")
+        }
+        guard configuration.databaseURL != nil else {
+            throw ValidationError(
+                "--node-id needs --database URL (or $\(DatabaseEnvironment.variable)): the nodes of one service share one PostgreSQL database")
+        }
+        guard let advertise else {
+            throw ValidationError("--node-id needs --advertise http://HOST:PORT: where the other nodes reach this node's API")
+        }
+        guard let url = URL(string: advertise), url.scheme == "http" || url.scheme == "https", url.host?.isEmpty == false else {
+            throw ValidationError("--advertise must be an http:// or https:// URL with a host, e.g. http://10.0.0.5:8080, not '\(advertise)'")
+        }
+        var node = ClusterNode(name: nodeId, address: advertise)
+        if let dispatchLeaseSeconds {
+            guard dispatchLeaseSeconds.isFinite, (2...300).contains(dispatchLeaseSeconds) else {
+                throw ValidationError("--dispatch-lease-seconds must be a number of seconds from 2 to 300, not '\(dispatchLeaseSeconds)'")
+            }
+            node.leaseDuration = .milliseconds(Int64(dispatchLeaseSeconds * 1000))
+        }
+        configuration.node = node
     }
 }
 

@@ -108,6 +108,8 @@ import Testing
     struct StateAnswer: Decodable {
         var logSequence: Int64
         var state: DispatchSnapshot
+        var decidesHere: Bool
+        var decidedBy: String?
     }
 
     static func state(_ service: ServiceProcess, _ token: String) async throws -> StateAnswer {

@@ -201,6 +201,29 @@ import Testing
         #expect(badPort.standardError.contains("--gt06-port must be a port number"))
     }
 
+    /// A node of several needs the shared database and an address the
+    /// other nodes reach it at; the error says which is missing.
+    @Test func aNodeOfSeveralNamesWhatItLacks() async throws {
+        let files = ["serve", "--zones", "z", "--devices", "d", "--graph", "g"]
+        let onSQLite = try await CommandRunner.run(
+            files + ["--data-dir", "x", "--node-id", "a", "--advertise", "http://127.0.0.1:8080"], environment: ["MYTAXI_DATABASE_URL": ""])
+        #expect(onSQLite.status == 2)
+        #expect(onSQLite.standardError.contains("--node-id needs --database URL"), "\(onSQLite.standardError)")
+        let database = ["--database", "postgres://mytaxi@127.0.0.1:1/mytaxi"]
+        let noAddress = try await CommandRunner.run(files + database + ["--node-id", "a"])
+        #expect(noAddress.status == 2)
+        #expect(noAddress.standardError.contains("--node-id needs --advertise http://HOST:PORT"), "\(noAddress.standardError)")
+        let badAddress = try await CommandRunner.run(files + database + ["--node-id", "a", "--advertise", "10.0.0.5:8080"])
+        #expect(badAddress.standardError.contains("--advertise must be an http:// or https:// URL"), "\(badAddress.standardError)")
+        let badName = try await CommandRunner.run(files + database + ["--node-id", "a b", "--advertise", "http://a:1"])
+        #expect(badName.standardError.contains("--node-id must be"), "\(badName.standardError)")
+        let shortLease = try await CommandRunner.run(
+            files + database + ["--node-id", "a", "--advertise", "http://a:1", "--dispatch-lease-seconds", "0.5"])
+        #expect(shortLease.standardError.contains("--dispatch-lease-seconds must be"), "\(shortLease.standardError)")
+        let alone = try await CommandRunner.run(files + database + ["--advertise", "http://a:1"])
+        #expect(alone.standardError.contains("give --node-id NAME too"), "\(alone.standardError)")
+    }
+
     /// Every number a flag or the config file gives must be finite and in
     /// range: `--idle-timeout nan` used to trap at start.
     @Test(arguments: [
@@ -315,14 +338,16 @@ import Testing
                      "--ingest-bind", "--login-timeout", "--max-connections", "--http-timeout", "--http-max-connections",
                      "--graph", "--speed-profile", "--offer-timeout", "--confirmation-timeout", "--zone-dwell",
                      "--stale-grace", "--missing-client-wait", "--fix-retention-days", "--compact-after-hours",
-                     "--require-device-secret", "--ingest-allow"] {
+                     "--require-device-secret", "--ingest-allow", "--node-id", "--advertise", "--dispatch-lease-seconds"] {
             #expect(help.contains(flag), "\(flag) missing from serve --help")
         }
         for defaultValue in ["8080", "127.0.0.1", "5023", "5027", "5055", "90", "900", "20000", "10000"] {
             #expect(help.contains(defaultValue))
         }
         // Grouped by concern, in this order, each under its heading.
-        let headings = ["FILES:", "ZONE FILE:", "STORAGE:", "LISTENERS:", "CONNECTIONS:", "DISPATCH:", "ACCOUNTS AND API LIMITS:", "OUTPUT:"]
+        let headings = [
+            "FILES:", "ZONE FILE:", "STORAGE:", "LISTENERS:", "CONNECTIONS:", "DISPATCH:", "SEVERAL NODES:", "ACCOUNTS AND API LIMITS:", "OUTPUT:",
+        ]
         let places = headings.map { heading in help.range(of: "\n\(heading)\n").map { help.distance(from: help.startIndex, to: $0.lowerBound) } }
         #expect(places.allSatisfy { $0 != nil }, "every group has its heading: \(places)")
         #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted())

@@ -14,10 +14,15 @@ struct DispatchStateController: Sendable {
         group.get("state", use: state)
     }
 
-    /// `GET /v1/dispatch/state` → `{"logSequence", "state"}`.
+    /// `GET /v1/dispatch/state` → `{"logSequence", "state", "decidesHere", "decidedBy"}`.
     @Sendable func state(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: [.administrator])
         let durable = await dispatcher.durableState()
-        return try JSONResponse.ok(DispatchStateJSON(logSequence: durable.logSequence, state: durable.snapshot))
+        let decidedBy: String? =
+            switch durable.role {
+            case .deciding(let lease), .following(let lease): lease?.node
+            }
+        return try JSONResponse.ok(DispatchStateJSON(
+            logSequence: durable.logSequence, state: durable.snapshot, decidesHere: durable.role.decides, decidedBy: decidedBy))
     }
 }

@@ -7,4 +7,9 @@ struct DispatchStateJSON: Codable, Sendable {
     var logSequence: Int64
     /// Taxis, queues, open requests, reservations and counters.
     var state: DispatchSnapshot
+    /// Whether this node decides dispatch (always, on a single node).
+    var decidesHere: Bool
+    /// The node that decides dispatch (`--node-id`): nil on a single node,
+    /// and while no node holds the lease.
+    var decidedBy: String?
 }

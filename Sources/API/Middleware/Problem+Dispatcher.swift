@@ -17,6 +17,8 @@ extension Problem {
             self = .badRequest(problem)
         case .storage, .corruptLog:
             self = .unavailable("the dispatcher cannot record this now; nothing was changed; try again shortly")
+        case .decidedElsewhere:
+            self = .unavailable("\(error); nothing was changed; try again shortly")
         }
     }
 
