@@ -9,7 +9,7 @@ BROWSER_PACKAGES = chromium chromium-driver
 POSTGRES_PACKAGES = postgresql-15 postgresql-15-postgis-3 libpq-dev
 PYTHON_PACKAGES = shapely pytest schemathesis selenium
 
-.PHONY: demo demo-tour test test-suites bench fuzz build release deps deps-system deps-browser deps-python deps-postgres install-debian clean
+.PHONY: demo demo-tour cluster-demo test test-suites bench fuzz build release deps deps-system deps-browser deps-python deps-postgres install-debian clean
 
 ## Install what is missing (Debian packages, the test browser, Python test tools).
 deps: deps-system deps-browser deps-python
@@ -50,6 +50,14 @@ release: deps-system
 demo: deps-system
 	$(SWIFT) build -c release --product mytaxi
 	./Tools/demo.sh "$$($(SWIFT) build -c release --show-bin-path)"
+
+## The service as it runs in production, on this machine: etcd, PostgreSQL under
+## Patroni (primary and synchronous standby), three mytaxi nodes and HAProxy
+## (Tools/cluster.sh; `Tools/cluster.sh down` stops it), with the simulator
+## against its front doors until Ctrl-C.
+cluster-demo: deps-system release
+	./Tools/cluster.sh up
+	./Tools/cluster.sh demo
 
 ## The same, after a short tour of the zone engine, the router and the dispatch engine by command.
 demo-tour: deps-system
