@@ -44,14 +44,19 @@ public actor ZoneSwitch {
     private let clock: any ServiceClock
     private let logger: Logger
     private var inFlight: Task<Report, Never>?
+    /// The zone set version activated through the API that is in force,
+    /// nil while the zones file is.
+    public private(set) var versionInForce: Int?
 
     /// Switches `active` (which ingest and the API read), `fleet` and
     /// `dispatcher`, and tells the dispatchers' `board` (nil: nobody
-    /// watches), reading the time ingest stamps fixes with from `clock`.
+    /// watches), reading the time ingest stamps fixes with from `clock`;
+    /// `versionInForce` is the version the service started on (nil: the zones file).
     public init(
         active: ActiveZones, fleet: FleetIndex, dispatcher: Dispatcher,
-        board: NotificationHub?, clock: any ServiceClock, logger: Logger
+        board: NotificationHub?, clock: any ServiceClock, logger: Logger, versionInForce: Int? = nil
     ) {
+        self.versionInForce = versionInForce
         self.active = active
         self.fleet = fleet
         self.dispatcher = dispatcher
@@ -78,14 +83,19 @@ public actor ZoneSwitch {
     private func perform(_ index: ZoneIndex, version: Int?, from source: String) async -> Report {
         let started = ContinuousClock.now
         active.replace(with: index)
+        versionInForce = version
         let taxisRezoned = fleet.rezone(at: clock.now) { index.zone(at: $0)?.id }
         var report = Report(
             zoneCount: index.zoneSet.zones.count, taxisRezoned: taxisRezoned, dispatchEvents: [], dispatchFailure: nil,
             duration: .zero)
-        do {
-            report.dispatchEvents = try await dispatcher.replaceZones(with: index)
-        } catch {
-            report.dispatchFailure = error
+        // On a node of several, the node that decides dispatch moves the
+        // engine's zones when it puts the same version in force.
+        if await dispatcher.role.decides {
+            do {
+                report.dispatchEvents = try await dispatcher.replaceZones(with: index)
+            } catch {
+                report.dispatchFailure = error
+            }
         }
         report.duration = ContinuousClock.now - started
         log(report, from: source)

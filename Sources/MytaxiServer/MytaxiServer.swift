@@ -138,7 +138,9 @@ public final class MytaxiServer: Sendable {
             secretPolicy: secretPolicy, logger: logger)
         let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
         notificationHub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
-        let zoneSwitch = ZoneSwitch(active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger)
+        let zoneSwitch = ZoneSwitch(
+            active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger,
+            versionInForce: inputs.zoneSetVersion)
         let health = ServiceHealth(configuration: configuration, pipeline: pipeline, storeProblem: stores.problem)
         api = APIServer(
             fleet: fleet, archive: stores.archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: metrics.registry,
@@ -253,7 +255,8 @@ public final class MytaxiServer: Sendable {
     /// The background upkeep: stale taxis swept, moved ones snapped, speeds
     /// learned, expired tokens forgotten, the archive kept within its
     /// retention and compacted, the database probed, and on a node of
-    /// several the taxis that report to the other nodes read.
+    /// several the taxis that report to the other nodes read and the zone
+    /// sets they put in force followed.
     private func upkeepServices() -> [any Service] {
         let factory = stores.metrics.factory
         var services: [any Service] = [
@@ -270,6 +273,7 @@ public final class MytaxiServer: Sendable {
         }
         if configuration.node != nil {
             services.append(PeriodicService(FleetOfEveryNode(archive: stores.archive, fleet: fleet), clock: clock))
+            services.append(PeriodicService(ZoneSetsOfEveryNode(store: stores.zoneSets, zoneSwitch: zoneSwitch, logger: logger), clock: clock))
         }
         if let archive = stores.compactableArchive, let compactAfter = configuration.compactAfter {
             services.append(ArchiveCompactionService(archive: archive, compactAfter: compactAfter, clock: clock, logger: logger, metrics: factory))

@@ -15,6 +15,9 @@ public struct ServiceInputs: Sendable {
     /// came from an activated version or from values), so that a SIGHUP
     /// reloads the file only when it changed.
     public var zonesFileBytes: Data?
+    /// The zone set version activated through the API that ``zoneSet`` is,
+    /// nil when it is the zones file.
+    public var zoneSetVersion: Int?
     /// Which device belongs to which taxi.
     public var devices: DeviceRegistry
     /// The road router the ETAs, waits and reachability come from.
@@ -24,13 +27,15 @@ public struct ServiceInputs: Sendable {
 
     /// Inputs given as values.
     public init(
-        zoneSet: ZoneSet, devices: DeviceRegistry, router: RoadRouter, footRouter: RoadRouter? = nil, zonesFileBytes: Data? = nil
+        zoneSet: ZoneSet, devices: DeviceRegistry, router: RoadRouter, footRouter: RoadRouter? = nil, zonesFileBytes: Data? = nil,
+        zoneSetVersion: Int? = nil
     ) {
         self.zoneSet = zoneSet
         self.devices = devices
         self.router = router
         self.footRouter = footRouter
         self.zonesFileBytes = zonesFileBytes
+        self.zoneSetVersion = zoneSetVersion
     }
 
     /// Reads the files `configuration` names: the zone version planners
@@ -39,7 +44,7 @@ public struct ServiceInputs: Sendable {
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used,
     ///   or the zone file's and the devices file's own errors.
     public static func load(_ configuration: ServiceConfiguration, zoneSets: any ZoneSetStore, logger: Logger) async throws -> ServiceInputs {
-        let zoneSet = try await loadZones(configuration, zoneSets: zoneSets, logger: logger)
+        let (zoneSet, zoneSetVersion) = try await loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
         let router = try loadRouter(configuration, logger: logger)
         let footRouter = try configuration.footGraphPath.map { path in
@@ -51,21 +56,23 @@ public struct ServiceInputs: Sendable {
         }
         return ServiceInputs(
             zoneSet: zoneSet, devices: devices, router: router, footRouter: footRouter,
-            zonesFileBytes: try? Data(contentsOf: URL(fileURLWithPath: configuration.zonesPath)))
+            zonesFileBytes: try? Data(contentsOf: URL(fileURLWithPath: configuration.zonesPath)), zoneSetVersion: zoneSetVersion)
     }
 
     /// The zones the service starts on: the version planners activated
-    /// through the API when there is one, else the file of `--zones`.
+    /// through the API when there is one (and its number), else the file of `--zones`.
     /// - Throws: ``ServiceStartError`` when the active version no longer
     ///   loads, or the zone file's own error.
-    private static func loadZones(_ configuration: ServiceConfiguration, zoneSets: any ZoneSetStore, logger: Logger) async throws -> ZoneSet {
+    private static func loadZones(
+        _ configuration: ServiceConfiguration, zoneSets: any ZoneSetStore, logger: Logger
+    ) async throws -> (ZoneSet, version: Int?) {
         guard let active = try await zoneSets.activeVersion(), let geoJSON = try await zoneSets.geoJSON(of: active.version) else {
-            return try ZoneFileLoader.load(path: configuration.zonesPath, options: configuration.zoneFileOptions).zoneSet
+            return (try ZoneFileLoader.load(path: configuration.zonesPath, options: configuration.zoneFileOptions).zoneSet, nil)
         }
         do {
             let loaded = try ZoneFileLoader.load(data: geoJSON, options: ZoneFileOptions())
             logger.info("zones: version \(active.version) activated by \(active.activation?.by ?? "?") through the API, in place of \(configuration.zonesPath)")
-            return loaded.zoneSet
+            return (loaded.zoneSet, active.version)
         } catch {
             throw ServiceStartError(
                 file: configuration.dataDirectory.map { $0 + "/zones.sqlite" } ?? "the database's zone sets",

@@ -13,14 +13,29 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct DispatcherRoleTests {
     static let lease: Duration = .seconds(6)
 
-    @Test func theFollowerReplaysTheOwnersLogAndTakesOverWhereItStopped() async throws {
+    /// Two nodes' dispatchers on one fenced log, both following, and the
+    /// first one's lease, under which it decides.
+    struct TwoNodes {
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
-        let ownership = InMemoryDispatchOwnership(clock: clock)
-        let log = InMemoryDispatchLog(ownership: ownership)
-        let first = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
-        let second = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
-        let firstLease = try #require(try await ownership.claim(node: "a", address: "http://a", for: Self.lease))
-        try await first.decide(holding: firstLease)
+        let ownership: InMemoryDispatchOwnership
+        let log: InMemoryDispatchLog
+        let first: Dispatcher
+        let second: Dispatcher
+        let firstLease: DispatchLease
+
+        init() async throws {
+            ownership = InMemoryDispatchOwnership(clock: clock)
+            log = InMemoryDispatchLog(ownership: ownership)
+            first = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
+            second = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
+            firstLease = try #require(try await ownership.claim(node: "a", address: "http://a", for: DispatcherRoleTests.lease))
+            try await first.decide(holding: firstLease)
+        }
+    }
+
+    @Test func theFollowerReplaysTheOwnersLogAndTakesOverWhereItStopped() async throws {
+        let nodes = try await TwoNodes()
+        let (clock, ownership, log, first, second, firstLease) = (nodes.clock, nodes.ownership, nodes.log, nodes.first, nodes.second, nodes.firstLease)
         #expect(try await ownership.claim(node: "b", address: "http://b", for: Self.lease) == nil)
         await second.follow(owner: firstLease)
 
@@ -57,14 +72,9 @@ import Testing
     /// on the deciding one: the follower publishes the notices of every
     /// entry it replays, with the same keys.
     @Test func theFollowerPublishesTheNoticesOfWhatItReplays() async throws {
-        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
-        let ownership = InMemoryDispatchOwnership(clock: clock)
-        let log = InMemoryDispatchLog(ownership: ownership)
-        let owner = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
-        let follower = try await Dispatcher(log: log, clock: clock, role: .following(owner: nil))
-        let lease = try #require(try await ownership.claim(node: "a", address: "http://a", for: Self.lease))
-        try await owner.decide(holding: lease)
-        _ = try await DispatcherTests.rideScenario(owner, clock: clock)
+        let nodes = try await TwoNodes()
+        let (owner, follower) = (nodes.first, nodes.second)
+        _ = try await DispatcherTests.rideScenario(owner, clock: nodes.clock)
         try await follower.catchUp()
         owner.close()
         follower.close()

@@ -5,7 +5,8 @@ import Testing
 
 /// Two `mytaxi serve` nodes on one PostgreSQL database form one service:
 /// one decides dispatch, the other passes dispatch commands on to it,
-/// replays its log and knows the taxis whose terminals report to it; when the deciding node is killed (`kill -9`), the other
+/// replays its log, knows the taxis whose terminals report to it and puts
+/// in force the zone sets activated on it; when the deciding node is killed (`kill -9`), the other
 /// takes dispatch over within the lease, with the state the log holds, and
 /// nothing acknowledged is lost.
 @Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason), .timeLimit(.minutes(20)), .tags(.longRunningProcesses))
@@ -60,6 +61,16 @@ struct DispatchFailoverTests {
         try DispatchRestartTests.expect(try await second.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": true}"#), 200)
         try DispatchRestartTests.expect(
             try await second.call("POST", "/v1/rides", token: passenger, json: #"{"pickup": {"lon": \#(lon), "lat": \#(lat)}}"#), 201)
+
+        // A zone set activated through the follower is put in force on the
+        // deciding node too (the same zones, so that the state stays as it is).
+        let published = try await CommandRunner.run(
+            ["zones", "publish", "Zones/manhattan/zones.geojson", "--to", "http://127.0.0.1:\(second.ports["http"]!)", "--token-stdin"],
+            input: admin + "\n")
+        #expect(published.status == 0, "\(published.standardError)")
+        try await waitUntil("a putting in force the version activated on b", within: .seconds(20)) {
+            try first.log().contains("version 1 activated by \(ServiceProcess.administrator.username) on another node")
+        }
 
         let decided = try await DispatchRestartTests.state(first, try await first.administratorSession())
         #expect(decided.decidesHere)

@@ -61,7 +61,9 @@ struct DispatchOwnershipService: Service {
         let asked = clock.uptime
         do {
             if let lease = try await ownership.claim(node: node, address: address, for: leaseDuration) {
-                if await !dispatcher.role.decides {
+                // A new epoch even for this node when its lease ran out
+                // unnoticed: another node may have decided meanwhile.
+                if await dispatcher.role != .deciding(lease) {
                     try await dispatcher.decide(holding: lease)
                     logger.notice("this node decides dispatch now (\(lease)); restored the engine from the dispatch log")
                     await takeOverTheFleet()
