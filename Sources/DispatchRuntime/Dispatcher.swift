@@ -543,11 +543,9 @@ public actor Dispatcher {
     /// decided that is not written yet fails (its lease is gone, so the log
     /// would refuse it). Its state is rebuilt from the log by the next ``catchUp()``.
     public func follow(owner: DispatchLease?) async {
-        guard role.decides else {
-            role = .following(owner: owner)
-            return
-        }
+        let wasDeciding = role.decides
         role = .following(owner: owner)
+        guard wasDeciding else { return }
         epoch = gate.hold(nil)
         needsReload = true
         await waitForWrites()

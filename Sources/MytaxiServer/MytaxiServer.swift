@@ -205,8 +205,7 @@ public final class MytaxiServer: Sendable {
             // After the dispatcher, so that it stops first: it writes what is
             // queued and hands the lease over while the dispatcher still runs.
             services.append(DispatchOwnershipService(
-                ownership: ownership, dispatcher: dispatcher, fleet: fleet, zones: zones, node: node.name, address: node.address,
-                leaseDuration: node.leaseDuration, clock: clock, logger: logger))
+                ownership: ownership, dispatcher: dispatcher, fleet: fleet, zones: zones, node: node, clock: clock, logger: logger))
         }
         services.append(IngestListenersService(
             listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand }, udpPorts: configuration.udpPorts,

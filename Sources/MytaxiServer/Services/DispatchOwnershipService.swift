@@ -25,11 +25,9 @@ struct DispatchOwnershipService: Service {
     let fleet: FleetIndex
     /// The zone set in force on this node, which the engine takes at a takeover.
     let zones: ActiveZones
-    /// This node's name and where the others reach it.
-    let node: String
-    let address: String
-    /// How long a claimed lease runs; the holder renews it every round.
-    let leaseDuration: Duration
+    /// This node's name, where the others reach it, and how long a claimed
+    /// lease runs (the holder renews it every round).
+    let node: ClusterNode
     let clock: any ServiceClock
     let logger: Logger
 
@@ -60,7 +58,7 @@ struct DispatchOwnershipService: Service {
     private func claimOrFollow(heldUntil: Duration?) async -> Duration? {
         let asked = clock.uptime
         do {
-            if let lease = try await ownership.claim(node: node, address: address, for: leaseDuration) {
+            if let lease = try await ownership.claim(node: node.name, address: node.address, for: node.leaseDuration) {
                 // A new epoch even for this node when its lease ran out
                 // unnoticed: another node may have decided meanwhile.
                 if await dispatcher.role != .deciding(lease) {
@@ -68,7 +66,7 @@ struct DispatchOwnershipService: Service {
                     logger.notice("this node decides dispatch now (\(lease)); restored the engine from the dispatch log")
                     await takeOverTheFleet()
                 }
-                return asked + leaseDuration
+                return asked + node.leaseDuration
             }
             let owner = try await ownership.owner()
             let role = await dispatcher.role
