@@ -293,6 +293,7 @@ let package = Package(
                 "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "DispatchCore",
                 "DispatchRuntime", "Routing", "Accounts",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),

@@ -66,6 +66,8 @@ public struct APIServer: Sendable {
     public let fleetTime: (@Sendable () -> Date)?
     /// The walking router for `mode=foot`, nil when the service has no foot graph.
     public let footRouter: RoadRouter?
+    /// The answers to requests with an `Idempotency-Key`, shared by every node.
+    public let idempotentAnswers: any IdempotentAnswerStore
 
     /// Logins allowed at once per client address by default (a dispatch office or a
     /// carrier's NAT puts many users behind one), then refilled at this many a minute; `--login-limit` changes it.
@@ -85,8 +87,9 @@ public struct APIServer: Sendable {
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
         trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil,
-        footRouter: RoadRouter? = nil
+        footRouter: RoadRouter? = nil, idempotentAnswers: any IdempotentAnswerStore = InMemoryIdempotentAnswerStore()
     ) {
+        self.idempotentAnswers = idempotentAnswers
         self.fleetTime = fleetTime
         self.footRouter = footRouter
         self.metricsApart = metricsApart
@@ -134,14 +137,18 @@ public struct APIServer: Sendable {
         // Dispatch commands reach the node that decides dispatch, whichever
         // node the client reached; a driver's login and logout are among them.
         let dispatchCommands = DispatchForwardingMiddleware(dispatcher: dispatcher)
+        // Every request that changes something may carry an Idempotency-Key
+        // (logins excepted: their answers hold a fresh token, never kept);
+        // behind the passing-on, so the node that decides keeps the answer.
+        let idempotent = IdempotencyMiddleware(store: idempotentAnswers, clock: clock)
         sessions.addPublicRoutes(to: router.group("v1/sessions").add(middleware: dispatchCommands))
         PassengersController(accounts: accounts, limiter: registrations, proxies: trustedProxies)
-            .addRoutes(to: router.group("v1/passengers"))
+            .addRoutes(to: router.group("v1/passengers").add(middleware: idempotent))
 
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
         sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
         let accountsController = AccountsController(accounts: accounts, hasDevice: hasDevice)
-        accountsController.addRoutes(to: v1.group("accounts"))
+        accountsController.addRoutes(to: v1.group("accounts").add(middleware: idempotent))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)
@@ -155,18 +162,21 @@ public struct APIServer: Sendable {
         RoadSpeedsController(router: roadRouter, fleetTime: fleetTime ?? { [clock] in clock.now }).addRoutes(to: v1.group("roads"))
         let meetingPoints = MeetingPoints(car: roadRouter, foot: footRouter)
         RidesController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, clock: clock)
-            .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands))
+            .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands).add(middleware: idempotent))
         ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints)
-            .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands))
+            .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
-        DriverController(dispatcher: dispatcher, clock: clock).addRoutes(to: v1.group("driver").add(middleware: dispatchCommands))
+        DriverController(dispatcher: dispatcher, clock: clock)
+            .addRoutes(to: v1.group("driver").add(middleware: dispatchCommands).add(middleware: idempotent))
         let travelTimes = TravelTimeController(routers: TravelModes(car: roadRouter, foot: footRouter), clock: clock)
         travelTimes.addRoutes(to: v1.group("eta"))
         travelTimes.addRouteGeometry(to: v1.group("route"))
         WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, meetingPoints: meetingPoints, clock: clock)
             .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
-        ZoneSetsController(store: zoneSets, zoneSwitch: zoneSwitch, clock: clock).addRoutes(to: v1.group("zone-sets"))
+        ZoneSetsController(store: zoneSets, zoneSwitch: zoneSwitch, clock: clock).addRoutes(
+            to: v1.group("zone-sets").add(
+                middleware: IdempotencyMiddleware(store: idempotentAnswers, clock: clock, bodyLimit: ZoneSetsController.maxUpload)))
         let notifications = notificationsController()
         notifications.addRoutes(to: v1.group("notifications"))
         notifications.addPushRoutes(http: v1.group("push"), webSocket: nil)

@@ -43,6 +43,7 @@ public actor Dispatcher {
     public static let noticeBufferSize = 100_000
 
     private var engine: DispatchEngine
+    private var answered: AnsweredCommands
     private let etas: any PickupETAs
     private let positions: any TaxiPositions
     private let trackingInterval: Duration
@@ -108,6 +109,7 @@ public actor Dispatcher {
         self.clock = clock
         self.snapshotInterval = snapshotInterval.map { max(1, $0) }
         engine = restored.engine
+        answered = restored.answered
         lastSequence = restored.lastSequence
         lastEngineTime = restored.engineTime
         timeOffset = restored.engineTime - clock.uptime
@@ -141,6 +143,12 @@ public actor Dispatcher {
     /// the command is durable. An observation that decides nothing (a timer
     /// tick, an ETA within the threshold) is not logged.
     ///
+    /// A command that comes with `idempotencyKey` (a request's
+    /// `Idempotency-Key`, scoped to its caller, method and path) is carried
+    /// out once: sent again with the same key, on this node or any other,
+    /// before or after a restart, it is answered with what the first one
+    /// decided, once that is durable. The key is written with the command's entry.
+    ///
     /// The command runs on the dispatcher; the wait for its commit does not:
     /// the dispatcher goes on to the next command as soon as this one's
     /// entry is handed to the group commit, and the caller is resumed from
@@ -149,8 +157,10 @@ public actor Dispatcher {
     ///   fit (nothing changed), ``DispatcherError/storage(_:)`` when it could
     ///   not be made durable (nothing changed either).
     @discardableResult
-    public nonisolated func execute(_ command: DispatchCommand) async throws(DispatcherError) -> [DispatchEvent] {
-        let (events, durability) = try await begin(command)
+    public nonisolated func execute(
+        _ command: DispatchCommand, idempotencyKey: String? = nil
+    ) async throws(DispatcherError) -> [DispatchEvent] {
+        let (events, durability) = try await begin(command, idempotencyKey: idempotencyKey)
         return try await durable(events, durability)
     }
 
@@ -174,13 +184,21 @@ public actor Dispatcher {
     /// when there is nothing to log). A request or a booking is placed in
     /// the zone of its pickup under the zone set in force as it runs (when
     /// the dispatcher was given ``ActiveZones``), so one that raced a zone
-    /// swap never waits in a zone that is gone.
-    private func begin(_ command: DispatchCommand) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
+    /// swap never waits in a zone that is gone. A command whose key was
+    /// answered before is not run: its first answer is returned.
+    private func begin(
+        _ command: DispatchCommand, idempotencyKey key: String? = nil
+    ) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
+        if let key, let answer = answered[key] {
+            if case .following(let owner) = role { throw .decidedElsewhere(owner: owner) }
+            return (answer.events, answer.durability)
+        }
         let command = zones.map { command.placingPickup(in: $0.current) } ?? command
         if let refusal = bookingRefusal(command) { return (refusal, nil) }
-        let (writes, events, notices) = try run(command)
+        let (writes, events, notices) = try run(command, idempotencyKey: key)
         guard !writes.isEmpty else { return (events, nil) }
         let durability = DurabilityPromise()
+        if let key { answered.remember(key, events: events, at: clock.now, durability: durability) }
         submit(writes, events: events, notices: notices) { durability.settle($0) }
         return (events, durability)
     }
@@ -218,13 +236,14 @@ public actor Dispatcher {
     }
 
     /// The driver of `taxi` accepts the offer it holds: the passenger is told
-    /// the router's ETA from the taxi's position to the pickup (SPEC D3).
+    /// the router's ETA from the taxi's position to the pickup (SPEC D3);
+    /// `idempotencyKey` as for ``execute(_:idempotencyKey:)``.
     /// - Throws: as ``execute(_:)``; ``DispatchError/noPendingOffer(_:)`` without an offer.
     @discardableResult
-    public func accept(_ taxi: TaxiID) async throws(DispatcherError) -> [DispatchEvent] {
+    public func accept(_ taxi: TaxiID, idempotencyKey: String? = nil) async throws(DispatcherError) -> [DispatchEvent] {
         let pickup = engine.snapshot.request(heldBy: taxi)?.pickup
         let eta = pickup.flatMap { etas.eta(from: taxi, to: $0, depart: clock.now) }
-        return try await execute(.accept(taxi, eta: eta))
+        return try await execute(.accept(taxi, eta: eta), idempotencyKey: idempotencyKey)
     }
 
     /// For the dispatcher (SPEC D4): the zones with free taxis, ranked by the
@@ -377,7 +396,9 @@ public actor Dispatcher {
     }
 
     /// Runs `command` on the engine and returns the log writes that make it durable.
-    private func run(_ command: DispatchCommand) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?) {
+    private func run(
+        _ command: DispatchCommand, idempotencyKey: String? = nil
+    ) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?) {
         if case .following(let owner) = role { throw .decidedElsewhere(owner: owner) }
         guard !reloading else {
             throw .storage(.unavailable(location: "the dispatch log", reason: "reloading after a failed write; try again"))
@@ -400,10 +421,12 @@ public actor Dispatcher {
         if let fleetTaxi, events.isEmpty, engine.snapshot.taxis[fleetTaxi] == recordBefore { return ([], [], nil) }
         lastSequence += 1
         lastEngineTime = now
-        let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall)
+        let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall, idempotencyKey: idempotencyKey)
         entriesSinceSnapshot += 1
         if entriesSinceSnapshot >= snapshotInterval ?? max(10_000, Self.snapshotEntriesPerTaxi * engine.snapshot.taxis.count) {
-            writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now))
+            var kept = answered
+            if let idempotencyKey { kept.remember(idempotencyKey, events: events, at: wall) }
+            writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now, answered: kept.answers))
             entriesSinceSnapshot = 0
         }
         let closed = engine.closedByLastCall
@@ -515,6 +538,7 @@ public actor Dispatcher {
     private func reload() async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         engine = restored.engine
+        answered = restored.answered
         decisions.add(1, ordering: .releasing)
         lastSequence = restored.lastSequence
         lastEngineTime = max(lastEngineTime, restored.engineTime)
@@ -575,7 +599,7 @@ public actor Dispatcher {
         guard !role.decides else { return 0 }
         var replayed = 0
         for entry in entries where entry.sequence > lastSequence {
-            let logged = try Self.replay(entry, on: &engine)
+            let logged = try Self.replay(entry, on: &engine, answered: &answered)
             lastSequence = entry.sequence
             lastEngineTime = max(lastEngineTime, logged.command.engineTime)
             replayed += 1
@@ -592,6 +616,7 @@ public actor Dispatcher {
 
     private struct Restored {
         var engine: DispatchEngine
+        var answered = AnsweredCommands()
         var lastSequence: Int64
         var engineTime: Duration
     }
@@ -612,26 +637,29 @@ public actor Dispatcher {
                 let state = try DispatchLogCoding.decode(LoggedState.self, from: snapshot.payload)
                 restored = Restored(
                     engine: DispatchEngine(rules: rules, restoring: state.snapshot),
+                    answered: AnsweredCommands(restoring: state.answered ?? [:]),
                     lastSequence: snapshot.sequence, engineTime: state.engineTime)
             } catch {
                 throw .corruptLog(sequence: snapshot.sequence, reason: "its snapshot does not decode: \(error)")
             }
         }
         for entry in entries {
-            let logged = try replay(entry, on: &restored.engine)
+            let logged = try replay(entry, on: &restored.engine, answered: &restored.answered)
             restored.engineTime = logged.command.engineTime
             restored.lastSequence = entry.sequence
         }
         return restored
     }
 
-    /// Runs the command of `entry` on `engine` at the times it was logged with.
+    /// Runs the command of `entry` on `engine` at the times it was logged
+    /// with, and remembers its idempotency key in `answered`.
     private static func replay(
-        _ entry: DispatchLogEntry, on engine: inout DispatchEngine
+        _ entry: DispatchLogEntry, on engine: inout DispatchEngine, answered: inout AnsweredCommands
     ) throws(DispatcherError) -> (command: LoggedCommand, events: [DispatchEvent]) {
         do {
             let logged = try DispatchLogCoding.decode(LoggedCommand.self, from: entry.payload)
             let events = try engine.execute(logged.command, now: logged.engineTime, wall: logged.wallTime)
+            if let key = logged.idempotencyKey { answered.remember(key, events: events, at: logged.wallTime) }
             return (logged, events)
         } catch {
             throw .corruptLog(sequence: entry.sequence, reason: "\(error)")

@@ -22,6 +22,10 @@ extension LoggedCommand {
         writer.duration(engineTime)
         writer.raw(",\"wallTime\":")
         try writer.date(wallTime)
+        if let idempotencyKey {
+            writer.raw(",\"idempotencyKey\":")
+            writer.string(idempotencyKey)
+        }
         writer.raw("}")
         return Data(writer.finish())
     }

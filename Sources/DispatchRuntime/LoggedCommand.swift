@@ -3,7 +3,9 @@ import Foundation
 
 /// A command as the dispatch log keeps it: what it was, and when the engine
 /// carried it out, on the engine's time line (which continues across
-/// restarts) and on the wall clock (for history and audit).
+/// restarts) and on the wall clock (for history and audit), with the
+/// idempotency key it came with, so that whoever replays the log knows it
+/// was answered.
 struct LoggedCommand: Codable, Equatable, Sendable {
     /// The command.
     let command: DispatchCommand
@@ -11,6 +13,9 @@ struct LoggedCommand: Codable, Equatable, Sendable {
     let engineTime: Duration
     /// The wall-clock time it ran at.
     let wallTime: Date
+    /// The key of the request it came with (scoped to the caller, the
+    /// method and the path), nil when it came with none.
+    var idempotencyKey: String? = nil
 }
 
 /// The engine's state as the dispatch log's snapshot keeps it, with the
@@ -20,6 +25,9 @@ struct LoggedState: Codable, Equatable, Sendable {
     let snapshot: DispatchSnapshot
     /// The engine time of its last command.
     let engineTime: Duration
+    /// The keyed commands of the past day, by key; nil in snapshots written
+    /// before keys were kept.
+    var answered: [String: AnsweredCommands.Answer]? = nil
 }
 
 /// How log entries and snapshots become bytes: JSON, so an operator can read

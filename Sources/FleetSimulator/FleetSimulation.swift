@@ -35,10 +35,11 @@ public struct FleetSimulation: Sendable {
         if let missing = kinds.first(where: { endpoints.terminalPorts[$0] == nil }) {
             throw SimulatorError("no port for the \(missing.rawValue) terminals")
         }
+        let tally = SimulationTally()
         context = SimulationContext(
             router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: clock,
-            settings: settings, endpoints: endpoints, client: ServiceClient(host: endpoints.host, port: endpoints.httpPort),
-            tally: SimulationTally())
+            settings: settings, endpoints: endpoints,
+            client: ServiceClient(host: endpoints.host, port: endpoints.httpPort, onRetry: { tally.apiRetried() }), tally: tally)
     }
 
     /// The simulated time at which the run starts.

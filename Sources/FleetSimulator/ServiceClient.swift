@@ -3,9 +3,13 @@ import Foundation
 import FoundationNetworking
 #endif
 
-/// JSON calls to the service's HTTP API for the simulated users; a call
-/// answered 429 (too many logins or registrations from one address) waits
-/// as `Retry-After` says and is sent again.
+/// JSON calls to the service's HTTP API for the simulated users, which
+/// retry as a city's apps should: a call answered 429 (too many logins or
+/// registrations from one address) waits as `Retry-After` says and is sent
+/// again; one that got no answer (the node died, the connection was cut) or
+/// a 502, 503 or 504 (a node draining, dispatch changing hands) is sent
+/// again for up to ``retryWindow``, a call that changes something with the
+/// same `Idempotency-Key` each time, so that it is carried out once.
 struct ServiceClient: Sendable {
     /// An answer: its status and its body parsed as a JSON object (empty when not one).
     struct Answer {
@@ -15,10 +19,16 @@ struct ServiceClient: Sendable {
 
     private let base: String
     private let session: URLSession
+    private let onRetry: @Sendable () -> Void
 
-    /// A client of the API at `host:port`.
-    init(host: String, port: Int) {
+    /// How long a call is tried again after failures that did nothing
+    /// sure: long enough for another node to take dispatch over.
+    static let retryWindow: Duration = .seconds(30)
+
+    /// A client of the API at `host:port`; `onRetry` hears of every call sent again after a failure.
+    init(host: String, port: Int, onRetry: @escaping @Sendable () -> Void = {}) {
         base = "http://\(host):\(port)"
+        self.onRetry = onRetry
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 64
         configuration.timeoutIntervalForRequest = 60
@@ -43,27 +53,46 @@ struct ServiceClient: Sendable {
         return list
     }
 
-    /// The status and body of `method path`, sent again while answered 429.
+    /// The status and body of `method path`, sent again while answered 429,
+    /// and, within ``retryWindow``, while unanswered or answered 502, 503 or 504.
     private func send(_ method: String, _ path: String, token: String?, body: [String: Any]?) async throws -> (Int, Data) {
         guard let url = URL(string: base + path) else { throw SimulatorError("not a URL: \(base + path)") }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if method != "GET" { request.setValue(UUID().uuidString, forHTTPHeaderField: "Idempotency-Key") }
         if let body {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = try JSONSerialization.data(withJSONObject: body)
         }
-        for _ in 0..<20 {
-            let (data, response) = try await session.data(for: request)
-            let http = response as? HTTPURLResponse
-            if http?.statusCode == 429 {
-                let wait = http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init) ?? 5
-                try await Task.sleep(for: .seconds(min(max(wait, 1), 60)))
+        let giveUp = ContinuousClock.now + Self.retryWindow
+        var backoff = 0.25
+        for _ in 0..<100 {
+            let answer: (data: Data, response: URLResponse)
+            do {
+                answer = try await session.data(for: request)
+            } catch where ContinuousClock.now < giveUp {
+                onRetry()
+                try await Task.sleep(for: .seconds(backoff))
+                backoff = min(backoff * 2, 4)
                 continue
             }
-            return (http?.statusCode ?? 0, data)
+            let http = answer.response as? HTTPURLResponse
+            let status = http?.statusCode ?? 0
+            let wait = http?.value(forHTTPHeaderField: "Retry-After").flatMap(Double.init)
+            if status == 429 {
+                try await Task.sleep(for: .seconds(min(max(wait ?? 5, 1), 60)))
+                continue
+            }
+            if [502, 503, 504].contains(status), ContinuousClock.now < giveUp {
+                onRetry()
+                try await Task.sleep(for: .seconds(min(wait ?? backoff, 4)))
+                backoff = min(backoff * 2, 4)
+                continue
+            }
+            return (status, answer.data)
         }
-        throw SimulatorError("\(method) \(path): still answered 429 (too many requests) after 20 tries")
+        throw SimulatorError("\(method) \(path): still answered 429 (too many requests) after 100 tries")
     }
 
     /// The token of a login as `username`.

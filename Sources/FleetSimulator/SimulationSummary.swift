@@ -13,8 +13,10 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
     public var gaps: Int
     /// Terminal connections that failed (each reopened at the next fix).
     public var terminalFailures: Int
-    /// API calls that failed or were answered unexpectedly.
+    /// API calls that failed or were answered unexpectedly, after the client's retries.
     public var apiFailures: Int
+    /// Calls sent again after no answer or a 502, 503 or 504 (each with its first `Idempotency-Key`).
+    public var apiRetries: Int = 0
     /// Drivers who went available.
     public var driversAvailable: Int
     /// Rides requested (the service answered 201).
@@ -72,7 +74,7 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
             reservations: \(reservations) booked, \(reservationsCancelled) cancelled
             wait from request to the taxi at the pickup: p50 \(Self.seconds(waitP50Seconds)), p90 \(Self.seconds(waitP90Seconds))
             wait told beforehand vs had, over \(estimated) rides: MdAPE \(estimateMdAPEPercent.map { String(format: "%.1f %%", $0) } ?? "-"), told minus had median \(Self.seconds(estimateBiasSeconds))
-            API calls failed: \(apiFailures)
+            API calls failed: \(apiFailures) (after \(apiRetries) retries)
 
             """
     }

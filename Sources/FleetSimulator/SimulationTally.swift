@@ -16,6 +16,7 @@ public final class SimulationTally: Sendable {
         var gaps = 0
         var terminalFailures = 0
         var apiFailures = 0
+        var apiRetries = 0
         var driversAvailable = 0
         var requests = 0
         var requestsRefused = 0
@@ -43,6 +44,7 @@ public final class SimulationTally: Sendable {
     func gap() { state.withLock { $0.gaps += 1 } }
     func terminalFailed() { state.withLock { $0.terminalFailures += 1 } }
     func apiFailed() { state.withLock { $0.apiFailures += 1 } }
+    func apiRetried() { state.withLock { $0.apiRetries += 1 } }
     func driverAvailable() { state.withLock { $0.driversAvailable += 1 } }
     func requestRefused() { state.withLock { $0.requestsRefused += 1 } }
     func queued() { state.withLock { $0.queued += 1 } }
@@ -87,7 +89,7 @@ public final class SimulationTally: Sendable {
                 fixesSent: state.fixesSent.values.reduce(0, +),
                 fixesByProtocol: Dictionary(uniqueKeysWithValues: state.fixesSent.map { ($0.key.rawValue, $0.value) }),
                 fixesAcknowledged: state.fixesAcknowledged, gaps: state.gaps, terminalFailures: state.terminalFailures,
-                apiFailures: state.apiFailures, driversAvailable: state.driversAvailable, requests: state.requests,
+                apiFailures: state.apiFailures, apiRetries: state.apiRetries, driversAvailable: state.driversAvailable, requests: state.requests,
                 requestsRefused: state.requestsRefused, queued: state.queued, offers: state.offers, refusals: state.refusals,
                 served: state.served, missing: state.missing, completed: state.completed, cancelled: state.cancelled,
                 reservations: state.reservations, reservationsCancelled: state.reservationsCancelled,

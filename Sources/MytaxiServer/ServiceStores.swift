@@ -17,6 +17,8 @@ public struct ServiceStores: Sendable {
     public let zoneSets: any ZoneSetStore
     /// The speeds learned from the fleet, saved now and then and read at start.
     public let learnedSpeeds: any LearnedSpeedStore
+    /// The API's answers to requests with an `Idempotency-Key`, kept a day.
+    public let idempotentAnswers: any IdempotentAnswerStore
     /// The metrics `/metrics` shows.
     public let metrics: ServiceMetrics
     /// Which node decides dispatch when several share the stores: on
@@ -50,14 +52,14 @@ public struct ServiceStores: Sendable {
         let pool = PostgresPool(url: url)
         let applied = try PostgresSchema.migrate(pool)
         let migrations = applied.isEmpty ? "" : "; applied schema migrations \(applied.map(String.init).joined(separator: ", "))"
-        logger.info("fixes, dispatch log, accounts, zone sets and learned speeds on PostgreSQL \(url)\(migrations)")
+        logger.info("fixes, dispatch log, accounts, zone sets, learned speeds and idempotent answers on PostgreSQL \(url)\(migrations)")
         let archive = PostgresFixArchive(
             pool: pool, onMove: { metrics.ingest.moved(fixCount: $0.storedFixes, duration: $0.duration) },
             onMoveFailure: moveFailureReporter(metrics: metrics.ingest, logger: logger))
         return ServiceStores(
             archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
-            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), metrics: metrics,
+            learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), idempotentAnswers: PostgresIdempotentAnswerStore(pool: pool), metrics: metrics,
             dispatchOwnership: PostgresDispatchOwnership(pool: pool), pool: pool, compactableArchive: nil,
             problem: {
                 if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
@@ -72,17 +74,19 @@ public struct ServiceStores: Sendable {
         return ServiceStores(
             archive: archive, accounts: try SQLiteAccountStore(directory: directory),
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
-            learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory), metrics: metrics,
+            learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory),
+            idempotentAnswers: try SQLiteIdempotentAnswerStore(directory: directory), metrics: metrics,
             dispatchOwnership: nil, pool: nil, compactableArchive: archive, problem: { archive.moveFailure.map { _ in Self.moveFailing } })
     }
 
     /// Stores that keep nothing once the process ends, for tests: `archive`
     /// (in memory unless given) and in-memory accounts, dispatch log, zone
-    /// sets and learned speeds.
+    /// sets, learned speeds and idempotent answers.
     public static func inMemory(archive: any FixArchive = InMemoryFixArchive()) -> ServiceStores {
         ServiceStores(
             archive: archive, accounts: InMemoryAccountStore(), dispatchLog: InMemoryDispatchLog(),
-            zoneSets: InMemoryZoneSetStore(), learnedSpeeds: InMemoryLearnedSpeedStore(), metrics: ServiceMetrics(),
+            zoneSets: InMemoryZoneSetStore(), learnedSpeeds: InMemoryLearnedSpeedStore(),
+            idempotentAnswers: InMemoryIdempotentAnswerStore(), metrics: ServiceMetrics(),
             dispatchOwnership: nil, pool: nil, compactableArchive: nil, problem: { nil })
     }
 

@@ -171,6 +171,19 @@ public enum PostgresSchema {
                     epoch int8 NOT NULL,
                     lease_until timestamptz NOT NULL);
                 """),
+        PostgresMigration(
+            version: 9, description: "answers to requests with an Idempotency-Key, kept a day",
+            sql: """
+                CREATE TABLE idempotent_answer (
+                    scope text COLLATE "C" PRIMARY KEY,
+                    fingerprint text NOT NULL,
+                    status int4 NOT NULL,
+                    content_type text,
+                    location text,
+                    body bytea NOT NULL,
+                    answered_ms int8 NOT NULL);
+                CREATE INDEX idempotent_answer_age ON idempotent_answer (answered_ms);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

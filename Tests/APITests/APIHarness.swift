@@ -155,10 +155,13 @@ struct APIAnswer {
 }
 
 extension TestClientProtocol {
-    /// Calls `method uri` with `token` as bearer and `json` as body.
-    func call(_ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil) async throws -> APIAnswer {
+    /// Calls `method uri` with `token` as bearer, `json` as body and `idempotencyKey` as `Idempotency-Key`.
+    func call(
+        _ method: HTTPRequest.Method, _ uri: String, token: String? = nil, json: String? = nil, idempotencyKey: String? = nil
+    ) async throws -> APIAnswer {
         var headers: HTTPFields = [:]
         if let token { headers[.authorization] = "Bearer \(token)" }
+        if let idempotencyKey { headers[HTTPField.Name("Idempotency-Key")!] = idempotencyKey }
         if json != nil { headers[.contentType] = "application/json" }
         return try await execute(uri: uri, method: method, headers: headers, body: json.map { ByteBuffer(string: $0) }) { response in
             let text = String(buffer: response.body)

@@ -63,7 +63,8 @@ import Zones
     @Test(arguments: commands)
     func aCommandReadsBackAsItselfAndAsJSONEncodersDocument(_ command: DispatchCommand) throws {
         for engineTime in Self.engineTimes {
-            let logged = LoggedCommand(command: command, engineTime: engineTime, wallTime: Self.at)
+            let key = engineTime == .zero ? "p1 POST /v1/rides \"6F1C\u{e9}\"" : nil
+            let logged = LoggedCommand(command: command, engineTime: engineTime, wallTime: Self.at, idempotencyKey: key)
             let written = try logged.json()
             let encoded = try DispatchLogCoding.makeEncoder().encode(logged)
             #expect(try Self.decoded(written) == logged)

@@ -7,8 +7,9 @@ import Testing
 /// one decides dispatch, the other passes dispatch commands on to it,
 /// replays its log, knows the taxis whose terminals report to it and puts
 /// in force the zone sets activated on it; when the deciding node is killed (`kill -9`), the other
-/// takes dispatch over within the lease, with the state the log holds, and
-/// nothing acknowledged is lost.
+/// takes dispatch over within the lease, with the state the log holds,
+/// nothing acknowledged is lost, and a request retried there with its
+/// `Idempotency-Key` gets the first answer.
 @Suite(.serialized, .enabled(if: PostgresCluster.available, PostgresCluster.skipReason), .timeLimit(.minutes(20)), .tags(.longRunningProcesses))
 struct DispatchFailoverTests {
     static let lease = 3.0
@@ -59,8 +60,10 @@ struct DispatchFailoverTests {
         let driver = try await DispatchRestartTests.login(second, "T1")
         let passenger = try await DispatchRestartTests.login(second, "p1")
         try DispatchRestartTests.expect(try await second.call("PUT", "/v1/driver/availability", token: driver, json: #"{"available": true}"#), 200)
-        try DispatchRestartTests.expect(
-            try await second.call("POST", "/v1/rides", token: passenger, json: #"{"pickup": {"lon": \#(lon), "lat": \#(lat)}}"#), 201)
+        let rideRequest = #"{"pickup": {"lon": \#(lon), "lat": \#(lat)}}"#
+        let keyed = ["Idempotency-Key": "failover-ride-1"]
+        let asked = try await second.call("POST", "/v1/rides", token: passenger, json: rideRequest, headers: keyed)
+        try DispatchRestartTests.expect(asked, 201)
 
         // A zone set activated through the follower is put in force on the
         // deciding node too (the same zones, so that the state stays as it is).
@@ -88,6 +91,12 @@ struct DispatchFailoverTests {
         #expect(taken.logSequence == decided.logSequence)
         #expect(taken.state == decided.state, "b took over the state a's log holds")
         #expect(takeover < Self.lease + 5, "b decided \(takeover) s after a was killed")
+
+        // The passenger's app retries its request, whose answer it never
+        // got, on b: the same ride, nothing decided anew.
+        let retried = try await second.call("POST", "/v1/rides", token: passenger, json: rideRequest, headers: keyed)
+        #expect(retried.status == 201 && retried.body == asked.body, "\(String(decoding: retried.body, as: UTF8.self))")
+        #expect(try await DispatchRestartTests.state(second, admin).logSequence == decided.logSequence)
 
         // b decides now: the offer a made goes on there.
         try DispatchRestartTests.expect(try await second.call("POST", "/v1/driver/offer/accept", token: driver), 200)

@@ -153,13 +153,16 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// `method path` on the HTTP API with a bearer `token` and a JSON `body`; the status and body.
-    func call(_ method: String, _ path: String, token: String? = nil, json: String? = nil) async throws -> (status: Int, body: Data) {
+    func call(
+        _ method: String, _ path: String, token: String? = nil, json: String? = nil, headers: [String: String] = [:]
+    ) async throws -> (status: Int, body: Data) {
         guard let port = ports["http"], let url = URL(string: "http://127.0.0.1:\(port)\(path)") else {
             throw ServiceProcessError("no HTTP port")
         }
         var request = URLRequest(url: url)
         request.httpMethod = method
         if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
         if let json {
             request.setValue("application/json", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(json.utf8)

@@ -18,6 +18,10 @@ public struct APIRequestContext: RequestContext, RemoteAddressRequestContext, We
     /// The account behind the bearer token, set by ``AuthenticationMiddleware``;
     /// nil on the routes anyone may call.
     public var caller: Caller?
+    /// The request's `Idempotency-Key`, scoped to its caller, method and
+    /// path, set by ``IdempotencyMiddleware``: dispatch commands carry it
+    /// into the dispatch log. Nil without the header.
+    public var idempotencyKey: String?
 
     /// JSON bodies are small: 64 KiB is ample for any request of the API
     /// but a zone set, which its route allows more.

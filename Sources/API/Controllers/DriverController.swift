@@ -34,7 +34,7 @@ struct DriverController: Sendable {
     @Sendable func availability(_ request: Request, context: APIRequestContext) async throws -> Response {
         let taxi = try taxi(of: context)
         let body = try await request.decode(as: AvailabilityBody.self, context: context)
-        try await run(body.available ? .setAvailable(taxi) : .setUnavailable(taxi))
+        try await run(body.available ? .setAvailable(taxi) : .setUnavailable(taxi), context)
         return try JSONResponse.ok(await driverJSON(taxi))
     }
 
@@ -42,14 +42,14 @@ struct DriverController: Sendable {
     /// is told the taxi and the router's ETA. Answers the taxi's state with the ride.
     @Sendable func accept(_ request: Request, context: APIRequestContext) async throws -> Response {
         let taxi = try taxi(of: context)
-        try await dispatcher.accept(taxi)
+        try await dispatcher.accept(taxi, idempotencyKey: context.idempotencyKey)
         return try JSONResponse.ok(await driverJSON(taxi))
     }
 
     /// `POST /v1/driver/offer/refuse`: the offer goes to the next taxi, this one to the back of its queue.
     @Sendable func refuse(_ request: Request, context: APIRequestContext) async throws -> Response {
         let taxi = try taxi(of: context)
-        try await run(.refuse(taxi))
+        try await run(.refuse(taxi), context)
         return try JSONResponse.ok(await driverJSON(taxi))
     }
 
@@ -59,10 +59,10 @@ struct DriverController: Sendable {
             let taxi = try taxi(of: context)
             do {
                 switch step {
-                case .arrived: try await run(.arrived(taxi))
-                case .passengerAboard: try await run(.passengerAboard(taxi))
-                case .completed: try await run(.completed(taxi))
-                case .missingClient: try await run(.missingClient(taxi))
+                case .arrived: try await run(.arrived(taxi), context)
+                case .passengerAboard: try await run(.passengerAboard(taxi), context)
+                case .completed: try await run(.completed(taxi), context)
+                case .missingClient: try await run(.missingClient(taxi), context)
                 }
             } catch DispatcherError.rejected(.rideStepOutOfOrder) {
                 throw Problem.conflict(Self.outOfOrder(step, view: await dispatcher.driver(taxi)))
@@ -119,8 +119,9 @@ struct DriverController: Sendable {
         return taxi
     }
 
-    private func run(_ command: DispatchCommand) async throws {
-        try await dispatcher.execute(command)
+    /// Runs `command` under the request's idempotency key.
+    private func run(_ command: DispatchCommand, _ context: APIRequestContext) async throws {
+        try await dispatcher.execute(command, idempotencyKey: context.idempotencyKey)
     }
 
     private func driverJSON(_ taxi: TaxiID) async -> DriverJSON {

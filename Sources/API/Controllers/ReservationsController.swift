@@ -44,7 +44,7 @@ struct ReservationsController: Sendable {
         }
         let events = try await dispatcher.execute(.reserve(
             caller.passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
-            walk: walk))
+            walk: walk), idempotencyKey: context.idempotencyKey)
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
             throw Problem.unavailable("the dispatcher did not book the reservation; try again")
@@ -66,7 +66,7 @@ struct ReservationsController: Sendable {
     /// `DELETE /v1/reservations/{reservationId}`: 204; 409 within the last hour before the pickup.
     @Sendable func cancel(_ request: Request, context: APIRequestContext) async throws -> Response {
         let reservation = try await ownReservation(request, context: context)
-        try await dispatcher.execute(.cancelReservation(reservation.id))
+        try await dispatcher.execute(.cancelReservation(reservation.id), idempotencyKey: context.idempotencyKey)
         return Response(status: .noContent)
     }
 

@@ -45,7 +45,8 @@ struct RidesController: Sendable {
             (pickup, walk) = try meetingPoints.pickup(for: asked, depart: clock.now)
         }
         let zone = zones.current.zone(at: pickup)?.id
-        let events = try await dispatcher.execute(.request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk))
+        let events = try await dispatcher.execute(
+            .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk), idempotencyKey: context.idempotencyKey)
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .requestOpened(let id, _, _) = events.first else {
             throw Problem.unavailable("the dispatcher did not open the request; try again")
@@ -95,14 +96,14 @@ struct RidesController: Sendable {
     /// `POST /v1/rides/{rideId}/confirmation`: the queued passenger confirms waiting (SPEC D4).
     @Sendable func confirm(_ request: Request, context: APIRequestContext) async throws -> Response {
         let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
-        try await dispatcher.execute(.confirm(id))
+        try await dispatcher.execute(.confirm(id), idempotencyKey: context.idempotencyKey)
         return try JSONResponse.ok(try await rideJSON(id))
     }
 
     /// `DELETE /v1/rides/{rideId}`: cancels; it is never offered again. 204.
     @Sendable func cancel(_ request: Request, context: APIRequestContext) async throws -> Response {
         let id = try await ownRide(request, context: context, roles: [.passenger, .dispatcher])
-        try await dispatcher.execute(.cancel(id))
+        try await dispatcher.execute(.cancel(id), idempotencyKey: context.idempotencyKey)
         return Response(status: .noContent)
     }
 

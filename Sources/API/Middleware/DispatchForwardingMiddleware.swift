@@ -72,7 +72,8 @@ struct DispatchForwardingMiddleware: RouterMiddleware {
             context.logger.warning("\(request.method) \(request.uri.path): the node deciding dispatch at \(address) did not answer: \(error)")
             throw Problem(
                 status: .serviceUnavailable,
-                detail: "the node deciding dispatch does not answer; nothing was changed here; try again shortly", headers: [.retryAfter: "1"])
+                detail: "the node deciding dispatch did not answer, so whether it was done is not known; "
+                    + "send it again with the same Idempotency-Key, which is carried out at most once", headers: [.retryAfter: "1"])
         }
         var headers = HTTPFields()
         for header in answer.headers {

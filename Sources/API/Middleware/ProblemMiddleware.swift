@@ -17,13 +17,21 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
-        } catch let problem as Problem {
+        } catch {
+            return Self.response(to: error, of: request, context: context)
+        }
+    }
+
+    /// The problem document that answers `error`, thrown while answering `request`.
+    static func response(to error: any Error, of request: Request, context: Context) -> Response {
+        switch error {
+        case let problem as Problem:
             return problem.response()
-        } catch let error as DispatcherError {
+        case let error as DispatcherError:
             return Problem(error).response()
-        } catch let error as AccountError {
+        case let error as AccountError:
             return Problem(error).response()
-        } catch let error as HTTPError {
+        case let error as HTTPError:
             if error.status == .notFound, let allowed = DocumentedMethods.service.methods(for: request.uri.path),
                 !allowed.contains(request.method.rawValue)
             {
@@ -34,19 +42,19 @@ struct ProblemMiddleware<Context: RequestContext>: RouterMiddleware {
             }
             return Problem(status: error.status, detail: error.body ?? "\(request.method) \(request.uri.path): \(error.status.reasonPhrase)")
                 .response()
-        } catch is NIOTooManyBytesError {
+        case is NIOTooManyBytesError:
             context.logger.info("\(request.method) \(request.uri.path): refused a body over \(context.maxUploadSize) bytes")
             return Problem(
                 status: .contentTooLarge,
                 detail: "the request body is larger than the \(context.maxUploadSize / 1024) KiB this endpoint reads"
             ).response()
-        } catch let error as StorageError {
+        case let error as StorageError:
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return Problem(
                 status: .serviceUnavailable,
                 detail: "the store cannot answer now; try again shortly, or report request id \(context.id)"
             ).response()
-        } catch {
+        default:
             context.logger.error("\(request.method) \(request.uri.path) failed: \(error)")
             return Problem(
                 status: .internalServerError,
