@@ -5,6 +5,7 @@ import Logging
 import ServiceClock
 import ServiceLifecycle
 import Storage
+import Synchronization
 import Zones
 
 /// Which node decides dispatch, on a service of several nodes sharing one
@@ -19,6 +20,11 @@ import Zones
 /// would be refused anyway: the log is fenced by the lease). A graceful
 /// stop writes what is queued and hands the lease back at once, so that
 /// another node takes over within a round instead of a lease's length.
+///
+/// Restoring the engine from the log at a takeover may take longer than
+/// the lease (a long log, a slow machine): it runs beside the rounds, which
+/// go on renewing the lease meanwhile, or another node would claim the lease
+/// while this one restored, and the lease would pass from node to node.
 struct DispatchOwnershipService: Service {
     let ownership: any DispatchOwnership
     let dispatcher: Dispatcher
@@ -42,29 +48,29 @@ struct DispatchOwnershipService: Service {
     static let safetyMargin: Duration = .seconds(1)
 
     func run() async throws {
+        let takeOver = TakeOver()
         try? await cancelWhenGracefulShutdown {
             var heldUntil: Duration?
             while !Task.isCancelled {
-                heldUntil = await claimOrFollow(heldUntil: heldUntil)
+                heldUntil = await claimOrFollow(heldUntil: heldUntil, takeOver: takeOver)
                 try await clock.sleep(for: Self.round)
             }
         }
+        await takeOver.finish()
         await handOver()
     }
 
     /// One round: claims the lease and decides, or follows the node that
     /// holds it and replays what it wrote. Returns until when, on this
     /// node's clock, the lease it holds is sure to be held.
-    private func claimOrFollow(heldUntil: Duration?) async -> Duration? {
+    private func claimOrFollow(heldUntil: Duration?, takeOver: TakeOver) async -> Duration? {
         let asked = clock.uptime
         do {
             if let lease = try await ownership.claim(node: node.name, address: node.address, for: node.leaseDuration) {
                 // A new epoch even for this node when its lease ran out
                 // unnoticed: another node may have decided meanwhile.
                 if await dispatcher.role != .deciding(lease) {
-                    try await dispatcher.decide(holding: lease)
-                    logger.notice("this node decides dispatch now (\(lease)); restored the engine from the dispatch log")
-                    await takeOverTheFleet()
+                    takeOver.begin { await decide(holding: lease) }
                 }
                 return asked + node.leaseDuration
             }
@@ -88,6 +94,18 @@ struct DispatchOwnershipService: Service {
             }
             return nil
         }
+    }
+
+    /// Makes the dispatcher decide under `lease`, restoring the engine from the log.
+    private func decide(holding lease: DispatchLease) async {
+        do {
+            try await dispatcher.decide(holding: lease)
+        } catch {
+            logger.error("could not take dispatch over (\(lease)); trying again next round: \(error)")
+            return
+        }
+        logger.notice("this node decides dispatch now (\(lease)); restored the engine from the dispatch log")
+        await takeOverTheFleet()
     }
 
     /// Tells the engine, just taken over, of this node's zone set and of
@@ -117,5 +135,27 @@ struct DispatchOwnershipService: Service {
         } catch {
             logger.warning("could not hand dispatch over; another node takes it when the lease runs out: \(error)")
         }
+    }
+}
+
+/// The takeover under way, at most one: the engine's restore, which runs
+/// beside the lease's rounds.
+private final class TakeOver: Sendable {
+    private let running = Mutex<Task<Void, Never>?>(nil)
+
+    /// Runs `work` unless a takeover is under way.
+    func begin(_ work: @escaping @Sendable () async -> Void) {
+        running.withLock { running in
+            guard running == nil else { return }
+            running = Task { [self] in
+                await work()
+                self.running.withLock { $0 = nil }
+            }
+        }
+    }
+
+    /// Returns once the takeover under way, if any, is over.
+    func finish() async {
+        await running.withLock { $0 }?.value
     }
 }
