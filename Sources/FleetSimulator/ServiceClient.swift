@@ -8,7 +8,7 @@ import FoundationNetworking
 /// registrations from one address) waits as `Retry-After` says and is sent
 /// again; one that got no answer (the node died, the connection was cut) or
 /// a 502, 503 or 504 (a node draining, dispatch changing hands) is sent
-/// again for up to ``retryWindow``, a call that changes something with the
+/// again for up to ``retryWindow`` (each try waits 20 s at most), a call that changes something with the
 /// same `Idempotency-Key` each time, so that it is carried out once.
 struct ServiceClient: Sendable {
     /// An answer: its status and its body parsed as a JSON object (empty when not one).
@@ -22,8 +22,9 @@ struct ServiceClient: Sendable {
     private let onRetry: @Sendable () -> Void
 
     /// How long a call is tried again after failures that did nothing
-    /// sure: long enough for another node to take dispatch over.
-    static let retryWindow: Duration = .seconds(30)
+    /// sure: long enough for another node to take dispatch over, or for
+    /// PostgreSQL's standby to be promoted.
+    static let retryWindow: Duration = .seconds(60)
 
     /// A client of the API at `host:port`; `onRetry` hears of every call sent again after a failure.
     init(host: String, port: Int, onRetry: @escaping @Sendable () -> Void = {}) {
@@ -31,7 +32,7 @@ struct ServiceClient: Sendable {
         self.onRetry = onRetry
         let configuration = URLSessionConfiguration.ephemeral
         configuration.httpMaximumConnectionsPerHost = 64
-        configuration.timeoutIntervalForRequest = 60
+        configuration.timeoutIntervalForRequest = 20
         session = URLSession(configuration: configuration)
     }
 

@@ -70,7 +70,7 @@ struct SimulatedPassengers {
             guard ["queued", "offered"].contains(current.json["status"] as? String ?? "") else { return }
             if try await client.call("DELETE", "/v1/rides/\(ride)", token: token).status == 204 { context.tally.cancelled() }
         } catch {
-            context.tally.apiFailed()
+            context.tally.apiFailed(error)
         }
     }
 
@@ -93,7 +93,7 @@ struct SimulatedPassengers {
                 context.tally.reservationCancelled()
             }
         } catch {
-            context.tally.apiFailed()
+            context.tally.apiFailed(error)
         }
     }
 

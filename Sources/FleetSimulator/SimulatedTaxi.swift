@@ -60,7 +60,7 @@ final class SimulatedTaxi {
         do {
             token = try await context.client.login(taxiId, password: context.endpoints.password)
         } catch {
-            context.tally.apiFailed()
+            context.tally.apiFailed(error)
             return
         }
         while !context.clock.isOver {
@@ -209,7 +209,7 @@ final class SimulatedTaxi {
         do {
             return try await context.client.call(method, path, token: token, body: body)
         } catch {
-            context.tally.apiFailed()
+            context.tally.apiFailed(error)
             return nil
         }
     }

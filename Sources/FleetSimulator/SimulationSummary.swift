@@ -17,6 +17,8 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
     public var apiFailures: Int
     /// Calls sent again after no answer or a 502, 503 or 504 (each with its first `Idempotency-Key`).
     public var apiRetries: Int = 0
+    /// The commonest reasons of the failed calls, with their counts, at most three.
+    public var apiFailureReasons: [String] = []
     /// Drivers who went available.
     public var driversAvailable: Int
     /// Rides requested (the service answered 201).
@@ -74,7 +76,7 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
             reservations: \(reservations) booked, \(reservationsCancelled) cancelled
             wait from request to the taxi at the pickup: p50 \(Self.seconds(waitP50Seconds)), p90 \(Self.seconds(waitP90Seconds))
             wait told beforehand vs had, over \(estimated) rides: MdAPE \(estimateMdAPEPercent.map { String(format: "%.1f %%", $0) } ?? "-"), told minus had median \(Self.seconds(estimateBiasSeconds))
-            API calls failed: \(apiFailures) (after \(apiRetries) retries)
+            API calls failed: \(apiFailures) (after \(apiRetries) retries)\(apiFailureReasons.map { "\n  " + $0 }.joined())
 
             """
     }

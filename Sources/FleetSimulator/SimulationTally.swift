@@ -17,6 +17,7 @@ public final class SimulationTally: Sendable {
         var terminalFailures = 0
         var apiFailures = 0
         var apiRetries = 0
+        var apiFailureReasons: [String: Int] = [:]
         var driversAvailable = 0
         var requests = 0
         var requestsRefused = 0
@@ -43,7 +44,13 @@ public final class SimulationTally: Sendable {
     func fixesAcknowledged(_ count: Int) { state.withLock { $0.fixesAcknowledged += count } }
     func gap() { state.withLock { $0.gaps += 1 } }
     func terminalFailed() { state.withLock { $0.terminalFailures += 1 } }
-    func apiFailed() { state.withLock { $0.apiFailures += 1 } }
+    func apiFailed(_ error: any Error) {
+        let reason = String("\(error)".prefix(160))
+        state.withLock {
+            $0.apiFailures += 1
+            $0.apiFailureReasons[reason, default: 0] += 1
+        }
+    }
     func apiRetried() { state.withLock { $0.apiRetries += 1 } }
     func driverAvailable() { state.withLock { $0.driversAvailable += 1 } }
     func requestRefused() { state.withLock { $0.requestsRefused += 1 } }
@@ -89,7 +96,8 @@ public final class SimulationTally: Sendable {
                 fixesSent: state.fixesSent.values.reduce(0, +),
                 fixesByProtocol: Dictionary(uniqueKeysWithValues: state.fixesSent.map { ($0.key.rawValue, $0.value) }),
                 fixesAcknowledged: state.fixesAcknowledged, gaps: state.gaps, terminalFailures: state.terminalFailures,
-                apiFailures: state.apiFailures, apiRetries: state.apiRetries, driversAvailable: state.driversAvailable, requests: state.requests,
+                apiFailures: state.apiFailures, apiRetries: state.apiRetries,
+                apiFailureReasons: state.apiFailureReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3).map { "\($0.value)× \($0.key)" }, driversAvailable: state.driversAvailable, requests: state.requests,
                 requestsRefused: state.requestsRefused, queued: state.queued, offers: state.offers, refusals: state.refusals,
                 served: state.served, missing: state.missing, completed: state.completed, cancelled: state.cancelled,
                 reservations: state.reservations, reservationsCancelled: state.reservationsCancelled,

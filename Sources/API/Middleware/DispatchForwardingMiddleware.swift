@@ -33,8 +33,11 @@ struct DispatchForwardingMiddleware: RouterMiddleware {
     static let forwardedHeader = HTTPField.Name("Mytaxi-Forwarded")!
     /// The largest command body passed on; the routes' own limits are lower.
     static let bodyLimit = 1 << 20
-    /// How long the deciding node has to answer.
-    static let timeout: TimeAmount = .seconds(30)
+    /// How long the deciding node has to answer: a command takes
+    /// milliseconds, and a request in flight when that node was killed may
+    /// hear nothing until this runs out, so the client soon retries (with
+    /// its `Idempotency-Key`) on the next owner.
+    static let timeout: TimeAmount = .seconds(10)
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
