@@ -20,7 +20,9 @@
 # Front doors (HAProxy): API http://127.0.0.1:8080 (health-checked on
 # /healthz), line protocol 5100, OsmAnd 5055, Teltonika 5027, GT06 5023,
 # NMEA 5005 (TCP; UDP terminals go to a node's own port), PostgreSQL's
-# primary 5440, HAProxy's statistics http://127.0.0.1:8404/.
+# primary 5440 (and 5451-5453, one per node, which the nodes use, so that
+# Tools/chaos.sh can cut one node off the database through HAProxy's
+# admin socket $CLUSTER_DIR/haproxy.sock), HAProxy's statistics http://127.0.0.1:8404/.
 # Node n (1..3) is named a, b, c; its API is 808n, its terminal ports the
 # front door's plus 100·n.
 # Environment: MYTAXI_BIN (a built mytaxi; default: the release build, made
@@ -164,7 +166,13 @@ primary() {
 
 has_primary() { [ -n "$(primary)" ]; }
 
-database_url() { echo "postgres://mytaxi:$(cat "$dir/secret")@127.0.0.1:$front_pg/mytaxi"; }
+# The database's URL through the primary's front door; with a node index,
+# through that node's own door.
+database_url() {
+  local port=$front_pg
+  if [ $# -gt 0 ]; then port=$((5451 + $1)); fi
+  echo "postgres://mytaxi:$(cat "$dir/secret")@127.0.0.1:$port/mytaxi"
+}
 
 # The mytaxi role and database with PostGIS, made once on the primary.
 create_database() {
@@ -180,12 +188,27 @@ create_database() {
   log "database mytaxi with PostGIS made on $member"
 }
 
+# HAProxy's section $1 on port $2: PostgreSQL's primary, found on Patroni's /primary.
+postgres_door() {
+  cat <<CFG
+listen $1
+  bind 127.0.0.1:$2
+  mode tcp
+  option httpchk GET /primary
+  http-check expect status 200
+  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
+  server pg1 127.0.0.1:5441 check port 8009
+  server pg2 127.0.0.1:5442 check port 8010
+CFG
+}
+
 haproxy_config() {
   cat <<CFG
 global
   # Two descriptors a connection (client and node side), within the open-file
   # limit HAProxy can raise itself to; raise the machine's for more terminals.
   maxconn $(( ($(ulimit -Hn) - 1000) / 2 ))
+  stats socket $dir/haproxy.sock mode 600 level admin
 defaults
   timeout connect 2s
   timeout check 2s
@@ -201,14 +224,10 @@ listen stats
   mode http
   stats enable
   stats uri /
-listen postgres
-  bind 127.0.0.1:$front_pg
-  mode tcp
-  option httpchk GET /primary
-  http-check expect status 200
-  default-server inter 1s fall 2 rise 1 on-marked-down shutdown-sessions
-  server pg1 127.0.0.1:5441 check port 8009
-  server pg2 127.0.0.1:5442 check port 8010
+CFG
+  postgres_door postgres "$front_pg"
+  for i in "${!nodes[@]}"; do postgres_door "postgres-${nodes[$i]}" $((5451 + i)); done
+  cat <<CFG
 listen api
   bind 127.0.0.1:$front_api
   mode http
@@ -268,7 +287,7 @@ start_node() {
   running "node-$name" && return
   local port=$((8081 + i)) offset=$((100 * (i + 1)))
   nohup "$bin" serve --zones "$root/Zones/manhattan/zones.geojson" --devices "$dir/city/devices.csv" \
-    --graph "$dir/city/midtown.graph" --database "$(database_url)" \
+    --graph "$dir/city/midtown.graph" --database "$(database_url "$i")" \
     --node-id "$name" --advertise "http://127.0.0.1:$port" --http-port "$port" \
     --line-port $((front_ports[line] + offset)) --osmand-port $((front_ports[osmand] + offset)) \
     --teltonika-port $((front_ports[teltonika] + offset)) --gt06-port $((front_ports[gt06] + offset)) \

@@ -1,0 +1,275 @@
+#!/usr/bin/env bash
+# Failures of the production set on one machine (Tools/cluster.sh), under
+# the simulator's load, each measured: what was lost or doubled, and how
+# long until dispatch and the terminals were back.
+#
+#   1 owner-kill      kill -9 of the node that decides dispatch
+#   2 upgrade         a rolling upgrade of the three nodes (cluster.sh upgrade)
+#   3 primary-kill    kill -9 of PostgreSQL's primary and its Patroni: the
+#                     standby is promoted
+#   4 owner-cut       the deciding node cut off from PostgreSQL (its door in
+#                     HAProxy shut) while its process runs on: it must stop
+#                     deciding, another takes over; the door opens again after 20 s
+#   5 follower-kill   kill -9 of a node that does not decide
+#
+# Each run: the cluster up (started when needed), the simulator through the
+# front doors (--taxis taxis, --rate requests an hour in real time: 6,000,
+# the issue's 600 an hour at 10x time, which the nodes cannot share; every API
+# call that changes something carries an Idempotency-Key and is retried for
+# up to 60 s), --warm-up seconds, the failure, --settle seconds, then the
+# simulator stopped and these checked:
+#   fixes lost        fixes the simulator's terminals had acknowledged
+#                     that the archive lacks (counted over the run)
+#   requests lost     rides answered 201 that the dispatch log lacks; doubled:
+#   / doubled         Idempotency-Keys that stand in two log entries (a
+#                     retried ride request or driver's action carried out twice)
+#   diverged          nodes whose state differs from the deciding node's
+#                     once the load stopped (two deciders would show here)
+#   double offers     taxis holding an offer or ride twice in that state
+#   dispatch pause    the longest time between two entries of the dispatch
+#                     log during the run (under this load a command is logged
+#                     every few hundred milliseconds when all is well)
+#   terminals back    seconds from the failure until 98 % of the taxis that
+#                     reported before it were heard again (a terminal reports
+#                     every 30 s and reconnects at its next fix: 30 s is the floor)
+#   calls failed      API calls that failed after the client's retries
+# A row per run goes to stdout and to $CLUSTER_DIR/chaos.md.
+#
+# Usage: Tools/chaos.sh [--runs N] [--scenarios 1,2,3,4,5] [--taxis N]
+#                       [--rate R] [--warm-up S] [--settle S]
+# Environment: MYTAXI_BIN, CLUSTER_DIR as for Tools/cluster.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+dir=${CLUSTER_DIR:-/tmp/mytaxi-cluster}
+export CLUSTER_DIR=$dir
+runs=1 scenarios=1,2,3,4,5 taxis=300 rate=6000 warm_up=45 settle=60
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --runs) runs=$2; shift 2 ;;
+    --scenarios) scenarios=$2; shift 2 ;;
+    --taxis) taxis=$2; shift 2 ;;
+    --rate) rate=$2; shift 2 ;;
+    --warm-up) warm_up=$2; shift 2 ;;
+    --settle) settle=$2; shift 2 ;;
+    *) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 2 ;;
+  esac
+done
+names=(owner-kill upgrade primary-kill owner-cut follower-kill)
+nodes=(a b c)
+cluster="$root/Tools/cluster.sh"
+pg_bin=/usr/lib/postgresql/15/bin
+bin=${MYTAXI_BIN:-$(cd "$root" && swift build -c release --show-bin-path)/mytaxi}
+[ -x "$bin" ] || (cd "$root" && swift build -c release --product mytaxi)
+export MYTAXI_BIN=$bin
+
+log() { printf 'chaos: %s\n' "$*" >&2; }
+
+# One value from the database (through the primary's door), empty when it cannot answer.
+sql() {
+  "$pg_bin/psql" "postgres://mytaxi:$(cat "$dir/secret")@127.0.0.1:5440/mytaxi" -Atqc "$1" 2>/dev/null || true
+}
+
+# Cancels every open ride, as the dispatcher chaos-desk (made the first
+# time): rides outlive a short run, and a passenger with an open ride is
+# refused a new one, so each run starts with every passenger free to ask.
+cancel_open_rides() {
+  curl -sf -m 5 -o /dev/null -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
+    -d '{"role":"dispatcher","username":"chaos-desk","password":"chaos-desk-1"}' http://127.0.0.1:8080/v1/accounts || true
+  local desk
+  desk=$(curl -sf -m 5 -H 'Content-Type: application/json' -d '{"username":"chaos-desk","password":"chaos-desk-1"}' \
+    http://127.0.0.1:8080/v1/sessions | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+  curl -sf -m 10 -H "Authorization: Bearer $desk" http://127.0.0.1:8080/v1/rides |
+    python3 -c 'import json,sys; print("\n".join(ride["rideId"] for ride in json.load(sys.stdin)))' |
+    while read -r ride; do
+      curl -sf -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $desk" "http://127.0.0.1:8080/v1/rides/$ride" || true
+    done
+}
+
+# A session token of the cluster's administrator (the cluster's sessions
+# last a week, and every node reads the same accounts): set once a run, in
+# this shell, by new_token.
+admin_token=
+new_token() {
+  admin_token=$(curl -sf -m 5 -H 'Content-Type: application/json' -d '{"username":"admin","password":"cluster-admin-1"}' \
+    http://127.0.0.1:8080/v1/sessions | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
+}
+
+# The dispatch state node $1 (0..2) serves, as JSON (empty when it does not answer).
+state() {
+  curl -sf -m 5 -H "Authorization: Bearer $admin_token" "http://127.0.0.1:$((8081 + $1))/v1/dispatch/state" || true
+}
+
+# The index (0..2) of the node that decides dispatch, empty when none does.
+owner() {
+  for i in 0 1 2; do
+    if state "$i" | python3 -c 'import json,sys; sys.exit(0 if json.load(sys.stdin).get("decidesHere") else 1)' 2>/dev/null; then
+      echo "$i"; return
+    fi
+  done
+}
+
+# Sends a command to HAProxy's admin socket.
+haproxy_admin() {
+  python3 - "$dir/haproxy.sock" "$1" <<'PY'
+import socket, sys
+s = socket.socket(socket.AF_UNIX); s.connect(sys.argv[1]); s.sendall((sys.argv[2] + "\n").encode())
+print(s.recv(65536).decode(), end="")
+PY
+}
+
+# Shuts (maint) or opens (ready) node $1's door to PostgreSQL, and cuts its open connections.
+pg_door() {
+  local name=${nodes[$1]} state=$2
+  for server in pg1 pg2; do
+    haproxy_admin "set server postgres-$name/$server state $state" >/dev/null
+    [ "$state" = maint ] && haproxy_admin "shutdown sessions server postgres-$name/$server" >/dev/null
+  done
+  return 0
+}
+
+taxis_reporting() { sql "SELECT count(*) FROM latest_fixes WHERE received_at > now() - interval '31 seconds'"; }
+log_top() { sql "SELECT coalesce(max(sequence), 0) FROM dispatch_log"; }
+
+# The longest time, in seconds, between two dispatch log entries after entry $1.
+dispatch_pause() {
+  sql "SELECT coalesce(round(max(gap)::numeric, 1), 0) FROM (
+    SELECT (convert_from(payload, 'UTF8')::jsonb ->> 'wallTime')::float8 / 1000
+         - lag((convert_from(payload, 'UTF8')::jsonb ->> 'wallTime')::float8 / 1000) OVER (ORDER BY sequence) AS gap
+    FROM dispatch_log WHERE sequence > $1) AS gaps"
+}
+
+# Seconds from $1 (epoch seconds) until at least 98 % of $2 taxis were heard after it; gives up after 180 s.
+terminals_back() {
+  local since=$1 before=$2
+  for _ in $(seq 180); do
+    local now
+    now=$(sql "SELECT count(*) FROM latest_fixes WHERE received_at > to_timestamp($since)")
+    if [ -n "$now" ] && [ $((now * 100)) -ge $((before * 98)) ]; then
+      python3 -c "import time; print(f'{time.time() - $since:.1f}')"; return
+    fi
+    sleep 1
+  done
+  echo ">180"
+}
+
+# The nodes' states once quiet, compared with the deciding node's at the
+# same log entry (read until all three stand at one): prints "diverged double-offers".
+consistency() {
+  local owner_index states=("$dir/state-0.json" "$dir/state-1.json" "$dir/state-2.json")
+  owner_index=$(owner)
+  [ -n "$owner_index" ] || { echo "no-owner no-owner"; return; }
+  for _ in $(seq 40); do
+    for i in 0 1 2; do state "$i" >"${states[$i]}"; done
+    python3 - "${states[@]}" <<'PY' && break
+import json, os, sys
+sequences = {json.load(open(f))["logSequence"] for f in sys.argv[1:] if os.path.getsize(f)}
+sys.exit(0 if len(sequences) == 1 else 1)
+PY
+    sleep 0.5
+  done
+  python3 - "$owner_index" "${states[@]}" <<'PY'
+import json, os, sys
+owner = int(sys.argv[1])
+docs = [json.load(open(f)) if os.path.getsize(f) else None for f in sys.argv[2:]]
+def core(doc):
+    # Dictionaries with keys other than strings come as [key, value, ...]
+    # pairs, in each process's own hash order.
+    state = {name: ({str(value[i]): value[i + 1] for i in range(0, len(value), 2)} if isinstance(value, list) else value)
+             for name, value in doc["state"].items()}
+    return json.dumps(state, sort_keys=True)
+diverged = sum(1 for i, doc in enumerate(docs) if doc is not None and i != owner and core(doc) != core(docs[owner]))
+requests = docs[owner]["state"].get("requests") or []
+requests = requests.values() if isinstance(requests, dict) else [r for r in requests if isinstance(r, dict)]
+def taxis(value):
+    if isinstance(value, dict):
+        for key, inner in value.items():
+            if key == "taxi" and isinstance(inner, str):
+                yield inner
+            else:
+                yield from taxis(inner)
+    elif isinstance(value, list):
+        for inner in value:
+            yield from taxis(inner)
+held = {}
+for request in requests:
+    for taxi in set(taxis(request.get("phase"))):
+        held[taxi] = held.get(taxi, 0) + 1
+print(diverged, sum(1 for count in held.values() if count > 1))
+PY
+}
+
+run_scenario() {
+  local scenario=$1 run=$2 name=${names[$(($1 - 1))]}
+  "$cluster" up >/dev/null
+  new_token
+  cancel_open_rides
+  local start sim_out
+  start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  sim_out="$dir/chaos-$name-$run.json"
+  local first_entry
+  first_entry=$(log_top)
+  echo cluster-admin-1 | "$bin" simulate --zones "$root/Zones/manhattan/zones.geojson" --graph "$dir/city/midtown.graph" \
+    --http-port 8080 --line-port 5100 --teltonika-port 5027 --gt06-port 5023 --admin admin --password-stdin \
+    --taxis "$taxis" --passengers "$taxis" --requests-per-hour "$rate" --hours 24 --seed "$((2026 + run))" \
+    --progress-every 30 --json >"$sim_out" 2>"$dir/chaos-$name-$run.log" &
+  local simulator=$!
+  sleep "$warm_up"
+  local before at owner_index
+  before=$(taxis_reporting)
+  owner_index=$(owner)
+  log "run $run of $name: owner ${nodes[${owner_index:-0}]}, $before taxis reporting"
+  at=$(python3 -c 'import time; print(time.time())')
+  local upgrading=
+  case "$name" in
+    owner-kill) kill -9 "$(cat "$dir/node-${nodes[$owner_index]}.pid")" ;;
+    upgrade) "$cluster" upgrade >/dev/null & upgrading=$! ;;
+    primary-kill)
+      local member
+      member=$("$cluster" status | sed -n 's/.*PostgreSQL primary: //p')
+      pkill -9 -f "$dir/$member/patroni.yml" || true
+      pkill -9 -f "$pg_bin/postgres -D $dir/$member/data" || true ;;
+    owner-cut) pg_door "$owner_index" maint ;;
+    follower-kill) kill -9 "$(cat "$dir/node-${nodes[$(( (owner_index + 1) % 3 ))]}.pid")" ;;
+  esac
+  local terminals
+  if [ "$name" = owner-cut ]; then
+    sleep 20
+    pg_door "$owner_index" ready
+  fi
+  terminals=$(terminals_back "$at" "$before")
+  [ -z "$upgrading" ] || wait "$upgrading"
+  sleep "$settle"
+  kill -INT "$simulator"
+  wait "$simulator" || true
+  "$cluster" up >/dev/null
+  local summary acknowledged stored requests_logged requests_ok failed retries diverged doubled doubled_keys
+  summary=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["fixesAcknowledged"], d["requests"], d["apiFailures"], d.get("apiRetries", 0))' "$sim_out")
+  read -r acknowledged requests_ok failed retries <<<"$summary"
+  stored=$(sql "SELECT count(*) FROM archived_fixes WHERE received_at >= '$start'")
+  local keyed="SELECT convert_from(payload, 'UTF8')::jsonb AS entry FROM dispatch_log WHERE sequence > $first_entry"
+  requests_logged=$(sql "SELECT count(DISTINCT entry ->> 'idempotencyKey') FROM ($keyed) AS log WHERE entry -> 'command' ? 'request'")
+  doubled_keys=$(sql "SELECT count(*) FROM (SELECT entry ->> 'idempotencyKey' FROM ($keyed) AS log
+    WHERE entry ? 'idempotencyKey' GROUP BY 1 HAVING count(*) > 1) AS twice")
+  read -r diverged doubled <<<"$(consistency)"
+  local dispatch
+  dispatch=$(dispatch_pause "$first_entry")
+  local lost=$(( acknowledged > stored ? acknowledged - stored : 0 ))
+  local missing=$(( requests_ok > requests_logged ? requests_ok - requests_logged : 0 ))
+  local row="| $name | $run | $acknowledged / $lost | $requests_ok / $missing / $doubled_keys | $diverged | $doubled | $dispatch | $terminals | $failed ($retries retries) |"
+  echo "$row"
+  echo "$row" >>"$dir/chaos.md"
+}
+
+"$cluster" up >/dev/null
+if [ ! -s "$dir/chaos.md" ]; then
+  cat >"$dir/chaos.md" <<'MD'
+| scenario | run | fixes acknowledged / lost | requests 201 / lost / doubled | diverged nodes | double offers | longest dispatch pause (s) | terminals heard again (s) | calls failed after retries |
+| --- | --- | --- | --- | --- | --- | --- | --- | --- |
+MD
+fi
+head -2 "$dir/chaos.md"
+for run in $(seq "$runs"); do
+  for scenario in ${scenarios//,/ }; do
+    run_scenario "$scenario" "$run"
+  done
+done
