@@ -195,10 +195,9 @@ public actor Dispatcher {
         }
         let command = zones.map { command.placingPickup(in: $0.current) } ?? command
         if let refusal = bookingRefusal(command) { return (refusal, nil) }
-        let (writes, events, notices) = try run(command, idempotencyKey: key)
-        guard !writes.isEmpty else { return (events, nil) }
         let durability = DurabilityPromise()
-        if let key { answered.remember(key, events: events, at: clock.now, durability: durability) }
+        let (writes, events, notices) = try run(command, idempotencyKey: key.map { ($0, durability) })
+        guard !writes.isEmpty else { return (events, nil) }
         submit(writes, events: events, notices: notices) { durability.settle($0) }
         return (events, durability)
     }
@@ -395,9 +394,11 @@ public actor Dispatcher {
         committer.shutdown()
     }
 
-    /// Runs `command` on the engine and returns the log writes that make it durable.
+    /// Runs `command` on the engine and returns the log writes that make it
+    /// durable; a command logged with `idempotencyKey` is remembered by its
+    /// key, with the promise of its entry's durability.
     private func run(
-        _ command: DispatchCommand, idempotencyKey: String? = nil
+        _ command: DispatchCommand, idempotencyKey: (key: String, durability: DurabilityPromise)? = nil
     ) throws(DispatcherError) -> (writes: [EpochWrite], events: [DispatchEvent], notices: CommandNotices?) {
         if case .following(let owner) = role { throw .decidedElsewhere(owner: owner) }
         guard !reloading else {
@@ -421,12 +422,13 @@ public actor Dispatcher {
         if let fleetTaxi, events.isEmpty, engine.snapshot.taxis[fleetTaxi] == recordBefore { return ([], [], nil) }
         lastSequence += 1
         lastEngineTime = now
-        let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall, idempotencyKey: idempotencyKey)
+        let logged = LoggedCommand(command: command, engineTime: now, wallTime: wall, idempotencyKey: idempotencyKey?.key)
+        if let idempotencyKey {
+            answered.remember(idempotencyKey.key, events: events, at: wall, durability: idempotencyKey.durability)
+        }
         entriesSinceSnapshot += 1
         if entriesSinceSnapshot >= snapshotInterval ?? max(10_000, Self.snapshotEntriesPerTaxi * engine.snapshot.taxis.count) {
-            var kept = answered
-            if let idempotencyKey { kept.remember(idempotencyKey, events: events, at: wall) }
-            writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now, answered: kept.answers))
+            writeSnapshotInTheBackground(LoggedState(snapshot: engine.snapshot, engineTime: now, answered: answered.answers))
             entriesSinceSnapshot = 0
         }
         let closed = engine.closedByLastCall
