@@ -18,7 +18,8 @@
 # DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
 # DEMO_START_HOUR (8: the simulated day starts at 08:00 New York time),
 # DEMO_DURATION (real seconds after which everything stops as on Ctrl-C;
-# unset: until Ctrl-C).
+# unset: until Ctrl-C), DEMO_WAITS_CSV (a file for every served ride's told
+# and had wait, its zone, queueing and refusals: `simulate --waits-csv`).
 set -euo pipefail
 bin=${1:?usage: Tools/demo.sh BIN_DIR [--tour]}
 tour=${2:-}
@@ -33,6 +34,7 @@ speed_up=${DEMO_SPEED_UP:-10}
 hours=${DEMO_HOURS:-24}
 start_hour=${DEMO_START_HOUR:-8}
 duration=${DEMO_DURATION:-}
+waits_csv=${DEMO_WAITS_CSV:-}
 password=demo-pass-1
 
 work=$(mktemp -d)
@@ -116,7 +118,8 @@ echo "$password" | "$mytaxi" simulate --zones "$zones" --graph "$graph" --http-p
   --line-port "$(port_of line/tcp)" --teltonika-port "$(port_of teltonika/tcp)" --gt06-port "$(port_of gt06/tcp)" \
   --admin admin --password-stdin --taxis "$taxis" --passengers "$passengers" --requests-per-hour "$rate" \
   --hours "$hours" --speed-up "$speed_up" --seed 2026 "${demand[@]}" \
-  --true-speed-profile "$true_speeds" --incident "$incident" >"$work/summary" 2>"$work/simulate.log" &
+  --true-speed-profile "$true_speeds" --incident "$incident" ${waits_csv:+--waits-csv "$waits_csv"} \
+  >"$work/summary" 2>"$work/simulate.log" &
 simulate_pid=$!
 
 cat <<TEXT

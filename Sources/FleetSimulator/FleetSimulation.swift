@@ -48,6 +48,9 @@ public struct FleetSimulation: Sendable {
     /// Ends the run early (Ctrl-C): ``run(progress:)`` returns once the calls in flight are answered.
     public func stop() { context.clock.stop() }
 
+    /// The rides served so far, with the wait each was told and had.
+    public var servedRides: [ServedRide] { context.tally.servedRides }
+
     /// Makes the drivers' accounts and registers the passengers who have
     /// none (kept when they exist), logs everyone in, runs
     /// the taxis and the passengers until the simulated time is over or

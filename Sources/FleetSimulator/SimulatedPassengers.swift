@@ -60,9 +60,10 @@ struct SimulatedPassengers {
                 if answer.status != 409 { context.tally.requestRefused() }
                 return
             }
-            context.tally.requested(ride, at: asked, toldWaitSeconds: wait.json["expectedWaitS"] as? Double)
+            context.tally.requested(
+                ride, zoneId: wait.json["zoneId"] as? String, at: asked, toldWaitSeconds: wait.json["expectedWaitS"] as? Double)
             if answer.json["status"] as? String == "queued" {
-                context.tally.queued()
+                context.tally.queued(ride)
                 _ = try await client.call("POST", "/v1/rides/\(ride)/confirmation", token: token)
             }
             guard let cancelsAfter, await context.clock.pause(simulated: cancelsAfter) else { return }

@@ -163,7 +163,7 @@ final class SimulatedTaxi {
             guard now >= at else { return }
             let answer = await call("POST", accept ? "/v1/driver/offer/accept" : "/v1/driver/offer/refuse")
             guard answer?.status == 200 else { return becomeFree(at: now) }
-            context.tally.offerSeen(accepted: accept)
+            context.tally.offerSeen(for: ride, accepted: accept)
             guard accept, let driver = await call("GET", "/v1/driver")?.json,
                   let current = driver["ride"] as? [String: Any], current["rideId"] as? String == ride else { return becomeFree(at: now) }
             goToPickup(of: ride, ride: current, at: now)

@@ -8,6 +8,9 @@ public final class SimulationTally: Sendable {
     private struct Requested {
         let at: Date
         let toldWaitSeconds: Double?
+        let zoneId: String?
+        var queued = false
+        var refusals = 0
     }
 
     private struct State {
@@ -33,6 +36,7 @@ public final class SimulationTally: Sendable {
         var requested: [String: Requested] = [:]
         var waits: [Double] = []
         var estimates: [(told: Double, actual: Double)] = []
+        var servedRides: [ServedRide] = []
     }
 
     private let state = Mutex(State())
@@ -54,11 +58,21 @@ public final class SimulationTally: Sendable {
     func apiRetried() { state.withLock { $0.apiRetries += 1 } }
     func driverAvailable() { state.withLock { $0.driversAvailable += 1 } }
     func requestRefused() { state.withLock { $0.requestsRefused += 1 } }
-    func queued() { state.withLock { $0.queued += 1 } }
-    func offerSeen(accepted: Bool) {
+    /// Ride `rideId` was queued: no taxi was free in its zone.
+    func queued(_ rideId: String) {
+        state.withLock {
+            $0.queued += 1
+            $0.requested[rideId]?.queued = true
+        }
+    }
+    /// A driver answered the offer of ride `rideId`.
+    func offerSeen(for rideId: String, accepted: Bool) {
         state.withLock {
             $0.offers += 1
-            if !accepted { $0.refusals += 1 }
+            if !accepted {
+                $0.refusals += 1
+                $0.requested[rideId]?.refusals += 1
+            }
         }
     }
     func missingPassenger() { state.withLock { $0.missing += 1 } }
@@ -67,11 +81,12 @@ public final class SimulationTally: Sendable {
     func reservationBooked() { state.withLock { $0.reservations += 1 } }
     func reservationCancelled() { state.withLock { $0.reservationsCancelled += 1 } }
 
-    /// Ride `rideId` was requested at simulated time `at`, its passenger told `toldWaitSeconds`.
-    func requested(_ rideId: String, at: Date, toldWaitSeconds: Double?) {
+    /// Ride `rideId` was requested in zone `zoneId` at simulated time `at`,
+    /// its passenger told `toldWaitSeconds`.
+    func requested(_ rideId: String, zoneId: String?, at: Date, toldWaitSeconds: Double?) {
         state.withLock {
             $0.requests += 1
-            $0.requested[rideId] = Requested(at: at, toldWaitSeconds: toldWaitSeconds)
+            $0.requested[rideId] = Requested(at: at, toldWaitSeconds: toldWaitSeconds, zoneId: zoneId)
         }
     }
 
@@ -83,8 +98,14 @@ public final class SimulationTally: Sendable {
             let wait = at.timeIntervalSince(request.at)
             state.waits.append(wait)
             if let told = request.toldWaitSeconds { state.estimates.append((told, wait)) }
+            state.servedRides.append(ServedRide(
+                rideId: rideId, zoneId: request.zoneId, requestedAt: request.at, toldWaitSeconds: request.toldWaitSeconds,
+                waitSeconds: wait, queued: request.queued, refusals: request.refusals))
         }
     }
+
+    /// Every ride whose taxi reached the pickup so far, in that order.
+    public var servedRides: [ServedRide] { state.withLock { $0.servedRides } }
 
     /// The figures so far.
     public var summary: SimulationSummary {

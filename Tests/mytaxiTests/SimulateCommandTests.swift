@@ -11,6 +11,7 @@ import Testing
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = directory.appendingPathComponent("devices.csv").path
+        let waitsCSV = directory.appendingPathComponent("waits.csv").path
         let written = try await CommandRunner.run(["simulate", "devices", "--taxis", "8", "-o", devices])
         #expect(written.status == 0, "\(written.standardError)")
         let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
@@ -29,11 +30,15 @@ import Testing
                 "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
                 "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
                 "--taxis", "8", "--passengers", "12", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", "30",
-                "--missing-rate", "0", "--seed", "7", "--progress-every", "2", "--json",
+                "--missing-rate", "0", "--seed", "7", "--progress-every", "2", "--json", "--waits-csv", waitsCSV,
             ],
             input: ServiceProcess.administrator.password + "\n")
         #expect(run.status == 0, "\(run.standardError)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
+        let rides = try String(contentsOfFile: waitsCSV, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
+        #expect(rides.first?.joined(separator: ",") == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals")
+        #expect(rides.count - 1 == summary["served"] as? Int, "a line for every ride served: \(rides)")
+        #expect(rides.dropFirst().allSatisfy { $0.count == 7 && !$0[1].isEmpty && (Double($0[4]) ?? 0) > 0 }, "each in a zone, with its wait: \(rides)")
         let byProtocol = try #require(summary["fixesByProtocol"] as? [String: Int])
         #expect(Set(byProtocol.keys) == ["line", "teltonika", "gt06"])
         #expect(byProtocol.values.allSatisfy { $0 > 10 }, "every protocol's terminals reported: \(byProtocol)")

@@ -36,7 +36,7 @@ extension Mytaxi.Simulate {
                 random choice comes from --seed.
 
                 Exit status: 0 after the run, 2 when the service cannot be reached, the administrator \
-                cannot log in, a file cannot be read or an incident cannot be used.
+                cannot log in, a file cannot be read (or --waits-csv written) or an incident cannot be used.
                 """)
 
         @Option(help: ArgumentHelp("The zone GeoJSON file the service runs with.", valueName: "FILE"))
@@ -74,6 +74,11 @@ extension Mytaxi.Simulate {
 
         @Flag(help: "Print the summary as JSON.")
         var json = false
+
+        @Option(name: .customLong("waits-csv"), help: ArgumentHelp(
+            "Also write every served ride's told and had wait, its zone, whether it queued and the offers refused first, as CSV.",
+            valueName: "FILE"))
+        var waitsCSV: String?
 
         private var settings: SimulatorSettings {
             var settings = simulation.settings
@@ -143,6 +148,15 @@ extension Mytaxi.Simulate {
                 print(String(decoding: try encoder.encode(summary), as: UTF8.self))
             } else {
                 print(summary.text, terminator: "")
+            }
+            if let waitsCSV {
+                let lines = [ServedRide.csvHeader] + fleetSimulation.servedRides.map(\.csvLine)
+                do {
+                    try (lines.joined(separator: "\n") + "\n").write(toFile: waitsCSV, atomically: true, encoding: .utf8)
+                } catch {
+                    printError("error: cannot write the rides' waits to \(waitsCSV) (\(error.localizedDescription)): give a writable path")
+                    throw ExitCode(2)
+                }
             }
         }
 
