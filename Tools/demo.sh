@@ -18,8 +18,10 @@
 # DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
 # DEMO_START_HOUR (8: the simulated day starts at 08:00 New York time),
 # DEMO_DURATION (real seconds after which everything stops as on Ctrl-C;
-# unset: until Ctrl-C), DEMO_WAITS_CSV (a file for every served ride's told
-# and had wait, its zone, queueing and refusals: `simulate --waits-csv`).
+# unset: until Ctrl-C), DEMO_WAITS_CSV (a file for every ride served's told
+# and had wait, its zone, queueing and refusals: `simulate --waits-csv`),
+# DEMO_INCIDENT (the accident, "ROAD NAME,FROM,MINUTES,FACTOR" as `simulate
+# --incident` takes it; default 7th Avenue's; empty: none).
 set -euo pipefail
 bin=${1:?usage: Tools/demo.sh BIN_DIR [--tour]}
 tour=${2:-}
@@ -54,7 +56,7 @@ if [ "$tour" = --tour ]; then "$root/Tools/demo-tour.sh" "$bin" "$zones"; printf
 
 graph=$work/midtown.graph
 true_speeds=$root/Profiles/nyc-manhattan.csv
-incident="7th Avenue,5,180,0.25"
+incident=${DEMO_INCIDENT-7th Avenue,5,180,0.25}
 printf '== Building the Midtown road graph with the speed profile fitted to Manhattan cab trips\n'
 if ! "$mytaxi" graph build "$root/Maps/manhattan-midtown.osm.pbf" -o "$graph" --time-zone America/New_York \
   --speed-profile "$true_speeds" --zones "$zones" >"$work/graph.out" 2>"$work/graph.log"; then
@@ -110,15 +112,18 @@ api POST /v1/accounts "$admin" "{\"role\": \"driver\", \"username\": \"TX900001\
 
 printf '\n== Starting the simulator: %s taxis, %s passengers, %s requests per simulated hour, %sx real time\n' \
   "$taxis" "$passengers" "$rate" "$speed_up"
-printf '   the taxis drive at %s, with an accident the service is not told of: %s\n' \
-  "${true_speeds#"$root/"}" "$incident"
+if [ -n "$incident" ]; then
+  printf '   the taxis drive at %s, with an accident the service is not told of: %s\n' "${true_speeds#"$root/"}" "$incident"
+else
+  printf '   the taxis drive at %s, with no accident\n' "${true_speeds#"$root/"}"
+fi
 demand=()
 [ -f "$root/../shared/data/nyc/trips_calibration.csv" ] && demand=(--demand "$root/../shared/data/nyc/trips_calibration.csv")
 echo "$password" | "$mytaxi" simulate --zones "$zones" --graph "$graph" --http-port "$port" \
   --line-port "$(port_of line/tcp)" --teltonika-port "$(port_of teltonika/tcp)" --gt06-port "$(port_of gt06/tcp)" \
   --admin admin --password-stdin --taxis "$taxis" --passengers "$passengers" --requests-per-hour "$rate" \
   --hours "$hours" --speed-up "$speed_up" --seed 2026 "${demand[@]}" \
-  --true-speed-profile "$true_speeds" --incident "$incident" ${waits_csv:+--waits-csv "$waits_csv"} \
+  --true-speed-profile "$true_speeds" ${incident:+--incident "$incident"} ${waits_csv:+--waits-csv "$waits_csv"} \
   >"$work/summary" 2>"$work/simulate.log" &
 simulate_pid=$!
 

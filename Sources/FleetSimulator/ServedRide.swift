@@ -1,6 +1,6 @@
 import Foundation
 
-/// One ride of a simulation whose taxi reached the pickup: the wait its
+/// One ride asked for now (not booked ahead) whose taxi reached the pickup: the wait its
 /// passenger was told beforehand against the wait had, with what explains
 /// a difference (its zone, whether it queued, offers refused first). For
 /// measuring the service's wait estimates ride by ride and zone by zone.

@@ -104,7 +104,7 @@ public final class SimulationTally: Sendable {
         }
     }
 
-    /// Every ride whose taxi reached the pickup so far, in that order.
+    /// Every ride asked for now whose taxi reached the pickup so far, in that order.
     public var servedRides: [ServedRide] { state.withLock { $0.servedRides } }
 
     /// The figures so far.

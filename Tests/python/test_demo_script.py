@@ -53,7 +53,8 @@ def example_calls(output):
 def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_path):
     output_path = tmp_path / "demo.out"
     environment = dict(os.environ, DEMO_PORT=str(free_port()), DEMO_TAXIS=str(TAXIS), DEMO_PASSENGERS="20",
-                       DEMO_REQUESTS_PER_HOUR="600", DEMO_SPEED_UP="30", DEMO_HOURS="2", DEMO_DURATION="40")
+                       DEMO_REQUESTS_PER_HOUR="600", DEMO_SPEED_UP="30", DEMO_HOURS="2", DEMO_DURATION="40",
+                       DEMO_WAITS_CSV=str(tmp_path / "waits.csv"))
     with open(output_path, "w") as output:
         demo = subprocess.Popen([ROOT / "Tools" / "demo.sh", binary().parent], cwd=ROOT, env=environment,
                                 stdout=output, stderr=subprocess.STDOUT)
@@ -98,3 +99,7 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
     assert max(served for _, _, _, served in live) >= 1, f"rides are served: {live}"
     assert "Stopping: the simulator, then the service." in output
     assert re.search(r"rides: \d+ requested", output), "the simulator's summary is printed at the end"
+    served = int(re.search(r"rides: \d+ requested \(\d+ queued\), \d+ refused by the service, (\d+) served", output).group(1))
+    waits = (tmp_path / "waits.csv").read_text().splitlines()
+    assert waits[0] == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals", waits[:2]
+    assert 1 <= len(waits) - 1 <= served, f"DEMO_WAITS_CSV has a line per ride asked for now and served ({served} served): {waits}"

@@ -336,6 +336,41 @@ def test_the_dispatcher_sees_every_zone_the_moving_taxis_and_a_zones_queue(page)
         put_in_force(port, admin, manhattan)
 
 
+def test_the_roads_the_fleet_taught_are_coloured_against_the_profile(page):
+    """SPEC R4: the service learns travel times from the simulated taxis' fixes alone, and the map's
+    "Road speeds learned from the fleet" colours each road whose learned time differs from the
+    profile's: red or orange slower, green faster, with both speeds in its tooltip."""
+    tab, port, work = page
+    log_in(tab, "desk")
+    tab.wait("the main roads are drawn", "return document.querySelectorAll('path.road').length", ok=lambda n: n > 0)
+    assert tab.js("return document.getElementById('road-speeds-legend').hidden"), "no road-speed legend before it is asked for"
+    tab.driver.find_element(By.ID, "road-speeds").click()
+    # While nothing is learned yet the layer is asked for again, as a dispatcher would tick it again.
+    drawn = tab.wait("roads the fleet taught are coloured", """
+        const box = document.getElementById('road-speeds');
+        if (document.getElementById('road-speeds-note').textContent.includes('nothing learned yet')) {
+          box.dispatchEvent(new Event('change'));
+        }
+        return {strokes: [...document.querySelectorAll('path.road-speed')].map(e => e.getAttribute('stroke')),
+                note: document.getElementById('road-speeds-note').textContent,
+                legend: !document.getElementById('road-speeds-legend').hidden};""",
+        ok=lambda seen: len(seen["strokes"]) > 0, seconds=150)
+    assert drawn["legend"], drawn
+    assert re.fullmatch(rf" \({len(drawn['strokes'])} road segments, (learned|live) speeds\)", drawn["note"]), drawn["note"]
+    assert set(drawn["strokes"]) <= {"#b71c1c", "#ef6c00", "#2e7d32"}, f"slower red or orange, faster green: {drawn}"
+    token = call(port, "POST", "/v1/sessions", body={"username": "desk", "password": PASSWORD})["token"]
+    learned = call(port, "GET", "/v1/roads/speeds", token)["features"]
+    assert learned and all(abs(road["properties"]["ratio"] - 1) > 0.05 for road in learned), learned[:3]
+    tab.dispatch("path.road-speed", "mouseover")
+    tooltip = tab.wait("a coloured road tells its learned and profile speeds",
+                       "return document.querySelector('.leaflet-tooltip')?.textContent ?? ''",
+                       ok=lambda text: re.fullmatch(r"[\d.]+ km/h \(profile [\d.]+ km/h\)", text))
+    assert tooltip
+    tab.driver.find_element(By.ID, "road-speeds").click()
+    tab.wait("unticked, the layer and its legend go", "return [document.querySelectorAll('path.road-speed').length,"
+             " document.getElementById('road-speeds-legend').hidden]", ok=lambda seen: seen == [0, True])
+
+
 def test_street_names_show_at_street_zoom_and_the_login_lasts_the_tab(page):
     tab, port, work = page
     log_in(tab, "desk")
