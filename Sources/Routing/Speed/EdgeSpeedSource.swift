@@ -75,6 +75,9 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
     public let zones: EdgeZones?
     /// The factors applied.
     public let profile: SpeedProfile
+    /// Per hour of the week, the first hour with the same factors: the
+    /// durations key, worked out once because every route query asks for it.
+    private let firstHourAlike: [Int]
 
     /// The graph's free-flow durations under `profile`; `zones` (the graph's
     /// ``EdgeZones``) lets the profile's zone factors apply.
@@ -86,11 +89,18 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
         signalApproach = graph.edgeSignalApproach
         self.zones = zones
         self.profile = profile
+        var firstWithFactors: [HourFactors: Int] = [:]
+        firstHourAlike = (0..<SpeedProfile.hoursPerWeek).map { hour in
+            let column = Self.factors(of: profile, zones: zones, hourOfWeek: hour)
+            if let first = firstWithFactors[column] { return first }
+            firstWithFactors[column] = hour
+            return hour
+        }
     }
 
     /// Every factor the profile applies in one hour of the week: per road
     /// class, per lane class, and per zone of ``zones`` (in its order).
-    struct HourFactors: Equatable {
+    struct HourFactors: Hashable {
         var classes: [Float]
         var lanes: [Float]
         var zones: [Float]
@@ -98,6 +108,10 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
 
     /// The factors of `hourOfWeek`.
     func factors(hourOfWeek: Int) -> HourFactors {
+        Self.factors(of: profile, zones: zones, hourOfWeek: hourOfWeek)
+    }
+
+    private static func factors(of profile: SpeedProfile, zones: EdgeZones?, hourOfWeek: Int) -> HourFactors {
         HourFactors(classes: RoadClass.allCases.map { profile.factor($0, hourOfWeek: hourOfWeek) },
                     lanes: LaneClass.allCases.map { profile.laneFactor($0, hourOfWeek: hourOfWeek) },
                     zones: (zones?.zoneIDs ?? []).map { profile.zoneFactor($0, hourOfWeek: hourOfWeek) })
@@ -105,8 +119,7 @@ public struct ProfiledEdgeSpeeds: EdgeSpeedSource {
 
     /// The first hour of the week whose factors equal those of `hourOfWeek` for every class and zone.
     public func durationsKey(hourOfWeek: Int) -> Int {
-        let column = factors(hourOfWeek: hourOfWeek)
-        return (0..<hourOfWeek).first { factors(hourOfWeek: $0) == column } ?? hourOfWeek
+        firstHourAlike[hourOfWeek]
     }
 
     /// Free-flow durations (plus the minor-signal delay on minor approaches)
