@@ -19,15 +19,21 @@ public struct ServedRide: Sendable, Equatable {
     public var queued: Bool
     /// Offers of this ride refused by drivers before one accepted (timed-out offers are not counted).
     public var refusals: Int
+    /// Whether the taxi that took it was driving (cruising free) rather
+    /// than parked: its last fix was then behind it. Nil when not seen.
+    public var takenWhileMoving: Bool?
+    /// Its taxi's drive to the pickup, standing included, simulated seconds; nil when not seen.
+    public var driveSeconds: Double?
 
     /// The CSV header of ``csvLine``.
-    public static let csvHeader = "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals"
+    public static let csvHeader = "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals,taxi_was_moving,drive_s"
 
     /// The ride as a CSV line, times in ISO 8601 and seconds to the tenth.
     public var csvLine: String {
         [Self.field(rideId), Self.field(zoneId ?? ""), requestedAt.formatted(.iso8601),
          toldWaitSeconds.map { String(format: "%.1f", $0) } ?? "", String(format: "%.1f", waitSeconds), queued ? "1" : "0",
-         String(refusals)].joined(separator: ",")
+         String(refusals), takenWhileMoving.map { $0 ? "1" : "0" } ?? "",
+         driveSeconds.map { String(format: "%.1f", $0) } ?? ""].joined(separator: ",")
     }
 
     /// `text` as one CSV field: quoted when it holds a comma, a quote or a line break.

@@ -197,7 +197,9 @@ final class SimulatedTaxi {
     private func goToPickup(of id: String, ride: [String: Any], at now: Double) {
         guard let pickup = Self.point(ride["pickup"]) else { return becomeFree(at: now) }
         phase = .toPickup(ride: id, destination: Self.point(ride["destination"]))
+        let wasMoving = course.drive != nil
         course.startDrive(to: pickup, at: now, date: context.clock.date(at: now), router: context.router)
+        context.tally.rideTaken(id, wasMoving: wasMoving, driveSeconds: course.drive?.durationSeconds)
     }
 
     private func becomeFree(at now: Double) {

@@ -11,6 +11,8 @@ public final class SimulationTally: Sendable {
         let zoneId: String?
         var queued = false
         var refusals = 0
+        var takenWhileMoving: Bool?
+        var driveSeconds: Double?
     }
 
     private struct State {
@@ -81,6 +83,16 @@ public final class SimulationTally: Sendable {
     func reservationBooked() { state.withLock { $0.reservations += 1 } }
     func reservationCancelled() { state.withLock { $0.reservationsCancelled += 1 } }
 
+    /// The taxi that took ride `rideId` set off for the pickup, on a drive
+    /// of `driveSeconds` (standing included); `wasMoving`: it was driving
+    /// (a free taxi cruising) rather than parked when it took the ride.
+    func rideTaken(_ rideId: String, wasMoving: Bool, driveSeconds: Double?) {
+        state.withLock {
+            $0.requested[rideId]?.takenWhileMoving = wasMoving
+            $0.requested[rideId]?.driveSeconds = driveSeconds
+        }
+    }
+
     /// Ride `rideId` was requested in zone `zoneId` at simulated time `at`,
     /// its passenger told `toldWaitSeconds`.
     func requested(_ rideId: String, zoneId: String?, at: Date, toldWaitSeconds: Double?) {
@@ -100,7 +112,8 @@ public final class SimulationTally: Sendable {
             if let told = request.toldWaitSeconds { state.estimates.append((told, wait)) }
             state.servedRides.append(ServedRide(
                 rideId: rideId, zoneId: request.zoneId, requestedAt: request.at, toldWaitSeconds: request.toldWaitSeconds,
-                waitSeconds: wait, queued: request.queued, refusals: request.refusals))
+                waitSeconds: wait, queued: request.queued, refusals: request.refusals,
+                takenWhileMoving: request.takenWhileMoving, driveSeconds: request.driveSeconds))
         }
     }
 

@@ -36,9 +36,9 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let rides = try String(contentsOfFile: waitsCSV, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
-        #expect(rides.first?.joined(separator: ",") == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals")
+        #expect(rides.first?.joined(separator: ",") == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals,taxi_was_moving,drive_s")
         #expect((1...(summary["served"] as? Int ?? 0)).contains(rides.count - 1), "a line for every ride asked for now and served: \(rides)")
-        #expect(rides.dropFirst().allSatisfy { $0.count == 7 && !$0[1].isEmpty && (Double($0[4]) ?? 0) > 0 }, "each in a zone, with its wait: \(rides)")
+        #expect(rides.dropFirst().allSatisfy { $0.count == 9 && !$0[1].isEmpty && (Double($0[4]) ?? 0) > 0 && (Double($0[8]) ?? .infinity) <= Double($0[4])! }, "each in a zone, with its wait and its taxi's drive, which is part of the wait: \(rides)")
         let byProtocol = try #require(summary["fixesByProtocol"] as? [String: Int])
         #expect(Set(byProtocol.keys) == ["line", "teltonika", "gt06"])
         #expect(byProtocol.values.allSatisfy { $0 > 10 }, "every protocol's terminals reported: \(byProtocol)")

@@ -101,5 +101,5 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
     assert re.search(r"rides: \d+ requested", output), "the simulator's summary is printed at the end"
     served = int(re.search(r"rides: \d+ requested \(\d+ queued\), \d+ refused by the service, (\d+) served", output).group(1))
     waits = (tmp_path / "waits.csv").read_text().splitlines()
-    assert waits[0] == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals", waits[:2]
+    assert waits[0] == "ride_id,zone_id,requested_at,told_wait_s,wait_s,queued,refusals,taxi_was_moving,drive_s", waits[:2]
     assert 1 <= len(waits) - 1 <= served, f"DEMO_WAITS_CSV has a line per ride asked for now and served ({served} served): {waits}"
