@@ -18,8 +18,8 @@
 # DEMO_REQUESTS_PER_HOUR (600), DEMO_SPEED_UP (10), DEMO_HOURS (24, simulated),
 # DEMO_START_HOUR (8: the simulated day starts at 08:00 New York time),
 # DEMO_DURATION (real seconds after which everything stops as on Ctrl-C;
-# unset: until Ctrl-C), DEMO_WAITS_CSV (a file for every ride served's told
-# and had wait, its zone, queueing and refusals: `simulate --waits-csv`),
+# unset: until Ctrl-C), DEMO_WAITS_CSV (a file with each served ride's told
+# and had wait, as `simulate --waits-csv` writes it),
 # DEMO_INCIDENT (the accident, "ROAD NAME,FROM,MINUTES,FACTOR" as `simulate
 # --incident` takes it; default 7th Avenue's; empty: none).
 set -euo pipefail

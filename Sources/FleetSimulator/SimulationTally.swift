@@ -36,8 +36,6 @@ public final class SimulationTally: Sendable {
         var reservations = 0
         var reservationsCancelled = 0
         var requested: [String: Requested] = [:]
-        var waits: [Double] = []
-        var estimates: [(told: Double, actual: Double)] = []
         var servedRides: [ServedRide] = []
     }
 
@@ -108,8 +106,6 @@ public final class SimulationTally: Sendable {
             state.served += 1
             guard let request = state.requested.removeValue(forKey: rideId) else { return }
             let wait = at.timeIntervalSince(request.at)
-            state.waits.append(wait)
-            if let told = request.toldWaitSeconds { state.estimates.append((told, wait)) }
             state.servedRides.append(ServedRide(
                 rideId: rideId, zoneId: request.zoneId, requestedAt: request.at, toldWaitSeconds: request.toldWaitSeconds,
                 waitSeconds: wait, queued: request.queued, refusals: request.refusals,
@@ -123,8 +119,10 @@ public final class SimulationTally: Sendable {
     /// The figures so far.
     public var summary: SimulationSummary {
         state.withLock { state in
-            let waits = state.waits.sorted()
-            let estimates = state.estimates.filter { $0.actual > 0 }
+            let waits = state.servedRides.map(\.waitSeconds).sorted()
+            let estimates = state.servedRides.compactMap { ride in
+                ride.toldWaitSeconds.map { (told: $0, actual: ride.waitSeconds) }
+            }.filter { $0.actual > 0 }
             let errors = estimates.map { abs($0.told - $0.actual) / $0.actual * 100 }.sorted()
             return SimulationSummary(
                 fixesSent: state.fixesSent.values.reduce(0, +),

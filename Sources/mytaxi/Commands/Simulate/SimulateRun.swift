@@ -76,7 +76,7 @@ extension Mytaxi.Simulate {
         var json = false
 
         @Option(name: .customLong("waits-csv"), help: ArgumentHelp(
-            "Also write, for every ride asked for now and served, the wait told and had, its zone, whether it queued and the offers refused first, as CSV.",
+            "Also write, for every ride asked for now and served, the wait told and had, its zone, whether it queued, the offers refused first, whether its taxi was cruising and its drive, as CSV (docs/simulation.md).",
             valueName: "FILE"))
         var waitsCSV: String?
 
