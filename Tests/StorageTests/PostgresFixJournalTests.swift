@@ -10,8 +10,11 @@ import Testing
 
 /// The PostgreSQL archive's journal: a commit lands in the unindexed
 /// `fix_journal`, the mover takes it into the indexed `fixes`, and readers
-/// see every fix exactly once wherever it is.
-@Suite(.timeLimit(.minutes(20))) struct PostgresFixJournalTests {
+/// see every fix exactly once wherever it is. Apart from the parallel run
+/// (`realTimeWaits`): the background move runs on an upkeep thread at nice
+/// 10, and it missed a minute's deadline once in the parallel run with
+/// other processes keeping both cores busy.
+@Suite(.timeLimit(.minutes(20)), .tags(.realTimeWaits)) struct PostgresFixJournalTests {
     static let base = Date(timeIntervalSince1970: 1_790_000_000)
 
     /// How many rows `table` holds (a name from the tests, never input).
@@ -109,8 +112,9 @@ import Testing
         #expect(try rows(in: "fix_journal", of: database.pool) == 100, "nothing moves before the interval has passed")
         try await waitUntil("the journal emptied as the clock moves") {
             clock.advance(by: .milliseconds(200))
-            return try rows(in: "fix_journal", of: database.pool)
-        } satisfies: { $0 == 0 }
+            let journaled = try rows(in: "fix_journal", of: database.pool)
+            return (journaled: journaled, moveFailure: archive.moveFailure)
+        } satisfies: { $0.journaled == 0 }
         #expect(try rows(in: "fixes", of: database.pool) == 100)
         #expect(try rows(in: "latest_fixes", of: database.pool) == 7)
         #expect(archive.moveFailure == nil)
