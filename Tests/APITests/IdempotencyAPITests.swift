@@ -72,6 +72,31 @@ import Testing
         }
     }
 
+    /// The same window, and the ride has ended before the retry came: the
+    /// retry is told how its ride ended, under its first id, and no second
+    /// ride is opened.
+    @Test func aRetryWhoseRideHasEndedSinceIsToldHowItEnded() async throws {
+        let harness = try await APIHarness()
+        try await harness.report("T1")
+        let passenger = try await harness.token(.passenger)
+        let desk = try await harness.token(.dispatcher)
+        try await harness.test { client in
+            let key = "retry-after-the-ride-ended-1"
+            let first = try await client.call(.post, "/v1/rides", token: passenger, json: RideAPITests.pickup, idempotencyKey: key)
+            #expect(first.status == .created)
+            let ride = try #require(first["rideId"])
+            #expect(try await client.call(.delete, "/v1/rides/\(ride)", token: passenger).status == .noContent)
+            #expect(try await harness.service.stores.idempotentAnswers.forget(answeredBefore: .distantFuture) == 1)
+            let retry = try await client.call(.post, "/v1/rides", token: passenger, json: RideAPITests.pickup, idempotencyKey: key)
+            #expect(retry.status == .created, "\(retry)")
+            #expect(retry["rideId"] == ride)
+            #expect(retry["status"] == "ended")
+            #expect(retry["outcome"] == "cancelled")
+            #expect(retry.headers[.location] == first.headers[.location])
+            #expect(try await client.call(.get, "/v1/rides", token: desk).list().isEmpty, "no second ride opened")
+        }
+    }
+
     @Test func aRetriedRegistrationIsAnsweredAsTheFirstAndSendsNoSecondEmail() async throws {
         let harness = try await APIHarness()
         let administrator = try await harness.token(.administrator)

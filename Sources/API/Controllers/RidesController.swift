@@ -51,11 +51,28 @@ struct RidesController: Sendable {
         guard case .requestOpened(let id, _, _) = events.first else {
             throw Problem.unavailable("the dispatcher did not open the request; try again")
         }
-        var ride = try await rideJSON(id)
+        let location = "/v1/rides/\(id)"
+        guard let open = await dispatcher.ride(id) else {
+            return try JSONResponse.created(try await endedRideJSON(id), location: location)
+        }
+        var ride = RideJSON(open, now: clock.now)
         if ride.status == "queued" {
             ride.expectedWaitS = await dispatcher.expectedWait(ofQueued: id).map(JSONWriter.roundedSeconds)
         }
-        return try JSONResponse.created(ride, location: "/v1/rides/\(ride.rideId)")
+        return try JSONResponse.created(ride, location: location)
+    }
+
+    /// Ride `id` as its history tells it. A retried request whose first
+    /// answer was never kept (the node died between the dispatch log and
+    /// the answer store) is answered from the dispatcher's first decision;
+    /// when that ride has ended since, the client is told how it ended,
+    /// never that its request is unknown.
+    /// - Throws: ``Problem`` 503 when the ride's end is not in the log yet.
+    private func endedRideJSON(_ id: RideRequestID) async throws -> HistoryJSON {
+        guard let ended = try await dispatcher.endedRide(id) else {
+            throw Problem.unavailable("ride \(id) has just ended and its history is not written yet; try again")
+        }
+        return HistoryJSON(ended)
     }
 
     /// `GET /v1/rides[?zoneId=ID]`: every open ride, or a zone's, oldest
