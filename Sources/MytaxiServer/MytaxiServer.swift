@@ -50,8 +50,13 @@ public func buildService(
 public final class MytaxiServer: Sendable {
     /// The settings the service runs with.
     public let configuration: ServiceConfiguration
-    /// The one source of time of every part.
+    /// The one source of time of every part of the city's service.
     public let clock: any ServiceClock
+    /// The time of what nodes and their balancer share, in real seconds
+    /// whatever the service clock's rate: the dispatch lease (timed by
+    /// PostgreSQL's clock), the balancer's drain, and the reads of the other
+    /// nodes' taxis and zone sets (at most 2 s behind).
+    static let realTime: any ServiceClock = SystemClock()
     /// Where fixes, the dispatch log, accounts, zone sets and learned speeds are kept.
     public let stores: ServiceStores
     /// The live index of the fleet: each taxi's latest position and zone.
@@ -206,7 +211,7 @@ public final class MytaxiServer: Sendable {
             // After the dispatcher, so that it stops first: it writes what is
             // queued and hands the lease over while the dispatcher still runs.
             services.append(DispatchOwnershipService(
-                ownership: ownership, dispatcher: dispatcher, fleet: fleet, zones: zones, node: node, clock: clock, logger: logger))
+                ownership: ownership, dispatcher: dispatcher, fleet: fleet, zones: zones, node: node, clock: Self.realTime, logger: logger))
         }
         services.append(IngestListenersService(
             listeners: listeners, tcpPorts: configuration.tcpPorts.filter { $0.key != .osmand }, udpPorts: configuration.udpPorts,
@@ -244,7 +249,7 @@ public final class MytaxiServer: Sendable {
         services.append(HangupReloadService { [self] in await reloadZonesFile() })
         services += upkeepServices()
         if configuration.drainSeconds > 0 {
-            services.append(DrainService(duration: .milliseconds(Int64(configuration.drainSeconds * 1000)), health: health, clock: clock, logger: logger))
+            services.append(DrainService(duration: .milliseconds(Int64(configuration.drainSeconds * 1000)), health: health, clock: Self.realTime, logger: logger))
         }
         return ServiceGroup(
             configuration: ServiceGroupConfiguration(
@@ -272,8 +277,9 @@ public final class MytaxiServer: Sendable {
             services.append(PeriodicService(DatabaseProbe(pool: pool, pipeline: pipeline, logger: logger), clock: clock))
         }
         if configuration.node != nil {
-            services.append(PeriodicService(FleetOfEveryNode(archive: stores.archive, fleet: fleet), clock: clock))
-            services.append(PeriodicService(ZoneSetsOfEveryNode(store: stores.zoneSets, zoneSwitch: zoneSwitch, logger: logger), clock: clock))
+            services.append(PeriodicService(FleetOfEveryNode(archive: stores.archive, fleet: fleet), clock: Self.realTime))
+            services.append(PeriodicService(
+                ZoneSetsOfEveryNode(store: stores.zoneSets, zoneSwitch: zoneSwitch, logger: logger), clock: Self.realTime))
         }
         if let archive = stores.compactableArchive, let compactAfter = configuration.compactAfter {
             services.append(ArchiveCompactionService(archive: archive, compactAfter: compactAfter, clock: clock, logger: logger, metrics: factory))

@@ -108,6 +108,10 @@ public struct ServiceConfiguration: Sendable {
     /// The service's time when it starts, for a simulated city that runs
     /// at another time of day; nil: the wall clock's.
     public var clockStart: Date?
+    /// The real time at which the service's time was `clockStart` (or this
+    /// same time when there is none), shared by the nodes of one simulated
+    /// city; nil: the moment the service starts.
+    public var clockOrigin: Date?
 
     public static let defaultTCPPorts: [WireProtocol: Int] = [
         .line: WireProtocol.line.defaultPort, .nmea: WireProtocol.nmea.defaultPort,
@@ -134,7 +138,7 @@ public struct ServiceConfiguration: Sendable {
     /// a rate or a start was set for a simulation.
     public func makeClock() -> any ServiceClock {
         guard clockRate != 1 || clockStart != nil else { return SystemClock() }
-        return ScaledClock(rate: clockRate, start: clockStart ?? Date())
+        return ScaledClock(rate: clockRate, start: clockStart ?? clockOrigin ?? Date(), origin: clockOrigin)
     }
 
     /// The configuration of a service on these files, with every other value at its default.

@@ -223,6 +223,11 @@ public struct ServeClock: ParsableArguments {
         "The service's time at start (ISO 8601, e.g. 2026-12-01T08:00:00-05:00), for a simulated city; a restart starts it here again. (default: the wall clock's)",
         valueName: "TIME"))
     public var clockStart: String?
+
+    @Option(name: .customLong("clock-origin"), help: ArgumentHelp(
+        "The real time (ISO 8601) at which the service's time was --clock-start (or, without it, this same time): the nodes of one simulated city given the same rate, start and origin tell the same time, and a restarted node goes on at the city's time. (default: the moment this node starts)",
+        valueName: "TIME"))
+    public var clockOrigin: String?
 }
 
 /// `serve`'s options: logins, registrations and the limits of the API's reads.

@@ -242,6 +242,12 @@ extension ServeClock {
             }
             configuration.clockStart = start
         }
+        if let clockOrigin {
+            guard let origin = FixTime.date(iso8601: clockOrigin) else {
+                throw ValidationError("--clock-origin must be an ISO 8601 time such as 2026-12-01T08:00:00Z, not '\(clockOrigin)'")
+            }
+            configuration.clockOrigin = origin
+        }
     }
 }
 

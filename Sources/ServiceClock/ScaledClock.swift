@@ -9,6 +9,12 @@ import Foundation
 /// silence) is in the simulation's seconds, as its fixes' times are. Wall
 /// time and monotonic time both run at the rate; sleeps last `1/rate` of
 /// their duration on the clock beneath.
+///
+/// Given an origin (`serve --clock-origin`), the clock tells the time it
+/// would tell had it started at `start` at that moment of the clock
+/// beneath: several nodes of one simulated city started at different
+/// moments with the same rate, start and origin tell the same time, and a
+/// restarted node goes on at the city's time instead of starting over.
 public struct ScaledClock: ServiceClock {
     /// Clock seconds per second of the clock beneath.
     public let rate: Double
@@ -16,11 +22,12 @@ public struct ScaledClock: ServiceClock {
     private let base: any ServiceClock
     private let baseStart: Duration
 
-    /// A clock at `rate` (more than 0) over `base` whose wall time is `start` now.
-    public init(rate: Double, start: Date, base: any ServiceClock = SystemClock()) {
+    /// A clock at `rate` (more than 0) over `base` whose wall time was
+    /// `start` when `base`'s was `origin` (by default now).
+    public init(rate: Double, start: Date, origin: Date? = nil, base: any ServiceClock = SystemClock()) {
         precondition(rate > 0 && rate.isFinite, "a clock rate is a positive number")
         self.rate = rate
-        self.start = start
+        self.start = start.addingTimeInterval(origin.map { base.now.timeIntervalSince($0) * rate } ?? 0)
         self.base = base
         baseStart = base.uptime
     }

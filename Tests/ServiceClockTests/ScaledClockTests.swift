@@ -20,6 +20,23 @@ import Testing
         #expect(clock.now == Self.start.addingTimeInterval(3615))
     }
 
+    /// Two nodes of one city started 7 s apart with the same origin tell
+    /// the same time, and so does a node restarted later: the city's time
+    /// goes on from the origin instead of starting over at each start.
+    @Test func clocksWithOneOriginTellOneTimeWhateverTheirStart() {
+        let beneath = ManualClock(now: Self.start.addingTimeInterval(2))
+        let cityStart = Self.start.addingTimeInterval(3600)
+        let first = ScaledClock(rate: 10, start: cityStart, origin: Self.start, base: beneath)
+        #expect(first.now == cityStart.addingTimeInterval(20), "2 s after the origin is 20 s of the city's time")
+        beneath.advance(by: .seconds(7))
+        let second = ScaledClock(rate: 10, start: cityStart, origin: Self.start, base: beneath)
+        #expect(second.now == first.now)
+        #expect(second.now == cityStart.addingTimeInterval(90))
+        beneath.advance(by: .milliseconds(500))
+        #expect(first.now == cityStart.addingTimeInterval(95) && second.now == first.now)
+        #expect(second.uptime == .seconds(5), "a node's uptime is its own, at the rate")
+    }
+
     /// A 60 s sleep at 10x wakes once 6 s have passed beneath, not before.
     @Test func aSleepLastsItsDurationOverTheRate() async throws {
         let beneath = ManualClock(now: Self.start)
