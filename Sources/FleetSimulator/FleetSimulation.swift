@@ -17,6 +17,8 @@ import Zones
 /// same seed make the same choices but need not serve the same rides.
 public struct FleetSimulation: Sendable {
     private let context: SimulationContext
+    private let bursts: AsyncStream<Void>
+    private let burstTrigger: AsyncStream<Void>.Continuation
 
     /// A run on `router`'s roads and the zones of `zones` against the service at `endpoints`.
     /// - Parameters:
@@ -35,21 +37,35 @@ public struct FleetSimulation: Sendable {
         if let missing = kinds.first(where: { endpoints.terminalPorts[$0] == nil }) {
             throw SimulatorError("no port for the \(missing.rawValue) terminals")
         }
-        let tally = SimulationTally()
+        let tally = SimulationTally(keepingAcknowledgedFixes: settings.keepsAcknowledgedFixes)
         context = SimulationContext(
             router: router, trips: try SimulationTrips(router: router, zones: zones, demandCSV: demandCSV), clock: clock,
             settings: settings, endpoints: endpoints,
             client: ServiceClient(host: endpoints.host, port: endpoints.httpPort, onRetry: { tally.apiRetried() }), tally: tally)
+        (bursts, burstTrigger) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
     }
 
     /// The simulated time at which the run starts.
     public var start: Date { context.clock.start }
 
     /// Ends the run early (Ctrl-C): ``run(progress:)`` returns once the calls in flight are answered.
-    public func stop() { context.clock.stop() }
+    public func stop() {
+        context.clock.stop()
+        burstTrigger.finish()
+    }
+
+    /// Sends the burst of the settings' ``SimulatorSettings/burstRequests``
+    /// ride requests at once, each by a passenger of its own, as a failure's
+    /// test needs (`mytaxi simulate --burst`, SIGUSR1): a morning's rush the
+    /// service must answer while a part of it fails. A burst passenger whose
+    /// ride is still open is refused a second one (409), as any passenger.
+    public func burst() { burstTrigger.yield() }
 
     /// The rides served so far, with the wait each was told and had.
     public var servedRides: [ServedRide] { context.tally.servedRides }
+
+    /// The fixes the service acknowledged so far, when the settings keep them.
+    public var acknowledgedFixes: [AcknowledgedFix] { context.tally.acknowledgedFixes }
 
     /// Makes the drivers' accounts and registers the passengers who have
     /// none (kept when they exist), logs everyone in, runs
@@ -64,6 +80,8 @@ public struct FleetSimulation: Sendable {
         try await makeDriverAccounts(administrator: administrator)
         let signUp = PassengerSignUp(client: context.client, password: context.endpoints.password, administratorToken: administrator)
         let passengerTokens = try await signUp.tokens(for: (0..<settings.passengers).map(SimulatedPassengers.username))
+        let burstTokens = try await signUp.tokens(for: (0..<settings.burstRequests).map(SimulatedPassengers.burstUsername))
+        let bursts = bursts, burstTrigger = burstTrigger
         await withDiscardingTaskGroup { group in
             for index in 0..<settings.taxis {
                 group.addTask { await SimulatedTaxi(index: index, context: context).run() }
@@ -75,6 +93,22 @@ public struct FleetSimulation: Sendable {
             group.addTask {
                 while await context.clock.pause(simulated: settings.progressSeconds * context.clock.speedUp) {
                     progress(context.clock.now, context.tally.summary)
+                }
+                burstTrigger.finish()
+            }
+            group.addTask {
+                var random = SplitMix64(state: settings.seed ^ 0xB0_257)
+                for await _ in bursts where !context.clock.isOver {
+                    let trips = burstTokens.map { ($0, context.trips.trip(using: &random)) }
+                    await withDiscardingTaskGroup { requests in
+                        for (token, trip) in trips {
+                            requests.addTask {
+                                if await SimulatedPassengers.request(context, token: token, trip: trip, cancelsAfter: nil) {
+                                    context.tally.burstRideOpened()
+                                }
+                            }
+                        }
+                    }
                 }
             }
         }

@@ -22,6 +22,9 @@ struct SimulatedPassengers {
     /// The username of the `index`-th passenger (from 0).
     static func username(_ index: Int) -> String { String(format: "sim-p%05d", index + 1) }
 
+    /// The username of the `index`-th passenger of the burst (from 0).
+    static func burstUsername(_ index: Int) -> String { String(format: "sim-burst-p%05d", index + 1) }
+
     /// Sends the planned requests, with the passengers' `tokens`, until the simulated time is over.
     mutating func run(tokens: [String]) async {
         guard tokens.count == context.settings.passengers else { return }
@@ -46,11 +49,14 @@ struct SimulatedPassengers {
     }
 
     /// One request for a ride now; a queued one is confirmed, and cancelled
-    /// after `cancelsAfter` simulated seconds when no taxi is on its way by then.
-    private static func request(
+    /// after `cancelsAfter` simulated seconds when no taxi is on its way by
+    /// then. True when the service opened the ride (201).
+    @discardableResult
+    static func request(
         _ context: SimulationContext, token: String, trip: (pickup: Coordinate, destination: Coordinate), cancelsAfter: Double?
-    ) async {
+    ) async -> Bool {
         let client = context.client
+        var opened = false
         do {
             let wait = try await client.call("GET", "/v1/waits?lon=\(trip.pickup.longitude)&lat=\(trip.pickup.latitude)", token: token)
             let asked = context.clock.now
@@ -58,21 +64,23 @@ struct SimulatedPassengers {
                 "POST", "/v1/rides", token: token, body: ["pickup": point(trip.pickup), "destination": point(trip.destination)])
             guard answer.status == 201, let ride = answer.json["rideId"] as? String else {
                 if answer.status != 409 { context.tally.requestRefused() }
-                return
+                return false
             }
             context.tally.requested(
                 ride, zoneId: wait.json["zoneId"] as? String, at: asked, toldWaitSeconds: wait.json["expectedWaitS"] as? Double)
+            opened = true
             if answer.json["status"] as? String == "queued" {
                 context.tally.queued(ride)
                 _ = try await client.call("POST", "/v1/rides/\(ride)/confirmation", token: token)
             }
-            guard let cancelsAfter, await context.clock.pause(simulated: cancelsAfter) else { return }
+            guard let cancelsAfter, await context.clock.pause(simulated: cancelsAfter) else { return opened }
             let current = try await client.call("GET", "/v1/rides/\(ride)", token: token)
-            guard ["queued", "offered"].contains(current.json["status"] as? String ?? "") else { return }
+            guard ["queued", "offered"].contains(current.json["status"] as? String ?? "") else { return opened }
             if try await client.call("DELETE", "/v1/rides/\(ride)", token: token).status == 204 { context.tally.cancelled() }
         } catch {
             context.tally.apiFailed(error)
         }
+        return opened
     }
 
     /// One reservation `ahead` seconds from now on the service's clock, perhaps cancelled at once.

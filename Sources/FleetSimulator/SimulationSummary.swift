@@ -23,6 +23,8 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
     public var driversAvailable: Int
     /// Rides requested (the service answered 201).
     public var requests: Int
+    /// Of those, the rides the bursts opened (`--burst`, SIGUSR1).
+    public var burstRides: Int = 0
     /// Requests the service refused (outside the service area, say).
     public var requestsRefused: Int
     /// Requests queued for want of a free taxi (then confirmed).
@@ -71,7 +73,7 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
         let protocols = fixesByProtocol.keys.sorted().map { "\($0) \(fixesByProtocol[$0] ?? 0)" }.joined(separator: ", ")
         return """
             fixes: \(fixesSent) sent (\(protocols)), \(fixesAcknowledged) acknowledged, \(gaps) left out as GPS gaps, \(terminalFailures) connection failures
-            rides: \(requests) requested (\(queued) queued), \(requestsRefused) refused by the service, \(served) served, \(completed) completed, \(missing) passengers missing, \(cancelled) cancelled
+            rides: \(requests) requested (\(queued) queued, \(burstRides) by bursts), \(requestsRefused) refused by the service, \(served) served, \(completed) completed, \(missing) passengers missing, \(cancelled) cancelled
             offers: \(offers) answered, \(refusals) refused by drivers
             reservations: \(reservations) booked, \(reservationsCancelled) cancelled
             wait from request to the taxi at the pickup: p50 \(Self.seconds(waitP50Seconds)), p90 \(Self.seconds(waitP90Seconds))

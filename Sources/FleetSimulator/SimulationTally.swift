@@ -18,6 +18,7 @@ public final class SimulationTally: Sendable {
     private struct State {
         var fixesSent: [TerminalKind: Int] = [:]
         var fixesAcknowledged = 0
+        var acknowledgedFixes: [AcknowledgedFix] = []
         var gaps = 0
         var terminalFailures = 0
         var apiFailures = 0
@@ -25,6 +26,7 @@ public final class SimulationTally: Sendable {
         var apiFailureReasons: [String: Int] = [:]
         var driversAvailable = 0
         var requests = 0
+        var burstRides = 0
         var requestsRefused = 0
         var queued = 0
         var offers = 0
@@ -40,12 +42,23 @@ public final class SimulationTally: Sendable {
     }
 
     private let state = Mutex(State())
+    private let keepsAcknowledgedFixes: Bool
 
-    /// An empty tally.
-    public init() {}
+    /// An empty tally; one that keeps every fix acknowledged when
+    /// `keepingAcknowledgedFixes`, else counts them only.
+    public init(keepingAcknowledgedFixes: Bool = false) {
+        keepsAcknowledgedFixes = keepingAcknowledgedFixes
+    }
 
     func fixSent(_ kind: TerminalKind) { state.withLock { $0.fixesSent[kind, default: 0] += 1 } }
-    func fixesAcknowledged(_ count: Int) { state.withLock { $0.fixesAcknowledged += count } }
+    func fixesAcknowledged(of deviceId: String, at times: [Date]) {
+        state.withLock { state in
+            state.fixesAcknowledged += times.count
+            if keepsAcknowledgedFixes {
+                state.acknowledgedFixes += times.map { AcknowledgedFix(deviceId: deviceId, time: $0) }
+            }
+        }
+    }
     func gap() { state.withLock { $0.gaps += 1 } }
     func terminalFailed() { state.withLock { $0.terminalFailures += 1 } }
     func apiFailed(_ error: any Error) {
@@ -57,6 +70,7 @@ public final class SimulationTally: Sendable {
     }
     func apiRetried() { state.withLock { $0.apiRetries += 1 } }
     func driverAvailable() { state.withLock { $0.driversAvailable += 1 } }
+    func burstRideOpened() { state.withLock { $0.burstRides += 1 } }
     func requestRefused() { state.withLock { $0.requestsRefused += 1 } }
     /// Ride `rideId` was queued: no taxi was free in its zone.
     func queued(_ rideId: String) {
@@ -116,6 +130,10 @@ public final class SimulationTally: Sendable {
     /// Every ride asked for now whose taxi reached the pickup so far, in that order.
     public var servedRides: [ServedRide] { state.withLock { $0.servedRides } }
 
+    /// Every fix the service acknowledged, in the order the answers came;
+    /// empty unless the tally was made keeping them.
+    public var acknowledgedFixes: [AcknowledgedFix] { state.withLock { $0.acknowledgedFixes } }
+
     /// The figures so far.
     public var summary: SimulationSummary {
         state.withLock { state in
@@ -130,6 +148,7 @@ public final class SimulationTally: Sendable {
                 fixesAcknowledged: state.fixesAcknowledged, gaps: state.gaps, terminalFailures: state.terminalFailures,
                 apiFailures: state.apiFailures, apiRetries: state.apiRetries,
                 apiFailureReasons: state.apiFailureReasons.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.prefix(3).map { "\($0.value)× \($0.key)" }, driversAvailable: state.driversAvailable, requests: state.requests,
+                burstRides: state.burstRides,
                 requestsRefused: state.requestsRefused, queued: state.queued, offers: state.offers, refusals: state.refusals,
                 served: state.served, missing: state.missing, completed: state.completed, cancelled: state.cancelled,
                 reservations: state.reservations, reservationsCancelled: state.reservationsCancelled,

@@ -36,6 +36,12 @@ public struct SimulatorSettings: Sendable, Equatable {
     public var seed: UInt64 = 1
     /// Real seconds between two progress lines.
     public var progressSeconds = 5.0
+    /// Ride requests a burst sends at once (``FleetSimulation/burst()``),
+    /// each by a passenger of its own, signed up at the start; 0: no burst.
+    public var burstRequests = 0
+    /// Whether to keep every fix the service acknowledged (its device and
+    /// time), for a check of the archive; else they are only counted.
+    public var keepsAcknowledgedFixes = false
 
     /// Settings for `taxis` taxis and `passengers` passengers asking
     /// `requestsPerHour` times an hour, for `hours` simulated hours.
@@ -51,6 +57,7 @@ public struct SimulatorSettings: Sendable, Equatable {
         var problems: [String] = []
         if !(0...100_000).contains(taxis) { problems.append("taxis must be from 0 to 100000, not \(taxis)") }
         if !(0...1_000_000).contains(passengers) { problems.append("passengers must be from 0 to 1000000, not \(passengers)") }
+        if !(0...100_000).contains(burstRequests) { problems.append("a burst must be from 0 to 100000 requests, not \(burstRequests)") }
         if requestsPerHour > 0, passengers == 0 { problems.append("requests need at least one passenger") }
         let shares: [(String, Double)] = [
             ("reservation share", reservationShare), ("refusal rate", refusalRate), ("missing rate", missingRate),

@@ -25,16 +25,22 @@ enum CommandRunner {
     }
 
     /// Runs `mytaxi arguments...` in the package root, feeding `input` on
-    /// standard input, with `environment` added to the test's own. The
+    /// standard input, with `environment` added to the test's own; tells
+    /// `started` the process id once it runs (to signal it). The
     /// process runs in one of ``ChildProcessSlots/commands`` and is waited
     /// for off the cooperative pool (``offThePool(_:)``).
-    static func run(_ arguments: [String], input: String = "", environment: [String: String] = [:]) async throws -> Result {
+    static func run(
+        _ arguments: [String], input: String = "", environment: [String: String] = [:],
+        started: @escaping @Sendable (Int32) -> Void = { _ in }
+    ) async throws -> Result {
         try await ChildProcessSlots.commands.run {
-            try await offThePool { try runBlocking(arguments, input: input, environment: environment) }
+            try await offThePool { try runBlocking(arguments, input: input, environment: environment, started: started) }
         }
     }
 
-    private static func runBlocking(_ arguments: [String], input: String, environment: [String: String]) throws -> Result {
+    private static func runBlocking(
+        _ arguments: [String], input: String, environment: [String: String], started: (Int32) -> Void
+    ) throws -> Result {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
@@ -47,6 +53,7 @@ enum CommandRunner {
         process.standardOutput = stdout
         process.standardError = stderr
         try process.run()
+        started(process.processIdentifier)
         let writer = Thread {
             stdin.fileHandleForWriting.write(Data(input.utf8))
             try? stdin.fileHandleForWriting.close()

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -6,12 +7,14 @@ import Testing
 /// terminals' fixes reach the service over the line protocol, Teltonika and
 /// GT06, its drivers and passengers serve rides over the API (the
 /// passengers registering themselves), and the service's own counters agree.
+/// A burst (`--burst`, on SIGUSR1) opens a ride for each of its own passengers.
 @Suite(.serialized, .timeLimit(.minutes(20)), .tags(.longRunningProcesses)) struct SimulateCommandTests {
     @Test func aShortSimulationServesRidesOverTheRealProtocolsAndAPI() async throws {
         let directory = try DurabilityTests.makeDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let devices = directory.appendingPathComponent("devices.csv").path
         let waitsCSV = directory.appendingPathComponent("waits.csv").path
+        let acknowledgedCSV = directory.appendingPathComponent("acknowledged.csv").path
         let written = try await CommandRunner.run(["simulate", "devices", "--taxis", "8", "-o", devices])
         #expect(written.status == 0, "\(written.standardError)")
         let zones = CommandRunner.packageRoot.appendingPathComponent("Zones/manhattan/zones.geojson").path
@@ -24,15 +27,24 @@ import Testing
             directory: directory, expectedListeners: ["http", "line/tcp", "teltonika/tcp", "gt06/tcp"])
         defer { service.stop() }
 
-        let run = try await CommandRunner.run(
+        let simulator = Mutex<Int32>(0)
+        async let finished = CommandRunner.run(
             [
                 "simulate", "--zones", zones, "--graph", try DemoGraph.path(), "--http-port", "\(service.ports["http"]!)",
                 "--line-port", "\(service.ports["line/tcp"]!)", "--teltonika-port", "\(service.ports["teltonika/tcp"]!)",
                 "--gt06-port", "\(service.ports["gt06/tcp"]!)", "--admin", ServiceProcess.administrator.username, "--password-stdin",
                 "--taxis", "8", "--passengers", "12", "--requests-per-hour", "120", "--hours", "0.3", "--speed-up", "30",
                 "--missing-rate", "0", "--seed", "7", "--progress-every", "2", "--json", "--waits-csv", waitsCSV,
+                "--acknowledged-fixes", acknowledgedCSV, "--burst", "4",
             ],
-            input: ServiceProcess.administrator.password + "\n")
+            input: ServiceProcess.administrator.password + "\n", started: { pid in simulator.withLock { $0 = pid } })
+        // The burst's passengers sign up after the simulator listens for SIGUSR1.
+        try await waitUntil("the burst's last passenger signed up") {
+            let accounts = try JSONSerialization.jsonObject(with: try await service.get("/v1/accounts?role=passenger").body) as? [[String: Any]]
+            return accounts?.contains { $0["username"] as? String == "sim-burst-p00004" } == true
+        }
+        kill(simulator.withLock { $0 }, SIGUSR1)
+        let run = try await finished
         #expect(run.status == 0, "\(run.standardError)")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.standardOutput.utf8)) as? [String: Any])
         let rides = try String(contentsOfFile: waitsCSV, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",", omittingEmptySubsequences: false) }
@@ -46,6 +58,7 @@ import Testing
         #expect((summary["served"] as? Int ?? 0) >= 2, "\(run.standardOutput)")
         #expect((summary["completed"] as? Int ?? 0) >= 1, "\(run.standardOutput)")
         #expect(summary["waitP50Seconds"] as? Double != nil)
+        #expect(summary["burstRides"] as? Int == 4, "each of the burst's passengers had a ride opened: \(run.standardOutput)")
         #expect(run.standardError.contains("taxis (8 went available)"), "a progress line: \(run.standardError)")
 
         let metrics = String(decoding: try await service.get("/metrics").body, as: UTF8.self)
@@ -55,15 +68,44 @@ import Testing
         #expect(Self.total(metrics, "mytaxi_dispatch_wait_seconds_count") >= 2, "the service timed the waits of the rides served")
         let passengers = try await #require(
             try JSONSerialization.jsonObject(with: service.get("/v1/accounts?role=passenger").body) as? [[String: Any]])
-        #expect(passengers.count == 12, "every simulated passenger has an account")
+        #expect(passengers.count == 16, "every simulated passenger, and the burst's, has an account")
         #expect(passengers.allSatisfy { $0["emailConfirmed"] as? Bool == true }, "and confirmed its address: \(passengers)")
         let outbox = try await #require(try JSONSerialization.jsonObject(with: service.get("/v1/outbox?limit=100").body) as? [[String: Any]])
         #expect(
-            Set(outbox.compactMap { $0["to"] as? String }) == Set((1...12).map { String(format: "sim-p%05d@example.com", $0) }),
+            Set(outbox.compactMap { $0["to"] as? String })
+                == Set((1...12).map { String(format: "sim-p%05d@example.com", $0) } + (1...4).map { String(format: "sim-burst-p%05d@example.com", $0) }),
             "the passengers registered themselves, each sent a confirmation e-mail")
         let fleet = try await service.get("/v1/fleet")
         let taxis = try #require(try JSONSerialization.jsonObject(with: fleet.body) as? [[String: Any]])
         #expect(taxis.count == 8, "every simulated taxi is in the live fleet")
+        try await Self.expectEveryAcknowledgedFixArchived(
+            listed: acknowledgedCSV, devices: devices, count: try #require(summary["fixesAcknowledged"] as? Int), in: service)
+    }
+
+    /// `--acknowledged-fixes` lists every fix the service acknowledged, one
+    /// line each, and the service's archive holds every one of them (this
+    /// run refuses none: its taxis' fixes are all valid).
+    static func expectEveryAcknowledgedFixArchived(listed path: String, devices: String, count: Int, in service: ServiceProcess) async throws {
+        let lines = try String(contentsOfFile: path, encoding: .utf8).split(separator: "\n").map { $0.split(separator: ",").map(String.init) }
+        #expect(lines.first == ["device_id", "time"])
+        let acknowledged = try lines.dropFirst().map { line in
+            (device: line[0], time: try #require(try? Date(line[1], strategy: .iso8601), "a time: \(line)"))
+        }
+        #expect(acknowledged.count == count, "one line per fix the summary counts acknowledged")
+        #expect(count > 50)
+        let taxiOfDevice = Dictionary(uniqueKeysWithValues: try String(contentsOfFile: devices, encoding: .utf8)
+            .split(separator: "\n").dropFirst().map { line in (String(line.split(separator: ",")[0]), String(line.split(separator: ",")[1])) })
+        let from = try #require(acknowledged.map(\.time).min()).formatted(.iso8601)
+        let to = try #require(acknowledged.map(\.time).max()).addingTimeInterval(1).formatted(.iso8601)
+        var archived: Set<String> = []
+        for taxi in Set(taxiOfDevice.values) {
+            let answer = try await service.get("/v1/taxis/\(taxi)/fixes?from=\(from)&to=\(to)&limit=50000")
+            let fixes = try #require(try JSONSerialization.jsonObject(with: answer.body) as? [[String: Any]], "\(answer.status)")
+            // The archive's times carry milliseconds (.000Z); the frames' are whole seconds.
+            archived.formUnion(fixes.map { "\(taxi) \(($0["time"] as? String ?? "").prefix(19))" })
+        }
+        let missing = acknowledged.filter { !archived.contains("\(taxiOfDevice[$0.device] ?? "?") \($0.time.formatted(.iso8601).prefix(19))") }
+        #expect(missing.isEmpty, "acknowledged, so archived: \(missing.prefix(5)) of \(missing.count)")
     }
 
     /// Passengers who are not at the pickup: each driver waits until the

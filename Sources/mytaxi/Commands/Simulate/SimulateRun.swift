@@ -36,7 +36,7 @@ extension Mytaxi.Simulate {
                 random choice comes from --seed.
 
                 Exit status: 0 after the run, 2 when the service cannot be reached, the administrator \
-                cannot log in, a file cannot be read (or --waits-csv written) or an incident cannot be used.
+                cannot log in, a file cannot be read (or --waits-csv or --acknowledged-fixes written) or an incident cannot be used.
                 """)
 
         @Option(help: ArgumentHelp("The zone GeoJSON file the service runs with.", valueName: "FILE"))
@@ -80,9 +80,21 @@ extension Mytaxi.Simulate {
             valueName: "FILE"))
         var waitsCSV: String?
 
+        @Option(name: .customLong("acknowledged-fixes"), help: ArgumentHelp(
+            "Also write every fix the service acknowledged, as CSV (device_id,time): what the archive must hold, for a check after a failure (Tools/chaos.sh).",
+            valueName: "FILE"))
+        var acknowledgedFixesCSV: String?
+
+        @Option(help: ArgumentHelp(
+            "Also sign up N passengers of a burst, who all ask for a ride at once each time the simulator receives SIGUSR1 (kill -USR1 PID), as a failure's test sends a morning's rush (Tools/chaos.sh). (default: 0, no burst)",
+            valueName: "N"))
+        var burst = 0
+
         private var settings: SimulatorSettings {
             var settings = simulation.settings
             settings.progressSeconds = progressEvery
+            settings.burstRequests = burst
+            settings.keepsAcknowledgedFixes = acknowledgedFixesCSV != nil
             return settings
         }
 
@@ -132,7 +144,11 @@ extension Mytaxi.Simulate {
                 source.resume()
                 return source
             }
-            defer { stops.forEach { $0.cancel() } }
+            signal(SIGUSR1, SIG_IGN)
+            let bursts = DispatchSource.makeSignalSource(signal: SIGUSR1)
+            bursts.setEventHandler { fleetSimulation.burst() }
+            bursts.resume()
+            defer { (stops + [bursts]).forEach { $0.cancel() } }
             let summary: SimulationSummary
             do {
                 summary = try await fleetSimulation.run { simulated, summary in
@@ -150,13 +166,22 @@ extension Mytaxi.Simulate {
                 print(summary.text, terminator: "")
             }
             if let waitsCSV {
-                let lines = [ServedRide.csvHeader] + fleetSimulation.servedRides.map(\.csvLine)
-                do {
-                    try (lines.joined(separator: "\n") + "\n").write(toFile: waitsCSV, atomically: true, encoding: .utf8)
-                } catch {
-                    printError("error: cannot write the rides' waits to \(waitsCSV) (\(error.localizedDescription)): give a writable path")
-                    throw ExitCode(2)
-                }
+                try write([ServedRide.csvHeader] + fleetSimulation.servedRides.map(\.csvLine), to: waitsCSV, what: "the rides' waits")
+            }
+            if let acknowledgedFixesCSV {
+                try write(
+                    [AcknowledgedFix.csvHeader] + fleetSimulation.acknowledgedFixes.map(\.csvLine), to: acknowledgedFixesCSV,
+                    what: "the acknowledged fixes")
+            }
+        }
+
+        /// Writes `lines` to `path`, or says what could not be written.
+        private func write(_ lines: [String], to path: String, what: String) throws {
+            do {
+                try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+            } catch {
+                printError("error: cannot write \(what) to \(path) (\(error.localizedDescription)): give a writable path")
+                throw ExitCode(2)
             }
         }
 
