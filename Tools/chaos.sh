@@ -12,43 +12,51 @@
 #                     deciding, another takes over; the door opens again after 20 s
 #   5 follower-kill   kill -9 of a node that does not decide
 #
-# Each run: the cluster up (started when needed), the simulator through the
-# front doors (--taxis taxis, --rate requests an hour in real time: 6,000,
-# the issue's 600 an hour at 10x time, which the nodes cannot share; every API
+# Each run: the cluster up (started when needed, its clock at --clock-rate
+# times real time on every node, 10 by default), the simulator through the
+# front doors at the same rate (--taxis taxis, each reporting every 30 s of
+# the city's time; --rate requests an hour of the city's time; every API
 # call that changes something carries an Idempotency-Key and is retried for
-# up to 60 s), --warm-up seconds, the failure, --settle seconds, then the
-# simulator stopped and these checked:
-#   fixes lost        fixes the simulator's terminals had acknowledged
-#                     that the archive lacks (counted over the run)
+# up to 60 s); once 90 % of the taxis report, --warm-up real seconds; then
+# the failure together with a burst of --burst ride requests at once (each
+# by a passenger of its own); --settle real seconds after the terminals are
+# back, the simulator stopped and these checked:
+#   fixes lost        fixes the simulator's terminals saw acknowledged that
+#                     the archive lacks, looked up one by one (device, time);
+#                     any are written to $CLUSTER_DIR/chaos-NAME-RUN-missing.csv
 #   requests lost     rides answered 201 that the dispatch log lacks; doubled:
 #   / doubled         Idempotency-Keys that stand in two log entries (a
 #                     retried ride request or driver's action carried out twice)
 #   diverged          nodes whose state differs from the deciding node's
 #                     once the load stopped (two deciders would show here)
 #   double offers     taxis holding an offer or ride twice in that state
-#   dispatch pause    the longest time between two entries of the dispatch
-#                     log during the run (under this load a command is logged
-#                     every few hundred milliseconds when all is well)
-#   terminals back    seconds from the failure until 98 % of the taxis that
-#                     reported before it were heard again (a terminal reports
-#                     every 30 s and reconnects at its next fix: 30 s is the floor)
+#   dispatch pause    the longest time, in real seconds, between two entries
+#                     of the dispatch log during the run (under this load a
+#                     command is logged every few hundred milliseconds when all is well)
+#   terminals back    real seconds from the failure until 98 % of the taxis
+#                     that reported before it were heard again (a terminal
+#                     reconnects at its next fix: 30 s of the city's time, 3 s
+#                     at 10x, is the floor)
 #   calls failed      API calls that failed after the client's retries
 # A row per run goes to stdout and to $CLUSTER_DIR/chaos.md.
 #
 # Usage: Tools/chaos.sh [--runs N] [--scenarios 1,2,3,4,5] [--taxis N]
-#                       [--rate R] [--warm-up S] [--settle S]
+#                       [--rate R] [--burst N] [--clock-rate X]
+#                       [--warm-up S] [--settle S]
 # Environment: MYTAXI_BIN, CLUSTER_DIR as for Tools/cluster.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${CLUSTER_DIR:-/tmp/mytaxi-cluster}
 export CLUSTER_DIR=$dir
-runs=1 scenarios=1,2,3,4,5 taxis=300 rate=6000 warm_up=45 settle=60
+runs=1 scenarios=1,2,3,4,5 taxis=300 rate=600 burst=1000 clock_rate=10 warm_up=45 settle=60
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs=$2; shift 2 ;;
     --scenarios) scenarios=$2; shift 2 ;;
     --taxis) taxis=$2; shift 2 ;;
     --rate) rate=$2; shift 2 ;;
+    --burst) burst=$2; shift 2 ;;
+    --clock-rate) clock_rate=$2; shift 2 ;;
     --warm-up) warm_up=$2; shift 2 ;;
     --settle) settle=$2; shift 2 ;;
     *) sed -n '2,/^set /p' "$0" | grep '^#' | sed 's/^# \{0,1\}//'; exit 2 ;;
@@ -64,9 +72,32 @@ export MYTAXI_BIN=$bin
 
 log() { printf 'chaos: %s\n' "$*" >&2; }
 
+database() { echo "postgres://mytaxi:$(cat "$dir/secret")@127.0.0.1:5440/mytaxi"; }
+
 # One value from the database (through the primary's door), empty when it cannot answer.
 sql() {
-  "$pg_bin/psql" "postgres://mytaxi:$(cat "$dir/secret")@127.0.0.1:5440/mytaxi" -Atqc "$1" 2>/dev/null || true
+  "$pg_bin/psql" "$(database)" -Atqc "$1" 2>/dev/null || true
+}
+
+# The city's time now, in epoch seconds, as the nodes tell it (GET /v1/clock):
+# the archive's times are the city's, which runs at --clock-rate.
+service_now() {
+  curl -sf -m 5 http://127.0.0.1:8080/v1/clock |
+    python3 -c 'import datetime, json, sys; print(datetime.datetime.fromisoformat(json.load(sys.stdin)["now"].replace("Z", "+00:00")).timestamp())'
+}
+
+# The fixes of CSV $1 (device_id,time: what the simulator saw acknowledged)
+# that the archive lacks: their count, and the fixes themselves into $2.
+missing_fixes() {
+  "$pg_bin/psql" "$(database)" -Atq -v ON_ERROR_STOP=1 <<SQL
+CREATE TEMP TABLE acknowledged (device_id text, time timestamptz);
+\copy acknowledged FROM '$1' WITH (FORMAT csv, HEADER true)
+CREATE TEMP TABLE missing AS
+  SELECT device_id, time FROM acknowledged
+  EXCEPT SELECT device_id::text, time FROM archived_fixes WHERE time >= (SELECT min(time) FROM acknowledged);
+\copy missing TO '$2' WITH (FORMAT csv, HEADER true)
+SELECT count(*) FROM missing;
+SQL
 }
 
 # Cancels every open ride, as the dispatcher chaos-desk (made the first
@@ -80,9 +111,7 @@ cancel_open_rides() {
     http://127.0.0.1:8080/v1/sessions | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
   curl -sf -m 10 -H "Authorization: Bearer $desk" http://127.0.0.1:8080/v1/rides |
     python3 -c 'import json,sys; print("\n".join(ride["rideId"] for ride in json.load(sys.stdin)))' |
-    while read -r ride; do
-      curl -sf -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $desk" "http://127.0.0.1:8080/v1/rides/$ride" || true
-    done
+    xargs -r -P 16 -I RIDE curl -sf -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $desk" "http://127.0.0.1:8080/v1/rides/RIDE" || true
 }
 
 # A session token of the cluster's administrator (the cluster's sessions
@@ -127,27 +156,45 @@ pg_door() {
   return 0
 }
 
-taxis_reporting() { sql "SELECT count(*) FROM latest_fixes WHERE received_at > now() - interval '31 seconds'"; }
+# Taxis heard within the last 31 s of the city's time (they report every 30 s).
+taxis_reporting() { sql "SELECT count(*) FROM latest_fixes WHERE received_at > to_timestamp($(service_now) - 31)"; }
 log_top() { sql "SELECT coalesce(max(sequence), 0) FROM dispatch_log"; }
 
-# The longest time, in seconds, between two dispatch log entries after entry $1.
+# Waits until 90 % of the taxis report (the simulator signs its passengers
+# up and logs everyone in first), for at most 10 minutes, while simulator $1 runs.
+wait_for_fleet() {
+  for _ in $(seq 600); do
+    kill -0 "$1" 2>/dev/null || { log "the simulator stopped before its fleet reported"; return 1; }
+    local reporting
+    reporting=$(taxis_reporting)
+    [ -n "$reporting" ] && [ $((reporting * 10)) -ge $((taxis * 9)) ] && return 0
+    sleep 1
+  done
+  log "the fleet did not report within 10 minutes"
+  return 1
+}
+
+# The longest time, in real seconds, between two dispatch log entries after
+# entry $1 (entries carry the city's time, which runs at --clock-rate).
 dispatch_pause() {
-  sql "SELECT coalesce(round(max(gap)::numeric, 1), 0) FROM (
+  sql "SELECT coalesce(round(max(gap)::numeric / $clock_rate, 1), 0) FROM (
     SELECT (convert_from(payload, 'UTF8')::jsonb ->> 'wallTime')::float8 / 1000
          - lag((convert_from(payload, 'UTF8')::jsonb ->> 'wallTime')::float8 / 1000) OVER (ORDER BY sequence) AS gap
     FROM dispatch_log WHERE sequence > $1) AS gaps"
 }
 
-# Seconds from $1 (epoch seconds) until at least 98 % of $2 taxis were heard after it; gives up after 180 s.
+# Real seconds from $1 (real epoch seconds, when the city's time was $2) until
+# at least 98 % of $3 taxis were heard after it; gives up after 180 s.
 terminals_back() {
-  local since=$1 before=$2
-  for _ in $(seq 180); do
+  local since=$1 city_since=$2 before=$3
+  for _ in $(seq 900); do
     local now
-    now=$(sql "SELECT count(*) FROM latest_fixes WHERE received_at > to_timestamp($since)")
+    now=$(sql "SELECT count(*) FROM latest_fixes WHERE received_at > to_timestamp($city_since)")
     if [ -n "$now" ] && [ $((now * 100)) -ge $((before * 98)) ]; then
       python3 -c "import time; print(f'{time.time() - $since:.1f}')"; return
     fi
-    sleep 1
+    python3 -c "import sys, time; sys.exit(0 if time.time() - $since > 180 else 1)" && break
+    sleep 0.2
   done
   echo ">180"
 }
@@ -200,24 +247,26 @@ PY
 
 run_scenario() {
   local scenario=$1 run=$2 name=${names[$(($1 - 1))]}
-  "$cluster" up >/dev/null
+  "$cluster" up --clock-rate "$clock_rate" >/dev/null
   new_token
   cancel_open_rides
-  local start sim_out
-  start=$(date -u +%Y-%m-%dT%H:%M:%SZ)
+  local sim_out acknowledged_csv="$dir/chaos-$name-$run-acknowledged.csv" missing_csv="$dir/chaos-$name-$run-missing.csv"
   sim_out="$dir/chaos-$name-$run.json"
   local first_entry
   first_entry=$(log_top)
   echo cluster-admin-1 | "$bin" simulate --zones "$root/Zones/manhattan/zones.geojson" --graph "$dir/city/midtown.graph" \
     --http-port 8080 --line-port 5100 --teltonika-port 5027 --gt06-port 5023 --admin admin --password-stdin \
-    --taxis "$taxis" --passengers "$taxis" --requests-per-hour "$rate" --hours 24 --seed "$((2026 + run))" \
+    --taxis "$taxis" --passengers "$taxis" --requests-per-hour "$rate" --speed-up "$clock_rate" --hours 24 \
+    --seed "$((2026 + run))" --burst "$burst" --acknowledged-fixes "$acknowledged_csv" \
     --progress-every 30 --json >"$sim_out" 2>"$dir/chaos-$name-$run.log" &
   local simulator=$!
+  wait_for_fleet "$simulator"
   sleep "$warm_up"
-  local before at owner_index
+  local before at city_at owner_index
   before=$(taxis_reporting)
   owner_index=$(owner)
-  log "run $run of $name: owner ${nodes[${owner_index:-0}]}, $before taxis reporting"
+  log "run $run of $name: owner ${nodes[${owner_index:-0}]}, $before taxis reporting; the failure and a burst of $burst requests"
+  city_at=$(service_now)
   at=$(python3 -c 'import time; print(time.time())')
   local upgrading=
   case "$name" in
@@ -231,21 +280,23 @@ run_scenario() {
     owner-cut) pg_door "$owner_index" maint ;;
     follower-kill) kill -9 "$(cat "$dir/node-${nodes[$(( (owner_index + 1) % 3 ))]}.pid")" ;;
   esac
+  kill -USR1 "$simulator"
   local terminals
   if [ "$name" = owner-cut ]; then
     sleep 20
     pg_door "$owner_index" ready
   fi
-  terminals=$(terminals_back "$at" "$before")
+  terminals=$(terminals_back "$at" "$city_at" "$before")
   [ -z "$upgrading" ] || wait "$upgrading"
   sleep "$settle"
   kill -INT "$simulator"
   wait "$simulator" || true
   "$cluster" up >/dev/null
-  local summary acknowledged stored requests_logged requests_ok failed retries diverged doubled doubled_keys
+  local summary acknowledged lost requests_logged requests_ok failed retries diverged doubled doubled_keys
   summary=$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["fixesAcknowledged"], d["requests"], d["apiFailures"], d.get("apiRetries", 0))' "$sim_out")
   read -r acknowledged requests_ok failed retries <<<"$summary"
-  stored=$(sql "SELECT count(*) FROM archived_fixes WHERE received_at >= '$start'")
+  lost=$(missing_fixes "$acknowledged_csv" "$missing_csv")
+  [ "$lost" != 0 ] || rm -f "$missing_csv"
   local keyed="SELECT convert_from(payload, 'UTF8')::jsonb AS entry FROM dispatch_log WHERE sequence > $first_entry"
   requests_logged=$(sql "SELECT count(DISTINCT entry ->> 'idempotencyKey') FROM ($keyed) AS log WHERE entry -> 'command' ? 'request'")
   doubled_keys=$(sql "SELECT count(*) FROM (SELECT entry ->> 'idempotencyKey' FROM ($keyed) AS log
@@ -253,14 +304,13 @@ run_scenario() {
   read -r diverged doubled <<<"$(consistency)"
   local dispatch
   dispatch=$(dispatch_pause "$first_entry")
-  local lost=$(( acknowledged > stored ? acknowledged - stored : 0 ))
   local missing=$(( requests_ok > requests_logged ? requests_ok - requests_logged : 0 ))
   local row="| $name | $run | $acknowledged / $lost | $requests_ok / $missing / $doubled_keys | $diverged | $doubled | $dispatch | $terminals | $failed ($retries retries) |"
   echo "$row"
   echo "$row" >>"$dir/chaos.md"
 }
 
-"$cluster" up >/dev/null
+"$cluster" up --clock-rate "$clock_rate" >/dev/null
 if [ ! -s "$dir/chaos.md" ]; then
   cat >"$dir/chaos.md" <<'MD'
 | scenario | run | fixes acknowledged / lost | requests 201 / lost / doubled | diverged nodes | double offers | longest dispatch pause (s) | terminals heard again (s) | calls failed after retries |

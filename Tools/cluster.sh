@@ -9,13 +9,18 @@
 # CLUSTER_DIR and listens on 127.0.0.1 only.
 #
 #   up       start what is not running (the first time: initialise the
-#            database, build the demo city's graph)
+#            database, build the demo city's graph); `up --clock-rate X`
+#            the first time runs the city's clock X times faster than real
+#            time on every node, from one origin (serve --clock-origin), so
+#            that the nodes tell one time and a restarted node goes on at it;
+#            the rate stays the cluster's until `down --wipe`
 #   down     stop everything (CLUSTER_DIR is kept; `down --wipe` removes it)
 #   status   what runs, who is PostgreSQL's primary, which node decides dispatch
 #   upgrade  restart the mytaxi nodes one at a time, each drained first and
 #            waited for until healthy again, as a rolling upgrade would
-#   demo     run the simulator (300 taxis, 600 requests an hour, real time)
-#            against the front doors until Ctrl-C (`make cluster-demo`)
+#   demo     run the simulator (300 taxis, 600 requests an hour of the
+#            city's time, at its clock's rate) against the front doors
+#            until Ctrl-C (`make cluster-demo`)
 #
 # Front doors (HAProxy): API http://127.0.0.1:8080 (health-checked on
 # /healthz), line protocol 5100, OsmAnd 5055, Teltonika 5027, GT06 5023,
@@ -27,7 +32,7 @@
 # front door's plus 100·n.
 # Environment: MYTAXI_BIN (a built mytaxi; default: the release build, made
 # when missing), CLUSTER_DIR (/tmp/mytaxi-cluster).
-# Usage: Tools/cluster.sh up|down [--wipe]|status|upgrade|demo
+# Usage: Tools/cluster.sh up [--clock-rate X]|down [--wipe]|status|upgrade|demo
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 dir=${CLUSTER_DIR:-/tmp/mytaxi-cluster}
@@ -292,16 +297,49 @@ start_node() {
     --line-port $((front_ports[line] + offset)) --osmand-port $((front_ports[osmand] + offset)) \
     --teltonika-port $((front_ports[teltonika] + offset)) --gt06-port $((front_ports[gt06] + offset)) \
     --nmea-port $((front_ports[nmea] + offset)) --trusted-proxy 127.0.0.1/32 --drain-seconds 3 \
-    --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --session-lifetime 604800 \
+    --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --session-lifetime 604800 $(clock_options) \
     >>"$dir/node-$name.log" 2>&1 &
   echo $! >"$dir/node-$name.pid"
 }
 
 healthy() { curl -sf "http://127.0.0.1:$((8081 + $1))/healthz" >/dev/null; }
 
+# The city's clock: its rate, chosen at the cluster's first start ($1, 1
+# when empty) and kept with the real time it started at in $dir/clock; a
+# later `up` asking for another rate is refused, for the dispatch log's
+# and the archive's times would go back.
+choose_clock() {
+  local asked=$1 rate origin
+  if [ ! -f "$dir/clock" ]; then
+    echo "${asked:-1} $(date -u +%Y-%m-%dT%H:%M:%SZ)" >"$dir/clock"
+  fi
+  read -r rate origin <"$dir/clock"
+  if [ -n "$asked" ] && [ "$asked" != "$rate" ]; then
+    log "the cluster in $dir runs its clock at ${rate}x since $origin; it cannot change: \`$0 down --wipe\` first"
+    return 1
+  fi
+}
+
+# The city's clock rate.
+clock_rate() {
+  local rate origin
+  read -r rate origin <"$dir/clock"
+  echo "$rate"
+}
+
+# serve's clock options for the nodes: none at 1x.
+clock_options() {
+  local rate origin
+  read -r rate origin <"$dir/clock"
+  [ "$rate" = 1 ] || echo "--clock-rate $rate --clock-origin $origin"
+}
+
 up() {
+  local asked_rate=
+  if [ "${1:-}" = --clock-rate ]; then asked_rate=${2:?"--clock-rate needs a number, e.g. 10"}; fi
   install_missing
   mkdir -p "$dir"
+  choose_clock "$asked_rate"
   [ -f "$dir/secret" ] || od -An -N12 -tx1 /dev/urandom | tr -d ' \n' >"$dir/secret"
   chmod 644 "$dir/secret"
   local bin
@@ -374,15 +412,17 @@ upgrade() {
 demo() {
   local bin
   bin=$(mytaxi_bin)
-  log "simulating 300 taxis and 600 requests an hour through HAProxy; the map: http://127.0.0.1:$front_api/map (admin / cluster-admin-1)"
+  local rate
+  rate=$(clock_rate)
+  log "simulating 300 taxis and 600 requests an hour through HAProxy at ${rate}x; the map: http://127.0.0.1:$front_api/map (admin / cluster-admin-1)"
   echo cluster-admin-1 | "$bin" simulate --zones "$root/Zones/manhattan/zones.geojson" --graph "$dir/city/midtown.graph" \
     --http-port "$front_api" --line-port "${front_ports[line]}" --teltonika-port "${front_ports[teltonika]}" \
     --gt06-port "${front_ports[gt06]}" --admin admin --password-stdin --taxis 300 --passengers 300 \
-    --requests-per-hour 600 --hours 24 --seed 2026 --progress-every 30
+    --requests-per-hour 600 --speed-up "$rate" --hours 24 --seed 2026 --progress-every 30
 }
 
 case "$command" in
-  up) up ;;
+  up) shift; up "$@" ;;
   down) down "${2:-}" ;;
   status) status ;;
   upgrade) upgrade ;;
