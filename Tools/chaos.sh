@@ -100,18 +100,46 @@ SELECT count(*) FROM missing;
 SQL
 }
 
-# Cancels every open ride, as the dispatcher chaos-desk (made the first
-# time): rides outlive a short run, and a passenger with an open ride is
-# refused a new one, so each run starts with every passenger free to ask.
-cancel_open_rides() {
+# Ends every open ride, so that each run starts with every passenger free
+# to ask (a passenger with an open ride is refused a new one, and rides
+# outlive a run): the dispatcher chaos-desk (made the first time) cancels
+# those not yet at their pickup; the drivers of the others, whose
+# passengers are at the taxi or aboard, report them aboard and completed.
+end_open_rides() {
   curl -sf -m 5 -o /dev/null -H "Authorization: Bearer $admin_token" -H 'Content-Type: application/json' \
     -d '{"role":"dispatcher","username":"chaos-desk","password":"chaos-desk-1"}' http://127.0.0.1:8080/v1/accounts || true
-  local desk
-  desk=$(curl -sf -m 5 -H 'Content-Type: application/json' -d '{"username":"chaos-desk","password":"chaos-desk-1"}' \
-    http://127.0.0.1:8080/v1/sessions | python3 -c 'import json,sys; print(json.load(sys.stdin)["token"])')
-  curl -sf -m 10 -H "Authorization: Bearer $desk" http://127.0.0.1:8080/v1/rides |
-    python3 -c 'import json,sys; print("\n".join(ride["rideId"] for ride in json.load(sys.stdin)))' |
-    xargs -r -P 16 -I RIDE curl -sf -m 5 -o /dev/null -X DELETE -H "Authorization: Bearer $desk" "http://127.0.0.1:8080/v1/rides/RIDE" || true
+  python3 - <<'PY'
+import concurrent.futures, json, urllib.error, urllib.request
+api = "http://127.0.0.1:8080"
+def call(method, path, token=None, body=None):
+    request = urllib.request.Request(api + path, method=method, data=None if body is None else json.dumps(body).encode())
+    request.add_header("Content-Type", "application/json")
+    if token:
+        request.add_header("Authorization", "Bearer " + token)
+    try:
+        with urllib.request.urlopen(request, timeout=10) as answer:
+            text = answer.read()
+            return json.loads(text) if text else None
+    except urllib.error.HTTPError:
+        return None
+def login(username, password):
+    return (call("POST", "/v1/sessions", body={"username": username, "password": password}) or {}).get("token")
+desk = login("chaos-desk", "chaos-desk-1")
+def end(ride):
+    if ride["status"] in ("arrived", "aboard"):
+        driver = login(ride["taxiId"], "cluster-admin-1")
+        if ride["status"] == "arrived":
+            call("POST", "/v1/driver/ride/aboard", driver)
+        call("POST", "/v1/driver/ride/completed", driver)
+    else:
+        call("DELETE", "/v1/rides/" + ride["rideId"], desk)
+for _ in range(3):
+    rides = call("GET", "/v1/rides", desk) or []
+    if not rides:
+        break
+    with concurrent.futures.ThreadPoolExecutor(16) as pool:
+        list(pool.map(end, rides))
+PY
 }
 
 # A session token of the cluster's administrator (the cluster's sessions
@@ -249,7 +277,7 @@ run_scenario() {
   local scenario=$1 run=$2 name=${names[$(($1 - 1))]}
   "$cluster" up --clock-rate "$clock_rate" >/dev/null
   new_token
-  cancel_open_rides
+  end_open_rides
   local sim_out acknowledged_csv="$dir/chaos-$name-$run-acknowledged.csv" missing_csv="$dir/chaos-$name-$run-missing.csv"
   sim_out="$dir/chaos-$name-$run.json"
   local first_entry
