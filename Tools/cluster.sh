@@ -258,10 +258,19 @@ CFG
   done
 }
 
+# Starts HAProxy, or reloads it when its configuration changed. A running
+# one with the same configuration is left alone: a reload hands new
+# connections to a new process while the old one keeps serving those it
+# holds (the nodes' PostgreSQL connections among them), out of reach of the
+# new one's admin socket, through which Tools/chaos.sh cuts a node off.
 start_haproxy() {
-  haproxy_config >"$dir/haproxy.cfg"
+  haproxy_config >"$dir/haproxy.cfg.new"
+  if running haproxy && cmp -s "$dir/haproxy.cfg.new" "$dir/haproxy.cfg"; then
+    rm "$dir/haproxy.cfg.new"
+    return
+  fi
+  mv "$dir/haproxy.cfg.new" "$dir/haproxy.cfg"
   if running haproxy; then
-    # A reload keeps the connections it holds (HAProxy's own -sf hand-over).
     haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid" -sf "$(cat "$dir/haproxy.pid")"
   else
     haproxy -f "$dir/haproxy.cfg" -D -p "$dir/haproxy.pid"
