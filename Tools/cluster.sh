@@ -122,6 +122,10 @@ bootstrap:
       parameters:
         max_connections: 300
         wal_log_hints: "on"
+        # WAL kept for a standby that was down a while (a killed primary
+        # rejoining): without it the new primary may recycle what the
+        # standby needs, and it can never catch up again.
+        wal_keep_size: 2GB
   initdb:
     - encoding: UTF8
     - locale: C.UTF-8
@@ -170,6 +174,14 @@ primary() {
 }
 
 has_primary() { [ -n "$(primary)" ]; }
+
+# True when a member is the primary's synchronous standby (Patroni's /sync).
+has_sync_standby() {
+  for n in 1 2; do
+    if curl -sf "http://127.0.0.1:$((8008 + n))/sync" >/dev/null 2>&1; then return 0; fi
+  done
+  return 1
+}
 
 # The database's URL through the primary's front door; with a node index,
 # through that node's own door.
@@ -358,6 +370,12 @@ up() {
   start_patroni 2
   wait_for "a PostgreSQL primary under Patroni" 90 has_primary
   log "PostgreSQL primary: $(primary)"
+  # A commit is acknowledged once the standby has it too: without one in
+  # sync, losing the primary would stop the city (or lose what it took).
+  if ! wait_for "a synchronous standby" 180 has_sync_standby; then
+    log "no standby caught up with the primary; if its log says a WAL segment 'has already been removed', rebuild it: patronictl -c $dir/pg1/patroni.yml reinit mytaxi <member>"
+    return 1
+  fi
   start_haproxy
   create_database
   prepare_city "$bin"
