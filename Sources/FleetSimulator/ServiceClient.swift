@@ -9,7 +9,10 @@ import FoundationNetworking
 /// again; one that got no answer (the node died, the connection was cut) or
 /// a 502, 503 or 504 (a node draining, dispatch changing hands) is sent
 /// again for up to ``retryWindow`` (each try waits 20 s at most), a call that changes something with the
-/// same `Idempotency-Key` each time, so that it is carried out once.
+/// same `Idempotency-Key` each time, so that it is carried out once. A
+/// call still answered 502, 503 or 504 when the window closes has failed,
+/// as one never answered has: it is thrown, never taken for the service's
+/// refusal.
 struct ServiceClient: Sendable {
     /// An answer: its status and its body parsed as a JSON object (empty when not one).
     struct Answer {
@@ -85,7 +88,10 @@ struct ServiceClient: Sendable {
                 try await Task.sleep(for: .seconds(min(max(wait ?? 5, 1), 60)))
                 continue
             }
-            if [502, 503, 504].contains(status), ContinuousClock.now < giveUp {
+            if [502, 503, 504].contains(status) {
+                guard ContinuousClock.now < giveUp else {
+                    throw SimulatorError("\(method) \(path): still answered \(status) when the client stopped retrying")
+                }
                 onRetry()
                 try await Task.sleep(for: .seconds(min(wait ?? backoff, 4)))
                 backoff = min(backoff * 2, 4)
