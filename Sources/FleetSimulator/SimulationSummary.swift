@@ -73,7 +73,7 @@ public struct SimulationSummary: Sendable, Equatable, Codable {
         let protocols = fixesByProtocol.keys.sorted().map { "\($0) \(fixesByProtocol[$0] ?? 0)" }.joined(separator: ", ")
         return """
             fixes: \(fixesSent) sent (\(protocols)), \(fixesAcknowledged) acknowledged, \(gaps) left out as GPS gaps, \(terminalFailures) connection failures
-            rides: \(requests) requested (\(queued) queued, \(burstRides) by bursts), \(requestsRefused) refused by the service, \(served) served, \(completed) completed, \(missing) passengers missing, \(cancelled) cancelled
+            rides: \(requests) requested (\(queued) queued), \(requestsRefused) refused by the service, \(served) served, \(completed) completed, \(missing) passengers missing, \(cancelled) cancelled\(burstRides > 0 ? "; \(burstRides) of the requests by bursts" : "")
             offers: \(offers) answered, \(refusals) refused by drivers
             reservations: \(reservations) booked, \(reservationsCancelled) cancelled
             wait from request to the taxi at the pickup: p50 \(Self.seconds(waitP50Seconds)), p90 \(Self.seconds(waitP90Seconds))

@@ -86,7 +86,7 @@ extension Mytaxi.Simulate {
         var acknowledgedFixesCSV: String?
 
         @Option(help: ArgumentHelp(
-            "Also sign up N passengers of a burst, who all ask for a ride at once each time the simulator receives SIGUSR1 (kill -USR1 PID), as a failure's test sends a morning's rush (Tools/chaos.sh). (default: 0, no burst)",
+            "Also sign up N passengers of a burst, who all ask for a ride at once each time the simulator receives SIGUSR1 (kill -USR1 PID), as a failure's test sends a morning's rush (Tools/chaos.sh); 0, no burst.",
             valueName: "N"))
         var burst = 0
 
