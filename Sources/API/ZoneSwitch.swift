@@ -90,7 +90,7 @@ public actor ZoneSwitch {
             duration: .zero)
         // On a node of several, the node that decides dispatch moves the
         // engine's zones when it puts the same version in force.
-        if await dispatcher.role.decides {
+        if dispatcher.role.decides {
             do {
                 report.dispatchEvents = try await dispatcher.replaceZones(with: index)
             } catch {

@@ -59,10 +59,17 @@ public actor Dispatcher {
     private var epoch = 0
     private var lastSequence: Int64 = 0
     private var lastEngineTime: Duration = .zero
+    /// The entries logged since the newest snapshot, counting the ones a
+    /// restore replayed after it: a node that takes over a log whose last
+    /// owners wrote no snapshot (they kept changing) writes one at its
+    /// first command, so that the next restore stays short.
     private var entriesSinceSnapshot = 0
     private var reloading = false
-    /// Whether this dispatcher decides or follows another node's log.
-    public private(set) var role: DispatchRole
+    private let currentRole: Mutex<DispatchRole>
+    /// Whether this dispatcher decides or follows another node's log,
+    /// readable without waiting for the dispatcher: the lease's rounds and
+    /// every API request ask it, and must not queue behind a burst of commands.
+    public nonisolated var role: DispatchRole { currentRole.withLock { $0 } }
     /// Set when a following dispatcher's state may hold what it decided and
     /// could not write: the next ``catchUp()`` rebuilds it from the log.
     private var needsReload = false
@@ -112,10 +119,11 @@ public actor Dispatcher {
         answered = restored.answered
         lastSequence = restored.lastSequence
         lastEngineTime = restored.engineTime
+        entriesSinceSnapshot = restored.entriesAfterSnapshot
         timeOffset = restored.engineTime - clock.uptime
         let gate = DispatchLogGate(log: log)
         self.gate = gate
-        self.role = role
+        currentRole = Mutex(role)
         if case .deciding(let lease?) = role { epoch = gate.hold(lease) }
         committer = GroupCommitter(
             threadName: "mytaxi-dispatch-log", commit: { try gate.write($0) },
@@ -544,7 +552,7 @@ public actor Dispatcher {
         decisions.add(1, ordering: .releasing)
         lastSequence = restored.lastSequence
         lastEngineTime = max(lastEngineTime, restored.engineTime)
-        entriesSinceSnapshot = 0
+        entriesSinceSnapshot = restored.entriesAfterSnapshot
     }
 
     /// Makes this dispatcher decide under `lease`, which its node has just
@@ -561,7 +569,7 @@ public actor Dispatcher {
         needsReload = false
         timeOffset = lastEngineTime - clock.uptime
         epoch = gate.hold(lease)
-        role = .deciding(lease)
+        currentRole.withLock { $0 = .deciding(lease) }
     }
 
     /// Makes this dispatcher follow the log written by `owner` (nil while
@@ -570,7 +578,7 @@ public actor Dispatcher {
     /// would refuse it). Its state is rebuilt from the log by the next ``catchUp()``.
     public func follow(owner: DispatchLease?) async {
         let wasDeciding = role.decides
-        role = .following(owner: owner)
+        currentRole.withLock { $0 = .following(owner: owner) }
         guard wasDeciding else { return }
         epoch = gate.hold(nil)
         needsReload = true
@@ -591,26 +599,29 @@ public actor Dispatcher {
             needsReload = false
             return 0
         }
-        let entries: [DispatchLogEntry]
-        do {
-            entries = try await log.entries(after: lastSequence)
-        } catch {
-            throw .storage(error)
-        }
-        // The state may have been rebuilt meanwhile (a reload, a decision to decide).
-        guard !role.decides else { return 0 }
         var replayed = 0
-        for entry in entries where entry.sequence > lastSequence {
-            let logged = try Self.replay(entry, on: &engine, answered: &answered)
-            lastSequence = entry.sequence
-            lastEngineTime = max(lastEngineTime, logged.command.engineTime)
-            replayed += 1
-            guard !logged.events.isEmpty else { continue }
-            noticeSink.yield(CommandNotices(
-                sequence: entry.sequence, events: logged.events,
-                context: DispatchNotices.Context(
-                    events: logged.events, snapshot: engine.snapshot, closed: engine.closedByLastCall,
-                    engineTime: logged.command.engineTime, wall: logged.command.wallTime)))
+        while true {
+            let entries: [DispatchLogEntry]
+            do {
+                entries = try await log.entries(after: lastSequence, limit: Self.logPageSize)
+            } catch {
+                throw .storage(error)
+            }
+            // The state may have been rebuilt meanwhile (a reload, a decision to decide).
+            guard !role.decides else { return replayed }
+            for entry in entries where entry.sequence > lastSequence {
+                let logged = try Self.replay(entry, on: &engine, answered: &answered)
+                lastSequence = entry.sequence
+                lastEngineTime = max(lastEngineTime, logged.command.engineTime)
+                replayed += 1
+                guard !logged.events.isEmpty else { continue }
+                noticeSink.yield(CommandNotices(
+                    sequence: entry.sequence, events: logged.events,
+                    context: DispatchNotices.Context(
+                        events: logged.events, snapshot: engine.snapshot, closed: engine.closedByLastCall,
+                        engineTime: logged.command.engineTime, wall: logged.command.wallTime)))
+            }
+            if entries.count < Self.logPageSize { break }
         }
         if replayed > 0 { decisions.add(1, ordering: .releasing) }
         return replayed
@@ -621,15 +632,19 @@ public actor Dispatcher {
         var answered = AnsweredCommands()
         var lastSequence: Int64
         var engineTime: Duration
+        /// How many entries were replayed after the snapshot.
+        var entriesAfterSnapshot = 0
     }
+
+    /// How many log entries a restore or a catch-up reads at a time: what
+    /// it holds in memory is one page, however long the stretch it replays.
+    public static let logPageSize = 2_000
 
     /// The state the log holds: its newest snapshot, then every entry after it replayed at its time.
     private static func restore(from log: any DispatchLog, rules: DispatchRules) async throws(DispatcherError) -> Restored {
         let snapshot: DispatchLogSnapshot?
-        let entries: [DispatchLogEntry]
         do {
             snapshot = try await log.latestSnapshot()
-            entries = try await log.entries(after: snapshot?.sequence ?? 0)
         } catch {
             throw .storage(error)
         }
@@ -645,12 +660,21 @@ public actor Dispatcher {
                 throw .corruptLog(sequence: snapshot.sequence, reason: "its snapshot does not decode: \(error)")
             }
         }
-        for entry in entries {
-            let logged = try replay(entry, on: &restored.engine, answered: &restored.answered)
-            restored.engineTime = logged.command.engineTime
-            restored.lastSequence = entry.sequence
+        while true {
+            let entries: [DispatchLogEntry]
+            do {
+                entries = try await log.entries(after: restored.lastSequence, limit: logPageSize)
+            } catch {
+                throw .storage(error)
+            }
+            for entry in entries {
+                let logged = try replay(entry, on: &restored.engine, answered: &restored.answered)
+                restored.engineTime = logged.command.engineTime
+                restored.lastSequence = entry.sequence
+            }
+            restored.entriesAfterSnapshot += entries.count
+            if entries.count < logPageSize { return restored }
         }
-        return restored
     }
 
     /// Runs the command of `entry` on `engine` at the times it was logged

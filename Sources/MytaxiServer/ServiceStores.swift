@@ -22,7 +22,11 @@ public struct ServiceStores: Sendable {
     /// The metrics `/metrics` shows.
     public let metrics: ServiceMetrics
     /// Which node decides dispatch when several share the stores: on
-    /// PostgreSQL; nil on SQLite, which one node alone uses.
+    /// PostgreSQL; nil on SQLite, which one node alone uses. It has a
+    /// connection of its own, so that renewing the lease never waits behind
+    /// the service's other statements: a busy node (ingest, a burst of
+    /// requests, a long read) would otherwise let its lease run out and
+    /// hand dispatch from node to node, each takeover a restore.
     public let dispatchOwnership: (any DispatchOwnership)?
     /// The PostgreSQL connections, nil on SQLite.
     let pool: PostgresPool?
@@ -60,7 +64,8 @@ public struct ServiceStores: Sendable {
             archive: archive, accounts: PostgresAccountStore(pool: pool),
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
             learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), idempotentAnswers: PostgresIdempotentAnswerStore(pool: pool), metrics: metrics,
-            dispatchOwnership: PostgresDispatchOwnership(pool: pool), pool: pool, compactableArchive: nil,
+            dispatchOwnership: PostgresDispatchOwnership(pool: PostgresPool(url: url, maximumConnections: 1)), pool: pool,
+            compactableArchive: nil,
             problem: {
                 if pool.unavailableReason != nil { return "PostgreSQL is unavailable (the service's log says why)" }
                 return archive.moveFailure.map { _ in Self.moveFailing }

@@ -85,10 +85,11 @@ public final class PostgresDispatchLog: FencedDispatchLog {
         }
     }
 
-    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
+    public func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry] {
         try await pool.run({ .readFailed(reason: $0) }) { connection in
             let rows = try connection.query(
-                "SELECT sequence, payload FROM dispatch_log WHERE sequence > $1 ORDER BY sequence", [.integer(sequence)])
+                "SELECT sequence, payload FROM dispatch_log WHERE sequence > $1 ORDER BY sequence LIMIT $2",
+                [.integer(sequence), .integer(Int64(max(0, limit)))])
             return try (0..<rows.count).map { DispatchLogEntry(sequence: try rows.integer($0, "sequence"), payload: try rows.bytes($0, "payload")) }
         }
     }

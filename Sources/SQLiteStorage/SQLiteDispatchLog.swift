@@ -219,12 +219,12 @@ public final class SQLiteDispatchLog: DispatchLog {
         }
     }
 
-    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
+    public func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry] {
         do {
             return try await database.read { db in
                 try Row.fetchAll(
-                    db, sql: "SELECT sequence, payload FROM dispatch_log WHERE sequence > ? ORDER BY sequence",
-                    arguments: [sequence]
+                    db, sql: "SELECT sequence, payload FROM dispatch_log WHERE sequence > ? ORDER BY sequence LIMIT ?",
+                    arguments: [sequence, max(0, limit)]
                 ).map { DispatchLogEntry(sequence: $0["sequence"], payload: $0["payload"]) }
             }
         } catch {

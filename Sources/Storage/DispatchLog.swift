@@ -18,8 +18,11 @@ public protocol DispatchLog: Sendable {
     /// The newest snapshot, nil when none was ever written.
     func latestSnapshot() async throws(StorageError) -> DispatchLogSnapshot?
 
-    /// The entries with a sequence number above `sequence`, oldest first.
-    func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry]
+    /// The entries with a sequence number above `sequence`, oldest first,
+    /// at most `limit`: a reader pages through a long stretch of the log
+    /// (a restore after a lapse of snapshots, a follower far behind) and
+    /// holds one page at a time, not the whole stretch.
+    func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry]
 
     /// The rides and bookings of `passenger` that ended at `since` or
     /// later, most recent first, at most `limit` (SPEC D8).
@@ -80,5 +83,19 @@ public struct DispatchLogSnapshot: Sendable, Equatable {
     public init(sequence: Int64, payload: Data) {
         self.sequence = sequence
         self.payload = payload
+    }
+}
+
+extension DispatchLog {
+    /// Every entry after `sequence`, oldest first, read a page at a time
+    /// but returned together: for a stretch known to be short (a check, a
+    /// test); the dispatcher reads long ones page by page.
+    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
+        var entries: [DispatchLogEntry] = []
+        while true {
+            let page = try await self.entries(after: entries.last?.sequence ?? sequence, limit: 10_000)
+            entries += page
+            if page.count < 10_000 { return entries }
+        }
     }
 }

@@ -51,8 +51,8 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
         contents.withLock { $0.snapshot }
     }
 
-    public func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] {
-        contents.withLock { contents in contents.entries.filter { $0.sequence > sequence } }
+    public func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry] {
+        contents.withLock { contents in Array(contents.entries.lazy.filter { $0.sequence > sequence }.prefix(max(0, limit))) }
     }
 
     public func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {

@@ -34,7 +34,9 @@ final class FlakyDispatchLog: DispatchLog {
         try await inner.history(ofTaxi: taxi, since: since, limit: limit)
     }
     func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? { try await inner.endedRide(ride) }
-    func entries(after sequence: Int64) async throws(StorageError) -> [DispatchLogEntry] { try await inner.entries(after: sequence) }
+    func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry] {
+        try await inner.entries(after: sequence, limit: limit)
+    }
     func undeliveredNotifications(for recipient: String, limit: Int) async throws(StorageError) -> [StoredNotification] {
         try await inner.undeliveredNotifications(for: recipient, limit: limit)
     }
@@ -81,6 +83,31 @@ final class FlakyDispatchLog: DispatchLog {
         #expect(await reopened.snapshot.state(of: "B") == .offered(id))
         #expect(await reopened.logSequence == 8)
         reopened.close()
+    }
+
+    /// A log longer than a page (``Dispatcher/logPageSize``) after its
+    /// snapshot is restored whole, and a node that restores it writes a
+    /// snapshot at its first command instead of after another interval:
+    /// owners that kept changing may have written none for a long time.
+    @Test func aLongStretchWithoutSnapshotIsRestoredWholeAndSnapshottedAtOnce() async throws {
+        let log = InMemoryDispatchLog()
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let first = try await Dispatcher(log: log, clock: clock, snapshotInterval: 1_000_000)
+        for number in 0..<(Dispatcher.logPageSize + 500) {
+            try await first.execute(.fleet(.appeared(TaxiID("T\(number)"), zone: "230", at: clock.now)))
+        }
+        let before = await first.snapshot
+        let written = await first.logSequence
+        first.close()
+        #expect(try await log.latestSnapshot() == nil)
+
+        let next = try await Dispatcher(log: log, clock: ManualClock(now: clock.now), snapshotInterval: 1_000)
+        #expect(await next.snapshot == before)
+        #expect(await next.logSequence == written)
+        try await next.execute(.login("T0"))
+        await next.finishSnapshots()
+        #expect(try await log.latestSnapshot()?.sequence == written + 1, "its first entry came with a snapshot")
+        next.close()
     }
 
     /// SPEC D3 across a restart: an offer with 12 s left when its last

@@ -44,6 +44,16 @@ import Storage
     }
 
     @Test(arguments: implementations)
+    func aLongStretchIsReadAPageAtATime(implementation: String) async throws {
+        let (log, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        try log.write((1...5).map { .entry(Self.entry($0)) })
+        #expect(try await log.entries(after: 0, limit: 2) == [Self.entry(1), Self.entry(2)])
+        #expect(try await log.entries(after: 2, limit: 2) == [Self.entry(3), Self.entry(4)])
+        #expect(try await log.entries(after: 4, limit: 2) == [Self.entry(5)], "the last page is short")
+    }
+
+    @Test(arguments: implementations)
     func theNewestSnapshotReplacesTheOneBefore(implementation: String) async throws {
         let (log, _, cleanUp) = try Self.make(implementation)
         defer { cleanUp() }

@@ -41,7 +41,7 @@ struct DispatchForwardingMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method != .get, request.method != .head else { return try await next(request, context) }
-        switch await dispatcher.role {
+        switch dispatcher.role {
         case .deciding:
             return try await next(request, context)
         case .following(let owner?) where request.headers[Self.forwardedHeader] == nil:

@@ -67,15 +67,23 @@ struct DispatchOwnershipService: Service {
         let asked = clock.uptime
         do {
             if let lease = try await ownership.claim(node: node.name, address: node.address, for: node.leaseDuration) {
+                let took = clock.uptime - asked
+                if took > node.leaseDuration / 3 {
+                    logger.warning(
+                        """
+                        renewing the dispatch lease took \(Int(took / .milliseconds(1))) ms of its \(Int(node.leaseDuration / .milliseconds(1))) ms: \
+                        the database is slow to answer; past the lease another node takes dispatch over
+                        """)
+                }
                 // A new epoch even for this node when its lease ran out
                 // unnoticed: another node may have decided meanwhile.
-                if await dispatcher.role != .deciding(lease) {
+                if dispatcher.role != .deciding(lease) {
                     takeOver.begin { await decide(holding: lease) }
                 }
                 return asked + node.leaseDuration
             }
             let owner = try await ownership.owner()
-            let role = await dispatcher.role
+            let role = dispatcher.role
             if role.decides {
                 logger.warning("another node took dispatch over (\(owner.map(\.description) ?? "none now")); this node follows its log")
             } else if role != .following(owner: owner) {
@@ -86,7 +94,7 @@ struct DispatchOwnershipService: Service {
             return nil
         } catch {
             if let heldUntil, clock.uptime < heldUntil - Self.safetyMargin { return heldUntil }
-            if await dispatcher.role.decides {
+            if dispatcher.role.decides {
                 logger.error("cannot renew the dispatch lease; this node stops deciding before it can run out: \(error)")
                 await dispatcher.follow(owner: nil)
             } else {
@@ -126,7 +134,7 @@ struct DispatchOwnershipService: Service {
 
     /// At a stop: writes what is queued, stops deciding and hands the lease back.
     private func handOver() async {
-        guard case .deciding(let lease?) = await dispatcher.role else { return }
+        guard case .deciding(let lease?) = dispatcher.role else { return }
         await dispatcher.waitForWrites()
         await dispatcher.follow(owner: nil)
         do {
