@@ -13,6 +13,13 @@ public final class PostgresDispatchLog: FencedDispatchLog {
         self.pool = pool
     }
 
+    /// The check a fenced write makes first: the lease (`$1` node, `$2`
+    /// epoch) is still held, and its row stays locked until the commit.
+    static let fenceCheck = """
+        SELECT epoch FROM dispatch_owner
+        WHERE id = 1 AND node = $1 AND epoch = $2 AND lease_until > clock_timestamp() FOR KEY SHARE
+        """
+
     public func write(_ writes: [DispatchLogWrite]) throws(StorageError) {
         try write(writes, fence: nil)
     }
@@ -22,20 +29,17 @@ public final class PostgresDispatchLog: FencedDispatchLog {
     }
 
     /// The writes in one transaction, which first checks `fence` and keeps
-    /// its lease row locked (`FOR SHARE`) until the commit, so that a claim
-    /// taking the engine over waits for the commit and its new owner reads
-    /// these writes.
+    /// its lease row locked (`FOR KEY SHARE`) until the commit, so that a
+    /// claim taking the engine over, which replaces the row, waits for the
+    /// commit and its new owner reads these writes, while the holder's
+    /// renewals, which only move the lease's end, never wait for them.
     private func write(_ writes: [DispatchLogWrite], fence: DispatchLease?) throws(StorageError) {
         guard !writes.isEmpty else { return }
         do {
             let encoder = JSONEncoder()
             try pool.transaction { connection in
                 if let fence {
-                    let held = try connection.query(
-                        """
-                        SELECT epoch FROM dispatch_owner
-                        WHERE id = 1 AND node = $1 AND epoch = $2 AND lease_until > clock_timestamp() FOR SHARE
-                        """, [.text(fence.node), .integer(fence.epoch)])
+                    let held = try connection.query(Self.fenceCheck, [.text(fence.node), .integer(fence.epoch)])
                     guard held.count == 1 else { throw StorageError.notDispatchOwner(lease: fence) }
                 }
                 var last = try connection.query("SELECT coalesce(max(sequence), 0) AS last FROM dispatch_log").integer(0, "last")

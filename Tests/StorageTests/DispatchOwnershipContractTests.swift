@@ -1,7 +1,9 @@
 import Foundation
-import PostgresStorage
+@testable import PostgresStorage
 import ServiceClock
 import Storage
+import Synchronization
+import TestSupport
 import Testing
 
 /// The `DispatchOwnership` contract with its fenced dispatch log, run
@@ -49,6 +51,47 @@ import Testing
 
     static func entry(_ sequence: Int64) -> DispatchLogWrite {
         .entry(DispatchLogEntry(sequence: sequence, payload: Data("command \(sequence)".utf8)))
+    }
+
+    /// A log write in flight under the lease holds up a takeover, so that
+    /// the new owner reads what the old one wrote, but not its holder's
+    /// renewal: a busy owner's writes must not let its own lease run out.
+    @Test(.enabled(if: PostgresTestDatabase.available, PostgresTestDatabase.skipReason))
+    func aWriteInFlightHoldsUpATakeoverButNotItsHoldersRenewal() async throws {
+        let database = try PostgresTestDatabase.make()
+        defer { database.cleanUp() }
+        let ownership = PostgresDispatchOwnership(pool: database.pool)
+        let held = try #require(try await ownership.claim(node: "a", address: "http://a", for: Self.lease))
+        let writer = try PostgresConnection(url: database.url)
+        defer { try? writer.execute("ROLLBACK") }
+        try writer.execute("BEGIN")
+        _ = try writer.query(PostgresDispatchLog.fenceCheck, [.text(held.node), .integer(held.epoch)])
+
+        let renewed = Mutex<DispatchLease??>(nil)
+        Task {
+            let lease = try? await ownership.claim(node: "a", address: "http://a", for: Self.lease)
+            renewed.withLock { $0 = .some(lease) }
+        }
+        try await waitUntil("a's renewal while its write is in flight") { renewed.withLock { $0 } != nil }
+        #expect(renewed.withLock { $0 } == .some(held), "renewed with its epoch")
+
+        try database.pool.withConnection {
+            try $0.execute("UPDATE dispatch_owner SET lease_until = clock_timestamp() - interval '1 millisecond'")
+        }
+        let taken = Mutex<DispatchLease??>(nil)
+        Task {
+            let lease = try? await ownership.claim(node: "b", address: "http://b", for: Self.lease)
+            taken.withLock { $0 = .some(lease) }
+        }
+        try await waitUntil("b's takeover to wait for the write") {
+            try database.pool.withConnection {
+                try $0.query("SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE 'DELETE FROM dispatch_owner%'").count == 1
+            }
+        }
+        #expect(taken.withLock { $0 } == nil, "no takeover while the write is in flight")
+        try writer.execute("COMMIT")
+        try await waitUntil("b's takeover once the write committed") { taken.withLock { $0 } != nil }
+        #expect(taken.withLock { $0 } == .some(DispatchLease(node: "b", address: "http://b", epoch: held.epoch + 1)))
     }
 
     @Test(arguments: implementations)
