@@ -121,7 +121,9 @@ public final class FleetIndex: Sendable {
         }
         let current = state.taxis.values[index]
         state.taxis.values[index].lastHeard = max(current.lastHeard, heardAt)
-        if current.markedStale {
+        // Only news brings a silent taxi back: the same fix read again (each
+        // second from the archive, on a node of several) leaves it silent.
+        if current.markedStale, heardAt > current.lastHeard {
             state.taxis.values[index].markedStale = false
             publish(.cameBack(taxi, zone: position.time > current.position.time ? position.zoneId : current.position.zoneId, at: heardAt))
         }

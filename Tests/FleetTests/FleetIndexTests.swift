@@ -112,6 +112,28 @@ import Zones
         ])
     }
 
+    /// On a node of several, every taxi's newest fix is read from the
+    /// archive each second: a silent taxi's last fix, read again, is no
+    /// news and leaves it silent, or every silent taxi would come back and
+    /// go stale again each second, two dispatch log entries each time.
+    @Test func aSilentTaxisLastFixReadAgainDoesNotBringItBack() async {
+        let fleet = FleetIndex(staleAfter: 90)
+        let at = { Self.start.addingTimeInterval($0) }
+        fleet.update(position("T1", second: 0, zone: "161"), heardAt: at(0))
+        #expect(fleet.sweepStale(now: at(100)) == ["T1"])
+        for _ in 0..<3 {
+            fleet.update(position("T1", second: 0, zone: "161"), heardAt: at(0))
+            #expect(fleet.sweepStale(now: at(101)) == [], "still silent, not found so again")
+        }
+        fleet.update(position("T1", second: 200, zone: "161"), heardAt: at(200))
+        let events = await drain(fleet, count: 3)
+        #expect(events == [
+            .appeared("T1", zone: "161", at: at(0)),
+            .wentStale("T1", lastHeard: at(0)),
+            .cameBack("T1", zone: "161", at: at(200)),
+        ])
+    }
+
     @Test func aNewZoneSetRezonesEveryTaxi() async {
         let fleet = FleetIndex(staleAfter: 90)
         fleet.update(position("T1", second: 0, zone: "161"), heardAt: Self.start)
