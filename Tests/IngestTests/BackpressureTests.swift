@@ -16,7 +16,7 @@ import Testing
     /// the fixes queued for the archive stay near the limit, where before
     /// they grew with the flood. Above the limit by at most what one loop
     /// tick reads: a connection's read loop takes up to 4 reads of at most
-    /// 64 KB (about 1,100 lines) before it looks again.
+    /// 64 KB before it looks again, as many lines as the shortest fits.
     @Test func aFloodAgainstASlowArchiveQueuesAtMostTheLimit() async throws {
         let limit = 2_000
         let deepest = Mutex(0)
@@ -40,7 +40,8 @@ import Testing
         }
         let queuedAtMost = deepest.withLock { $0 }
         #expect(queuedAtMost > 0)
-        let bound = limit + 8 * 4 * 1_100
+        let linesPerRead = 65_536 / ListenerHarness.line(device: "D1", seq: 0).utf8.count
+        let bound = limit + 8 * 4 * linesPerRead
         #expect(queuedAtMost <= bound, "queued \(queuedAtMost) fixes with a limit of \(limit)")
         #expect(sink.stored.count + queuedAtMost < sentLines, "the terminals sent more than was read: they were held back")
         try await server.stop()
