@@ -3,6 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import TestSupport
 
 /// A `mytaxi serve` process started by a test, with the ports it reported.
 final class ServiceProcess: @unchecked Sendable {
@@ -140,10 +141,14 @@ final class ServiceProcess: @unchecked Sendable {
     }
 
     /// The test administrator's bearer token, logging in the first time.
+    /// A 503 is retried, as a client does: a node of several answers it to
+    /// a login in the moments before a node decides dispatch.
     func administratorSession() async throws -> String {
         if let administratorToken { return administratorToken }
         let (username, password) = Self.administrator
-        let answer = try await call("POST", "/v1/sessions", json: #"{"username": "\#(username)", "password": "\#(password)"}"#)
+        let answer = try await waitUntil("the test administrator's login answered other than 503", within: .seconds(30)) {
+            try await call("POST", "/v1/sessions", json: #"{"username": "\#(username)", "password": "\#(password)"}"#)
+        } satisfies: { $0.status != 503 }
         guard answer.status == 201,
               let token = (try JSONSerialization.jsonObject(with: answer.body) as? [String: Any])?["token"] as? String else {
             throw ServiceProcessError("the test administrator cannot log in: \(answer.status) \(String(decoding: answer.body, as: UTF8.self))")
