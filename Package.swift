@@ -32,6 +32,7 @@ let package = Package(
         .library(name: "ServiceClock", targets: ["ServiceClock"]),
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Routing", targets: ["Routing"]),
+        .library(name: "Places", targets: ["Places"]),
         .library(name: "DispatchCore", targets: ["DispatchCore"]),
         .library(name: "DispatchRuntime", targets: ["DispatchRuntime"]),
         .library(name: "Accounts", targets: ["Accounts"]),
@@ -160,6 +161,16 @@ let package = Package(
                 .linkedLibrary("z"), .linkedLibrary("bz2"),
                 .linkedLibrary("expat"), .linkedLibrary("pthread"),
             ]),
+
+        // Places: addresses, streets and named places from the same OSM extract, and
+        // their search (typed text, autocomplete, typos) and reverse search.
+        .target(
+            name: "Places", dependencies: ["GeoKit", "JSONKit", "COsmium"],
+            swiftSettings: librarySettings),
+        .testTarget(
+            name: "PlacesTests", dependencies: ["TestSupport", "Places", "GeoKit"],
+            resources: [.copy("Fixtures")],
+            swiftSettings: swiftSettings),
 
         // Routing: OSM import, road graph, contraction hierarchies, ETAs.
         .target(
@@ -387,7 +398,7 @@ let package = Package(
         .executableTarget(
             name: "mytaxi",
             dependencies: [
-                "GeoKit", "JSONKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Storage", "SQLiteStorage",
+                "GeoKit", "JSONKit", "Zones", "ZoneTools", "Fleet", "FixRecords", "Ingest", "Routing", "Places", "Storage", "SQLiteStorage",
                 "PostgresStorage", "API", "MytaxiServer",
                 "DispatchCore", "DispatchSimulation", "FleetSimulator", "LearningSimulation", "Accounts", "ServeConfig",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

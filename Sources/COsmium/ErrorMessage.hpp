@@ -1,4 +1,4 @@
-// What both readers share at the C boundary: no C++ exception crosses it.
+// What the readers share at the C boundary: no C++ exception crosses it.
 // An error becomes a malloc'ed message the caller releases with
 // cosm_free_error().
 

@@ -12,7 +12,7 @@ struct Mytaxi: AsyncParsableCommand {
         groupedSubcommands: [
             CommandGroup(name: "Service", subcommands: [Serve.self, Simulate.self, Decode.self, Dispatch.self, Accounts.self, Db.self]),
             CommandGroup(name: "Zones (planners)", subcommands: [Zones.self]),
-            CommandGroup(name: "Routing", subcommands: [Graph.self, Eta.self, RouteCommand.self]),
+            CommandGroup(name: "Routing", subcommands: [Graph.self, Eta.self, RouteCommand.self, PlacesCommand.self]),
         ]
     )
 

@@ -107,6 +107,33 @@ cosm_places *cosm_read_places(const char *path, const char *key, const char *val
 /* Releases places returned by cosm_read_places(). */
 void cosm_free_places(cosm_places *places);
 
+/* Every node and way tagged `name` or `addr:housenumber`, with all its tags:
+ * what a geocoder can name (addresses, streets, places). Feature i has type
+ * types[i] ('n' or 'w'), OSM id ids[i], tags tag_start[i] ..< tag_start[i + 1]
+ * and points point_start[i] ..< point_start[i + 1] (one for a node; a way's
+ * nodes found in the file, in order). Nodes first, then ways, each in file
+ * order; a way none of whose nodes is in the file is left out. */
+typedef struct {
+    size_t count;
+    const char *types;
+    const int64_t *ids;
+    const size_t *tag_start;
+    const cosm_tag *tags;
+    const size_t *point_start;
+    const double *longitudes;
+    const double *latitudes;
+
+    /* Private: the C++ object owning the arrays. */
+    void *owner;
+} cosm_features;
+
+/* Reads the named features of `path`. Returns NULL on failure and sets
+ * *error as cosm_read() does. */
+cosm_features *cosm_read_features(const char *path, char **error);
+
+/* Releases features returned by cosm_read_features(). */
+void cosm_free_features(cosm_features *features);
+
 #ifdef __cplusplus
 }
 #endif

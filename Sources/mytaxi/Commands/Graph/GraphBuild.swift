@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Places
 import Routing
 import ServeConfig
 import Zones
@@ -22,7 +23,9 @@ extension Mytaxi.Graph {
                 profile's hours are read in UTC, and every command routing on the graph warns of it. \
                 With --zones, each edge learns the zone its midpoint lies in, so that the speed \
                 profile's zone factors (`zone:<id>` lines, docs/speed-profile.md, fitted by `graph \
-                calibrate`) apply to it; without, zone factors are ignored. Progress goes to standard \
+                calibrate`) apply to it; without, zone factors are ignored. The file also carries the \
+                map's addresses, streets and named places, for `mytaxi places` and the service's \
+                address search (/v1/places). Progress goes to standard \
                 error; the summary (nodes, edges, dropped nodes, turn \
                 restrictions, build time, file size) to standard output, one "name: value" per line. \
                 Exit status: 0 on success, 1 when no road is routable or the file cannot be written, \
@@ -103,6 +106,7 @@ extension Mytaxi.Graph {
             printError("ordering and contracting for queries (CCH)")
             let topology = CCHTopology(graph: result.graph)
             let edgeZones = try zones.map { try edgeZonesOrExit(path: $0, graph: result.graph) }
+            let places = try readPlaces()
             printError("writing \(output)")
             let url = URL(fileURLWithPath: output)
             do {
@@ -114,7 +118,8 @@ extension Mytaxi.Graph {
                                     extraSections: routing.merging([GraphFile.wayIDSection: GraphFile.bytes(of: result.edgeWayIDs)]) { $1 }
                                         .merging(source.map { [GraphSource.sectionName: $0] } ?? [:]) { $1 }
                                         .merging(edgeZones?.sections ?? [:]) { $1 }
-                                        .merging(EdgeNames(edgeWayIDs: result.edgeWayIDs, ways: extract.ways).sections) { $1 },
+                                        .merging(EdgeNames(edgeWayIDs: result.edgeWayIDs, ways: extract.ways).sections) { $1 }
+                                        .merging(places.map { [PlaceCatalog.graphSection: $0.encoded()] } ?? [:]) { $1 },
                                     to: url)
             } catch {
                 printError("\(error)")
@@ -122,7 +127,7 @@ extension Mytaxi.Graph {
             }
             let elapsed = clock.now - start
             let size = (try? FileManager.default.attributesOfItem(atPath: output)[.size] as? Int) ?? 0
-            print(summary(result, edgeZones: edgeZones, speedProfile: cityProfile, elapsed: elapsed, fileSize: size))
+            print(summary(result, edgeZones: edgeZones, places: places, speedProfile: cityProfile, elapsed: elapsed, fileSize: size))
             if timeZone == nil { printError(RoutingGraph.missingTimeZoneWarning(graphPath: output)) }
         }
 
@@ -143,6 +148,19 @@ extension Mytaxi.Graph {
             }
         }
 
+        /// The map's addresses, streets and named places, for `places search`
+        /// and `/v1/places`; none for a synthetic city. Exits 2 when the map cannot be read.
+        private func readPlaces() throws -> PlaceCatalog? {
+            guard let map else { return nil }
+            printError("reading the addresses, streets and named places of \(map)")
+            do {
+                return PlaceCatalog(features: try NamedFeature.read(contentsOf: map))
+            } catch {
+                printError("\(error)")
+                throw ExitCode(2)
+            }
+        }
+
         /// The zone of each edge of `graph`, from the zone file at `path`; exits when the file cannot be used.
         private func edgeZonesOrExit(path: String, graph: RoadGraph) throws -> EdgeZones {
             printError("finding the zone of each edge in \(path)")
@@ -157,8 +175,14 @@ extension Mytaxi.Graph {
             return EdgeZones(graph: graph, zoneIDs: loaded.zoneSet.zones.map(\.id.text), zoneAt: index.zonePosition(at:))
         }
 
+        private func placesLine(_ places: PlaceCatalog?) -> String {
+            guard let places else { return "none (a synthetic city has no addresses)" }
+            return "\(places.addressCount) addresses, \(places.places.count - places.addressCount) named places, \(places.streets.count) streets"
+        }
+
         private func summary(
-            _ result: GraphBuildResult, edgeZones: EdgeZones?, speedProfile: SpeedProfile, elapsed: Duration, fileSize: Int
+            _ result: GraphBuildResult, edgeZones: EdgeZones?, places: PlaceCatalog?, speedProfile: SpeedProfile, elapsed: Duration,
+            fileSize: Int
         ) -> String {
             let statistics = result.statistics
             let narrow = result.graph.edgeLaneClass.filter { $0 == .narrow }.count
@@ -178,6 +202,7 @@ extension Mytaxi.Graph {
                 missing nodes: \(statistics.missingNodeReferences) references, \(statistics.waysWithMissingNodes) ways split
                 lanes: \(narrow) edges narrow (at most 2 lanes per direction), \(wide) wide, \
                 \(result.graph.edgeCount - narrow - wide) untagged\(zoneLine)
+                places: \(placesLine(places))
                 time zone: \(timeZone ?? "none (departure hours in UTC)")
                 speed profile: \(speedProfile.summary)
                 build time: \(seconds(elapsed))
