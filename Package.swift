@@ -302,7 +302,7 @@ let package = Package(
             name: "API",
             dependencies: [
                 "Ingest", "Fleet", "FixRecords", "Storage", "Zones", "GeoKit", "JSONKit", "ServiceClock", "DispatchCore",
-                "DispatchRuntime", "Routing", "Accounts",
+                "DispatchRuntime", "Routing", "Places", "Accounts",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -328,7 +328,7 @@ let package = Package(
             dependencies: [
                 "TestSupport",
                 "API", "MytaxiServer", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "Zones", "GeoKit", "ServiceClock",
-                "Accounts", "DispatchRuntime", "DispatchCore", "Routing", "JSONKit",
+                "Accounts", "DispatchRuntime", "DispatchCore", "Routing", "Places", "JSONKit",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
@@ -354,7 +354,7 @@ let package = Package(
             name: "MytaxiServer",
             dependencies: [
                 "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock",
-                "DispatchCore", "DispatchRuntime", "Routing", "Accounts",
+                "DispatchCore", "DispatchRuntime", "Routing", "Places", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 import HummingbirdWebSocket
 import Ingest
+import Places
 import Prometheus
 import Routing
 import ServiceClock
@@ -66,6 +67,8 @@ public struct APIServer: Sendable {
     public let fleetTime: (@Sendable () -> Date)?
     /// The walking router for `mode=foot`, nil when the service has no foot graph.
     public let footRouter: RoadRouter?
+    /// The city's addresses and places, nil when its graph file holds none.
+    public let places: PlaceIndex?
     /// The answers to requests with an `Idempotency-Key`, shared by every node.
     public let idempotentAnswers: any IdempotentAnswerStore
 
@@ -87,8 +90,10 @@ public struct APIServer: Sendable {
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
         trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil,
-        footRouter: RoadRouter? = nil, idempotentAnswers: any IdempotentAnswerStore = InMemoryIdempotentAnswerStore()
+        footRouter: RoadRouter? = nil, places: PlaceIndex? = nil,
+        idempotentAnswers: any IdempotentAnswerStore = InMemoryIdempotentAnswerStore()
     ) {
+        self.places = places
         self.idempotentAnswers = idempotentAnswers
         self.fleetTime = fleetTime
         self.footRouter = footRouter
@@ -161,9 +166,11 @@ public struct APIServer: Sendable {
         RoadsController(graph: roadRouter.graph, edgeNames: roadRouter.edgeNames).addRoutes(to: v1.group("roads"))
         RoadSpeedsController(router: roadRouter, fleetTime: fleetTime ?? { [clock] in clock.now }).addRoutes(to: v1.group("roads"))
         let meetingPoints = MeetingPoints(car: roadRouter, foot: footRouter)
-        RidesController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, clock: clock)
+        let addresses = AddressResolver(places: places)
+        PlacesController(places: places).addRoutes(to: v1.group("places"))
+        RidesController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses, clock: clock)
             .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands).add(middleware: idempotent))
-        ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints)
+        ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses)
             .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))

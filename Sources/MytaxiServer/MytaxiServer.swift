@@ -155,7 +155,7 @@ public final class MytaxiServer: Sendable {
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow, leafletDirectory: configuration.leafletDirectory,
             metricsApart: configuration.metricsAddress != nil, trustedProxies: configuration.trustedProxies,
-            fleetTime: { speedLearning.fleetTime(now: clock.now) }, footRouter: inputs.footRouter,
+            fleetTime: { speedLearning.fleetTime(now: clock.now) }, footRouter: inputs.footRouter, places: inputs.places,
             idempotentAnswers: stores.idempotentAnswers)
         self.configuration = configuration
         self.clock = clock

@@ -1,6 +1,7 @@
 import Fleet
 import Foundation
 import Logging
+import Places
 import Routing
 import Storage
 import Zones
@@ -24,12 +25,16 @@ public struct ServiceInputs: Sendable {
     public var router: RoadRouter
     /// The walking router of `mode=foot`; nil refuses walking times.
     public var footRouter: RoadRouter?
+    /// The addresses, streets and named places of the graph file; nil when
+    /// it holds none, and addresses are then refused.
+    public var places: PlaceIndex?
 
     /// Inputs given as values.
     public init(
-        zoneSet: ZoneSet, devices: DeviceRegistry, router: RoadRouter, footRouter: RoadRouter? = nil, zonesFileBytes: Data? = nil,
-        zoneSetVersion: Int? = nil
+        zoneSet: ZoneSet, devices: DeviceRegistry, router: RoadRouter, footRouter: RoadRouter? = nil, places: PlaceIndex? = nil,
+        zonesFileBytes: Data? = nil, zoneSetVersion: Int? = nil
     ) {
+        self.places = places
         self.zoneSet = zoneSet
         self.devices = devices
         self.router = router
@@ -46,7 +51,7 @@ public struct ServiceInputs: Sendable {
     public static func load(_ configuration: ServiceConfiguration, zoneSets: any ZoneSetStore, logger: Logger) async throws -> ServiceInputs {
         let (zoneSet, zoneSetVersion) = try await loadZones(configuration, zoneSets: zoneSets, logger: logger)
         let devices = try DeviceRegistry.load(path: configuration.devicesPath)
-        let router = try loadRouter(configuration, logger: logger)
+        let (router, places) = try loadRouter(configuration, logger: logger)
         let footRouter = try configuration.footGraphPath.map { path in
             do {
                 return try RoutingGraph.router(for: GraphFile.read(from: URL(fileURLWithPath: path)))
@@ -55,7 +60,7 @@ public struct ServiceInputs: Sendable {
             }
         }
         return ServiceInputs(
-            zoneSet: zoneSet, devices: devices, router: router, footRouter: footRouter,
+            zoneSet: zoneSet, devices: devices, router: router, footRouter: footRouter, places: places,
             zonesFileBytes: try? Data(contentsOf: URL(fileURLWithPath: configuration.zonesPath)), zoneSetVersion: zoneSetVersion)
     }
 
@@ -81,10 +86,11 @@ public struct ServiceInputs: Sendable {
     }
 
     /// The road router of `--graph`, with the graph's own speed profile
-    /// unless `--speed-profile` gives another; a graph without a time zone
-    /// is warned of (its hours are UTC's).
+    /// unless `--speed-profile` gives another, and the graph's places; a
+    /// graph without a time zone is warned of (its hours are UTC's), and
+    /// one without places (addresses are then refused).
     /// - Throws: ``ServiceStartError`` naming the file that cannot be used.
-    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> RoadRouter {
+    private static func loadRouter(_ configuration: ServiceConfiguration, logger: Logger) throws -> (RoadRouter, PlaceIndex?) {
         let graphPath = configuration.graphPath
         let profile: SpeedProfile?
         do {
@@ -97,7 +103,13 @@ public struct ServiceInputs: Sendable {
             if RoutingGraph.timeZone(in: contents) == nil {
                 logger.warning("\(RoutingGraph.missingTimeZoneWarning(graphPath: graphPath))")
             }
-            return try RoutingGraph.router(for: contents, speedProfile: profile)
+            let places = try PlaceIndex(graphSections: contents.extraSections)
+            if let places {
+                logger.info("places: \(places.catalog.addressCount) addresses, \(places.catalog.streets.count) streets, \(places.entryCount) names to search")
+            } else {
+                logger.warning("\(graphPath) holds no places: requests naming an address are refused; rebuild it from the city's OpenStreetMap extract with `mytaxi graph build` to search addresses")
+            }
+            return (try RoutingGraph.router(for: contents, speedProfile: profile), places)
         } catch {
             throw ServiceStartError(file: graphPath, reason: "\(error)")
         }

@@ -10,6 +10,7 @@ import Hummingbird
 import HummingbirdTesting
 import JSONKit
 import Logging
+import Places
 import Prometheus
 import Routing
 import ServiceClock
@@ -80,7 +81,8 @@ final class APIHarness: Sendable {
     init(
         archive: any FixArchive = InMemoryFixArchive(), healthy: Bool = true,
         leafletDirectory: String = APIServer.debianLeafletDirectory,
-        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: RoadRouter? = nil
+        registrationsPerAddressPerMinute: Int = APIServer.registrationBurst, footRouter: RoadRouter? = nil,
+        places: PlaceIndex? = nil
     ) async throws {
         let grid = SyntheticCity.grid(columns: Self.gridSide, rows: Self.gridSide)
         let router = RoadRouter(graph: grid, timeZone: .gmt, edgeNames: Self.streetNames(of: grid))
@@ -97,7 +99,7 @@ final class APIHarness: Sendable {
         let devices = try DeviceRegistry(csv: Self.taxisWithDevices.map { "dev-\($0),\($0)" }.sorted().joined(separator: "\n"))
         service = try await MytaxiServer(
             configuration: configuration,
-            inputs: ServiceInputs(zoneSet: Self.zoneSet, devices: devices, router: router, footRouter: footRouter),
+            inputs: ServiceInputs(zoneSet: Self.zoneSet, devices: devices, router: router, footRouter: footRouter, places: places),
             stores: .inMemory(archive: archive), clock: clock, logger: logger)
         for role in Role.allCases where role != .passenger && role != .driver {
             try await accounts.createAccount(role: role, username: role.rawValue, password: Self.password)

@@ -17,6 +17,8 @@ struct ReservationsController: Sendable {
     let zones: ActiveZones
     /// Where a taxi stops for a pickup it cannot reach exactly.
     let meetingPoints: MeetingPoints
+    /// Turns typed addresses into points.
+    let addresses: AddressResolver
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: reserve)
@@ -26,15 +28,17 @@ struct ReservationsController: Sendable {
     }
 
     /// `POST /v1/reservations` `{"pickup", "destination", "pickupAt"}` (`origin` read for `pickup`): 201 with the reservation.
-    /// A pickup where no taxi can stop is booked at its meeting point, as a ride now is.
+    /// A pickup where no taxi can stop is booked at its meeting point, as a ride now is. The pickup and
+    /// the destination are points or addresses; the answer echoes each address understood.
     @Sendable func reserve(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.passenger])
         let body = try await request.decode(as: ReservationBody.self, context: context)
         guard let pickup = body.pickup ?? body.origin else {
-            throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...}")
+            throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...} or {\"address\": \"...\"}")
         }
-        let asked = try pickup.coordinate(field: body.pickup == nil ? "origin" : "pickup")
-        let destination = try body.destination.coordinate(field: "destination")
+        let resolvedPickup = try addresses.resolve(pickup, field: body.pickup == nil ? "origin" : "pickup")
+        let resolvedDestination = try addresses.resolve(body.destination, field: "destination", near: resolvedPickup.coordinate)
+        let asked = resolvedPickup.coordinate, destination = resolvedDestination.coordinate
         guard let pickupAt = FixTime.date(iso8601: body.pickupAt) else {
             throw Problem.badRequest("'pickupAt' must be an ISO 8601 time, e.g. 2026-11-24T08:30:00-05:00")
         }
@@ -49,7 +53,10 @@ struct ReservationsController: Sendable {
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
             throw Problem.unavailable("the dispatcher did not book the reservation; try again")
         }
-        return try JSONResponse.created(ReservationJSON(reservation), location: "/v1/reservations/\(id)")
+        var json = ReservationJSON(reservation)
+        json.pickupAddress = resolvedPickup.understood
+        json.destinationAddress = resolvedDestination.understood
+        return try JSONResponse.created(json, location: "/v1/reservations/\(id)")
     }
 
     /// `GET /v1/reservations`: the passenger's open reservations, soonest first.
@@ -86,11 +93,11 @@ struct ReservationsController: Sendable {
 
 /// The body of `POST /v1/reservations`.
 struct ReservationBody: Codable, Sendable {
-    /// Where to pick the passenger up, named as a ride's pickup is.
-    var pickup: PointJSON?
+    /// Where to pick the passenger up, named as a ride's pickup is: a point or an address.
+    var pickup: LocationJSON?
     /// The same, by its older name, still read.
-    var origin: PointJSON?
-    var destination: PointJSON
+    var origin: LocationJSON?
+    var destination: LocationJSON
     /// ISO 8601 with an offset or `Z`.
     var pickupAt: String
 }

@@ -19,6 +19,8 @@ struct RidesController: Sendable {
     let zones: ActiveZones
     /// Where a taxi stops for a pickup it cannot reach exactly.
     let meetingPoints: MeetingPoints
+    /// Turns typed addresses into points.
+    let addresses: AddressResolver
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -30,16 +32,21 @@ struct RidesController: Sendable {
         group.delete(":rideId", use: cancel)
     }
 
-    /// `POST /v1/rides` `{"pickup": {"lon", "lat"}, "destination"?, "callerPhone"?}`: 201 with the ride.
+    /// `POST /v1/rides` `{"pickup": {"lon", "lat"} | {"address"}, "destination"?, "callerPhone"?}`: 201 with the ride.
     /// A pickup in the service area where no taxi can stop (a pedestrian
     /// street, a park) is served at its meeting point: the ride's `pickup`
     /// is where the taxi stops, its `meetingPoint` the walk there (SPEC R5).
+    /// The pickup and the destination are points or addresses
+    /// (`{"address": "350 5th Ave"}`); the answer echoes each address understood.
     @Sendable func request(_ request: Request, context: APIRequestContext) async throws -> Response {
         let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let body = try await request.decode(as: RideRequestBody.self, context: context)
         let passenger = try body.passenger(for: caller)
-        let asked = try body.pickup.coordinate(field: "pickup")
-        let destination = try body.destination?.coordinate(field: "destination")
+        let resolvedPickup = try addresses.resolve(body.pickup, field: "pickup")
+        let resolvedDestination = try body.destination.map {
+            try addresses.resolve($0, field: "destination", near: resolvedPickup.coordinate)
+        }
+        let asked = resolvedPickup.coordinate, destination = resolvedDestination?.coordinate
         var pickup = asked, walk: PickupWalk?
         if zones.current.zone(at: asked) != nil {
             (pickup, walk) = try meetingPoints.pickup(for: asked, depart: clock.now)
@@ -56,6 +63,8 @@ struct RidesController: Sendable {
             return try JSONResponse.created(try await endedRideJSON(id), location: location)
         }
         var ride = RideJSON(open, now: clock.now)
+        ride.pickupAddress = resolvedPickup.understood
+        ride.destinationAddress = resolvedDestination?.understood
         if ride.status == "queued" {
             ride.expectedWaitS = await dispatcher.expectedWait(ofQueued: id).map(JSONWriter.roundedSeconds)
         }
@@ -153,8 +162,10 @@ struct RidesController: Sendable {
 
 /// The body of `POST /v1/rides`.
 struct RideRequestBody: Codable, Sendable {
-    var pickup: PointJSON
-    var destination: PointJSON?
+    /// A point or an address.
+    var pickup: LocationJSON
+    /// A point or an address.
+    var destination: LocationJSON?
     /// A dispatcher's phone caller: digits, spaces and `+-()`, 3 to 32 characters.
     var callerPhone: String?
 

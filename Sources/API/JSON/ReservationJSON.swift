@@ -25,6 +25,10 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     /// When no taxi can stop where the passenger asked: `pickup` is the
     /// meeting point the taxi comes to, and this the passenger's walk there.
     var meetingPoint: MeetingPointJSON?
+    /// The address the pickup was understood as, in the answer to a booking that named one.
+    var pickupAddress: String?
+    /// The address the destination was understood as, likewise.
+    var destinationAddress: String?
 
     /// The JSON of `reservation`.
     init(_ reservation: Reservation) {

@@ -33,6 +33,10 @@ struct RideJSON: Codable, Equatable, Sendable {
     /// When no taxi can stop where the passenger asked: `pickup` is the
     /// meeting point the taxi comes to, and this the passenger's walk there.
     var meetingPoint: MeetingPointJSON?
+    /// The address the pickup was understood as, in the answer to a request that named one.
+    var pickupAddress: String?
+    /// The address the destination was understood as, likewise.
+    var destinationAddress: String?
 
     /// The JSON of `view`; `now` is the wall-clock time at the view's engine time.
     init(_ view: RideView, now: Date) {

@@ -14,11 +14,13 @@ struct Problem: Error, Codable, Sendable, HTTPResponseError {
     var detail: String
     /// Every field's problem, when a request broke rules of several fields (an extension member of RFC 9457).
     var fieldProblems: [FieldProblemJSON]?
+    /// The places an address may mean, when it named none surely (an extension member).
+    var candidates: [PlaceCandidateJSON]?
     /// Headers the answer carries besides its content type (`WWW-Authenticate`, `Retry-After`).
     var headers: HTTPFields = [:]
 
     private enum CodingKeys: String, CodingKey {
-        case type, title, statusCode = "status", detail, fieldProblems = "errors"
+        case type, title, statusCode = "status", detail, fieldProblems = "errors", candidates
     }
 
     init(status: HTTPResponse.Status, detail: String, headers: HTTPFields = [:]) {
