@@ -516,6 +516,15 @@ let package = Package(
             swiftSettings: swiftSettings,
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
         .executableTarget(
+            name: "PlacesBenchmarks",
+            dependencies: [
+                "Places", "GeoKit",
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/Places",
+            swiftSettings: swiftSettings,
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]),
+        .executableTarget(
             name: "ArchiveBenchmarks",
             dependencies: [
                 "Storage", "SQLiteStorage", "FixRecords", "Ingest", "Fleet", "GeoKit", "Zones",

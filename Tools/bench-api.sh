@@ -5,8 +5,8 @@
 # drivers and 2,000 passengers with their /v1/push sockets open, the
 # drivers available, and 1,000 ride requests at once; it reports each
 # requester's first answer over HTTP and over its socket. Then wrk on the
-# dispatcher's read endpoints with a token, each against /healthz of the
-# same server in the same run.
+# dispatcher's read endpoints and the address search with a token, each
+# against /healthz of the same server in the same run.
 # Usage: Tools/bench-api.sh BIN_DIR [WRK_SECONDS]
 set -euo pipefail
 bin=${1:?usage: Tools/bench-api.sh BIN_DIR [WRK_SECONDS]}
@@ -34,7 +34,10 @@ echo "   (the host's speed drifts; the share is of the rounds' sums), then its l
 echo "   (with 64 waiting on 2 cores, a request's wait is mostly the 63 ahead of it)"
 for endpoint in "zone of a point|/v1/zones/at?lon=-73.9855&lat=40.7580" "a zone's queues|/v1/zones/161/queue" \
     "nearest zones with free taxis|/v1/zones/nearest-free?lon=-73.9855&lat=40.7580&limit=5" \
-    "ETA|/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527"; do
+    "ETA|/v1/eta?from=-73.9855,40.7580&to=-73.9772,40.7527" \
+    "place search, as typed|/v1/places?q=350%205th%20Av&near=-73.9855,40.7580" \
+    "place search, a typo|/v1/places?q=grand%20centrl%20terminal" \
+    "address of a point|/v1/places/reverse?lon=-73.9855&lat=40.7580"; do
   healthz_sum=0 read_sum=0
   for _ in 1 2 3; do
     line=$(bench "/healthz" "/healthz"); echo "$line"

@@ -18,7 +18,7 @@ extension Mytaxi {
                 (St, Ave, E, 5th/Fifth, Blvd, ...), tolerates a typo or two and completes the word \
                 being typed. docs/places.md says how it ranks and how to add a language's abbreviations.
                 """,
-            subcommands: [Search.self, Reverse.self]
+            subcommands: [Search.self, Reverse.self, Check.self]
         )
     }
 }
