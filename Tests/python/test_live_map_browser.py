@@ -408,6 +408,43 @@ def test_street_names_show_at_street_zoom_and_the_login_lasts_the_tab(page):
              " && document.getElementById('board').hidden")
 
 
+def test_a_phone_booking_by_address_with_suggestions_and_a_choice_among_candidates(page):
+    tab, port, work = page
+    log_in(tab, "desk")
+    tab.driver.find_element(By.ID, "caller-phone").send_keys("+1 212 555 0199")
+    pickup = tab.driver.find_element(By.ID, "pickup-address")
+    pickup.send_keys("350 5th av")
+    tab.wait("the pickup field suggests the address as it is typed",
+             "return [...document.querySelectorAll('#pickup-suggestions option')].map(o => o.value)",
+             ok=lambda options: "350 5th Avenue, New York 10118" in options)
+    # A name the map gives many places (Starbucks): the service asks which, listing candidates.
+    tab.driver.find_element(By.ID, "destination-address").send_keys("Starbucks ")
+    tab.driver.find_element(By.CSS_SELECTOR, "#booking button[type=submit]").click()
+    candidates = tab.wait("the ambiguous destination comes back with its candidates",
+                          "return [...document.querySelectorAll('#booking-candidates button')].map(b => b.textContent)",
+                          ok=lambda buttons: len(buttons) >= 2)
+    assert all(candidate.startswith("Starbucks") for candidate in candidates), candidates
+    assert "places" in tab.js("return document.getElementById('booking-result').textContent")
+    assert tab.js("return document.getElementById('booking-choices-title').textContent") == "Which destination?"
+    tab.driver.find_element(By.CSS_SELECTOR, "#booking-candidates button").click()
+    assert tab.js("return document.getElementById('destination-address').value") == candidates[0].split(" (")[0]
+    tab.driver.find_element(By.CSS_SELECTOR, "#booking button[type=submit]").click()
+    result = tab.wait("the ride is booked, the pickup read back as understood",
+                      "return document.getElementById('booking-result').textContent",
+                      ok=lambda text: text.startswith("Ride R"))
+    assert "for +1 212 555 0199" in result and "pickup 350 5th Avenue, New York 10118" in result, result
+    ride = result.split()[1]
+    tab.wait("the booked ride is among the open rides",
+             "return [...document.querySelectorAll('#open-rides li')].map(li => li.textContent)",
+             ok=lambda rides: any(line.startswith(ride + " ") and "phone:+12125550199" in line for line in rides))
+    # A click on the map names the place, to take as the next pickup.
+    click_zone(tab, "161")
+    named = tab.wait("the point clicked is named", "return document.getElementById('clicked-place').textContent",
+                     ok=lambda text: text.startswith("Clicked: "))
+    tab.driver.find_element(By.ID, "use-as-pickup").click()
+    assert tab.js("return document.getElementById('pickup-address').value") == named[len("Clicked: "):]
+
+
 def test_hostile_zone_names_show_as_text_and_the_policy_blocks_injected_script(page):
     tab, port, work = page
     admin = call(port, "POST", "/v1/sessions", body={"username": "admin", "password": PASSWORD})["token"]

@@ -10,6 +10,14 @@
 // At street zoom it writes the street names of the road graph
 // (GET /v1/roads/names), so that a dispatcher can place a caller.
 //
+// The phone-booking panel books a ride for a caller by address: the
+// address fields suggest places as they are typed (GET /v1/places), a
+// suggestion chosen is sent as its point and shown on the map, a typed
+// address as text for the service to resolve; an address the service is
+// not sure of comes back with its candidates to choose from. A click on
+// the map names the place (GET /v1/places/reverse), to take as the pickup.
+// The open rides are listed and read again with the fleet.
+//
 // The login lasts the browser tab's session: the token is kept in the
 // tab's sessionStorage (gone when the tab closes, never shared with other
 // tabs) so that reloading the page does not ask again; "Log out" revokes it.
@@ -35,6 +43,12 @@
   const streetNames = L.layerGroup().addTo(map);
   const streetNameZoom = 16;
   const sessionKey = "mytaxi.map.session";
+  // Each booking field's suggestions by label, and the point chosen for it (a suggestion, a candidate, a click).
+  const bookingFields = { pickup: "pickup-address", destination: "destination-address" };
+  const suggestions = { pickup: new Map(), destination: new Map() };
+  const chosen = { pickup: null, destination: null };
+  const chosenMarkers = { pickup: null, destination: null };
+  let clickedPlace = null;
 
   async function api(path, options = {}) {
     const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
@@ -101,6 +115,117 @@
     openPush();
     setInterval(refresh, 3000);
     setInterval(readWaits, 15000);
+    startBooking();
+  }
+
+  // The phone-booking panel's suggestions, choices and submission.
+  function startBooking() {
+    for (const [field, id] of Object.entries(bookingFields)) {
+      let pending = null;
+      document.getElementById(id).addEventListener("input", (event) => {
+        const text = event.target.value;
+        const picked = suggestions[field].get(text);
+        choose(field, picked ? { lon: picked.lon, lat: picked.lat, label: text } : null);
+        clearTimeout(pending);
+        if (!picked && text.trim().length >= 2) pending = setTimeout(() => suggest(field, text), 150);
+      });
+    }
+    document.getElementById("booking").addEventListener("submit", async (event) => {
+      event.preventDefault();
+      await book();
+    });
+    document.getElementById("use-as-pickup").addEventListener("click", () => {
+      if (!clickedPlace) return;
+      document.getElementById(bookingFields.pickup).value = clickedPlace.label;
+      choose("pickup", clickedPlace);
+    });
+  }
+
+  // Suggestions for `text` in `field`'s list, ranked near the map's centre.
+  async function suggest(field, text) {
+    const centre = map.getCenter();
+    const answer = await api("/v1/places?limit=6&q=" + encodeURIComponent(text) + "&near=" + centre.lng.toFixed(6) + "," + centre.lat.toFixed(6));
+    if (document.getElementById(bookingFields[field]).value !== text) return;
+    suggestions[field] = new Map(answer.places.map((place) => [place.label, place]));
+    document.getElementById(field + "-suggestions").replaceChildren(...answer.places.map((place) => {
+      const option = document.createElement("option");
+      option.value = place.label;
+      return option;
+    }));
+  }
+
+  // `place` ({lon, lat, label}) as `field`'s point, marked on the map; null: the text is sent as typed.
+  function choose(field, place) {
+    chosen[field] = place;
+    if (chosenMarkers[field]) chosenMarkers[field].remove();
+    chosenMarkers[field] = place
+      ? L.circleMarker([place.lat, place.lon], { radius: 8, color: field === "pickup" ? "#1565c0" : "#6a1b9a", weight: 3, fillOpacity: 0.2 })
+          .bindTooltip(textElement(field + ": " + place.label)).addTo(map)
+      : null;
+  }
+
+  // The location a booking field sends: the point chosen, or the text as an address; null when empty.
+  function bookingLocation(field) {
+    const text = document.getElementById(bookingFields[field]).value.trim();
+    if (!text) return null;
+    return chosen[field] && chosen[field].label === text ? { lon: chosen[field].lon, lat: chosen[field].lat } : { address: text };
+  }
+
+  async function book() {
+    const result = document.getElementById("booking-result");
+    const body = { callerPhone: document.getElementById("caller-phone").value.trim(), pickup: bookingLocation("pickup") };
+    const destination = bookingLocation("destination");
+    if (destination) body.destination = destination;
+    result.className = "";
+    result.textContent = "Booking...";
+    document.getElementById("booking-choices").hidden = true;
+    const answer = await fetch("/v1/rides", {
+      method: "POST", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" }, body: JSON.stringify(body),
+    });
+    const ride = await answer.json();
+    if (answer.status !== 201) {
+      result.className = "refused";
+      result.textContent = ride.detail || "the booking was refused (" + answer.status + ")";
+      if (ride.candidates?.length) offer(ride.detail.includes("(destination)") ? "destination" : "pickup", ride.candidates);
+      return;
+    }
+    const state = ride.status === "queued"
+      ? "queued, position " + ride.queuePosition + (ride.expectedWaitS != null ? ", about " + Math.round(ride.expectedWaitS / 60) + " min" : "")
+      : ride.status;
+    result.textContent = "Ride " + ride.rideId + " for " + body.callerPhone + ": " + state + "; pickup " +
+      (ride.pickupAddress || chosen.pickup?.label || "as given") + (ride.destinationAddress ? ", to " + ride.destinationAddress : "");
+    for (const field of Object.keys(bookingFields)) {
+      document.getElementById(bookingFields[field]).value = "";
+      choose(field, null);
+    }
+    readOpenRides();
+  }
+
+  // The candidates of an address the service was not sure of, each a button that takes it for `field`.
+  function offer(field, candidates) {
+    document.getElementById("booking-choices").hidden = false;
+    document.getElementById("booking-choices-title").textContent = "Which " + field + "?";
+    document.getElementById("booking-candidates").replaceChildren(...candidates.map((candidate) => {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = candidate.label + (candidate.note ? " (" + candidate.note + ")" : "");
+      button.addEventListener("click", () => {
+        document.getElementById(bookingFields[field]).value = candidate.label;
+        choose(field, { lon: candidate.lon, lat: candidate.lat, label: candidate.label });
+        document.getElementById("booking-choices").hidden = true;
+      });
+      item.appendChild(button);
+      return item;
+    }));
+  }
+
+  // The open rides, oldest first, for the dispatcher to follow.
+  async function readOpenRides() {
+    const rides = await api("/v1/rides").catch(() => null);
+    if (!rides) return;
+    fill("open-rides", rides.map((ride) => ride.rideId + " " + ride.status + " " + ride.passengerId + " (zone " + ride.zoneId + ")" +
+      (ride.taxiId ? ", taxi " + ride.taxiId : "")), "no open ride");
   }
 
   // The street names in view (GET /v1/roads/names) at street zoom, in place of those written before.
@@ -212,6 +337,7 @@
   async function refresh() {
     try {
       showFleet(await api("/v1/fleet"));
+      readOpenRides();
     } catch (error) {
       document.getElementById("status").textContent = "Cannot read the fleet: " + error.message;
     }
@@ -269,6 +395,7 @@
   async function showZone(feature, latlng) {
     document.getElementById("zone-panel").hidden = false;
     document.getElementById("zone-title").textContent = "Zone " + feature.id + ": " + feature.properties.name;
+    nameClickedPlace(latlng);
     const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
     fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
     fill("zone-passengers", queue.passengers.map((passenger) => passenger.rideId + " " + passenger.passengerId + (passenger.confirmed ? "" : " (not confirmed)")), "nobody waiting");
@@ -281,6 +408,21 @@
     }
     if (!answer.ok) throw new Error("/v1/zones/nearest-free: " + answer.status);
     fill("nearest", nearest.map((zone) => zone.zoneId + " " + (zone.name || "") + ": " + zone.taxiId + ", " + Math.round(zone.etaS / 60) + " min"), "no free taxi anywhere");
+  }
+
+  // The address of the point clicked (or its street and cross street), offered as the pickup.
+  async function nameClickedPlace(latlng) {
+    const text = document.getElementById("clicked-place");
+    const use = document.getElementById("use-as-pickup");
+    text.textContent = "";
+    use.hidden = true;
+    const answer = await fetch("/v1/places/reverse?lon=" + latlng.lng.toFixed(7) + "&lat=" + latlng.lat.toFixed(7),
+      { headers: { Authorization: "Bearer " + token } });
+    if (!answer.ok) return;
+    const place = await answer.json();
+    clickedPlace = { lon: latlng.lng, lat: latlng.lat, label: place.label };
+    text.textContent = "Clicked: " + place.label;
+    use.hidden = false;
   }
 
   const saved = sessionStorage.getItem(sessionKey);
