@@ -7,7 +7,9 @@ import Places
 /// Lane`) and numbered ones (`West 142nd Street`), house numbers along them,
 /// and named places (`Golden Sarvik Cafe`) among them, over 40 × 40 km; with
 /// queries sampled from them, some with a typo, some cut as while typing.
-struct SyntheticPlaces {
+struct SyntheticPlaces: Sendable {
+    /// How many queries of each kind are drawn.
+    static let queryCount = 2_000
     let catalog: PlaceCatalog
     let exactQueries: [String]
     let typoQueries: [String]
@@ -66,7 +68,7 @@ struct SyntheticPlaces {
         }
         catalog = PlaceCatalog(places: places, streets: streets)
 
-        let addresses = (0..<2_000).map { _ in places[Int(random.next() % UInt64(count - placeCount))] }
+        let addresses = (0..<Self.queryCount).map { _ in places[Int(random.next() % UInt64(count - placeCount))] }
         exactQueries = addresses.map { "\($0.houseNumber!) \($0.street!)" }
         typoQueries = addresses.map { address in
             var letters = Array(address.street!)
@@ -75,6 +77,6 @@ struct SyntheticPlaces {
             return "\(address.houseNumber!) \(String(letters))"
         }
         typingQueries = exactQueries.map { String($0.prefix(max(4, $0.count * 2 / 3))) }
-        placeQueries = (0..<2_000).map { _ in places[count - placeCount + Int(random.next() % UInt64(placeCount))].name! }
+        placeQueries = (0..<Self.queryCount).map { _ in places[count - placeCount + Int(random.next() % UInt64(placeCount))].name! }
     }
 }

@@ -20,30 +20,51 @@ extension PlaceIndex {
         guard !words.isEmpty, limit > 0 else { return [] }
         let typing = query.unicodeScalars.last.map { $0.properties.isAlphabetic || $0.properties.numericType != nil } ?? false
         var scorer = QueryScorer(index: self, words: words, completingLast: typing)
-        var ranked = scorer.candidates(limit: limit).map { candidate -> (entry: Int32, score: Double, match: PlaceMatch) in
-            let place = place(ofEntry: candidate.entry, near: near)
-            let distance = near.map { PlanarDistance.squaredMetres($0, place.coordinate).squareRoot() }
-            return (candidate.entry, candidate.score,
-                    PlaceMatch(place: place, confidence: candidate.confidence, distanceMetres: distance))
+        let candidates = scorer.candidates(limit: limit)
+        // Scores within a twentieth are equal (nearness decides): rank only the best buckets.
+        let buckets = candidates.map { Int(($0.score * 20).rounded()) }
+        let cutoff = Self.cutoffBucket(buckets, keeping: limit * 2)
+        var ranked = candidates.indices.filter { buckets[$0] >= cutoff }.map { position in
+            let candidate = candidates[position]
+            return (entry: candidate.entry, bucket: buckets[position], confidence: candidate.confidence,
+                    metres: near.map { PlanarDistance.squaredMetres($0, coordinate(ofEntry: candidate.entry, near: $0)).squareRoot() })
         }
         ranked.sort { a, b in
-            let scoreA = (a.score * 20).rounded(), scoreB = (b.score * 20).rounded()
-            if scoreA != scoreB { return scoreA > scoreB }
-            if let distanceA = a.match.distanceMetres, let distanceB = b.match.distanceMetres, distanceA != distanceB {
-                return distanceA < distanceB
-            }
+            if a.bucket != b.bucket { return a.bucket > b.bucket }
+            if let metresA = a.metres, let metresB = b.metres, metresA != metresB { return metresA < metresB }
             return a.entry < b.entry
         }
         var results: [PlaceMatch] = []
         if let missing = missingHouseNumber(words: words, top: ranked.first?.entry, near: near) { results.append(missing) }
+        var labels = results.map(\.place.label)
         for candidate in ranked where results.count < limit {
-            let isTwin = results.contains {
-                $0.place.label == candidate.match.place.label
-                    && PlanarDistance.squaredMetres($0.place.coordinate, candidate.match.place.coordinate) < 100 * 100
+            let match = PlaceMatch(place: place(ofEntry: candidate.entry, near: near), confidence: candidate.confidence,
+                                   distanceMetres: candidate.metres)
+            let label = match.place.label
+            let isTwin = results.indices.contains {
+                labels[$0] == label && PlanarDistance.squaredMetres(results[$0].place.coordinate, match.place.coordinate) < 100 * 100
             }
-            if !isTwin { results.append(candidate.match) }
+            if !isTwin {
+                results.append(match)
+                labels.append(label)
+            }
         }
         return results
+    }
+
+    /// The lowest bucket to rank so that at least `count` candidates are
+    /// ranked (every one when there are fewer): the buckets above it hold
+    /// fewer than `count`.
+    private static func cutoffBucket(_ buckets: [Int], keeping count: Int) -> Int {
+        guard buckets.count > count else { return Int.min }
+        var perBucket: [Int: Int] = [:]
+        for bucket in buckets { perBucket[bucket, default: 0] += 1 }
+        var kept = 0
+        for bucket in perBucket.keys.sorted(by: >) {
+            kept += perBucket[bucket]!
+            if kept >= count { return bucket }
+        }
+        return Int.min
     }
 
     /// The place of entry `entry`: a catalog place, or a street at its
@@ -52,7 +73,15 @@ extension PlaceIndex {
         let index = Int(entry)
         if index < catalog.places.count { return catalog.places[index] }
         let street = catalog.streets[index - catalog.places.count]
-        return Place(kind: .street, name: street.name, coordinate: near.map(street.vertex(nearest:)) ?? street.middle)
+        return Place(kind: .street, name: street.name, coordinate: coordinate(ofEntry: entry, near: near))
+    }
+
+    /// Where entry `entry` stands: a place's point, or a street's vertex nearest `near`.
+    private func coordinate(ofEntry entry: Int32, near: Coordinate?) -> Coordinate {
+        let index = Int(entry)
+        if index < catalog.places.count { return catalog.places[index].coordinate }
+        let street = catalog.streets[index - catalog.places.count]
+        return near.map(street.vertex(nearest:)) ?? street.middle
     }
 
     /// When the query starts with a house number and the best match is its

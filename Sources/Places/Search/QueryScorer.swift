@@ -13,6 +13,9 @@ struct QueryScorer {
     static let completedForm: Float = 0.8
     /// What a word the entry lacks costs, and a required word of the entry the query lacks.
     static let missingWordCost = 1.0, unaskedWordCost = 0.35
+    /// Matches of every word that spare looking for matches missing one:
+    /// enough suggestions to choose from.
+    static let enoughMatches = 3
     /// The weight of a minor word (`the`, `of`) against 1 for any other.
     static let minorWeight = 0.3
     /// The weight of a word naming the city (`new york`, `10036`): enough to
@@ -36,6 +39,8 @@ struct QueryScorer {
     private var qualities: [Float] = []
     /// The vocabulary words each typed word matches.
     private var matched: [[Int32]]
+    /// Scratch for one candidate: the best quality of each typed word's match.
+    private var best: [Float]
 
     init(index: PlaceIndex, words: [String], completingLast: Bool) {
         self.index = index
@@ -48,6 +53,7 @@ struct QueryScorer {
         fullWeight = counted > 0 ? counted : weights.reduce(0, +)
         slotOfWord = [Int32](repeating: -1, count: index.vocabulary.words.count)
         matched = Array(repeating: [], count: words.count)
+        best = Array(repeating: 0, count: words.count)
         for (position, word) in words.enumerated() {
             let vocabulary = index.vocabulary
             let leadsAddress = position == 0 && words.count > 1 && PlaceText.isHouseNumber(word)
@@ -89,8 +95,8 @@ struct QueryScorer {
     }
 
     /// The entries worth ranking, with their score and confidence: those
-    /// matching every essential word; when fewer than `limit`, also those
-    /// missing one.
+    /// matching every essential word; when fewer than ``enoughMatches`` (or
+    /// `limit`, when smaller) do, also those missing one.
     mutating func candidates(limit: Int) -> [(entry: Int32, score: Double, confidence: Double)] {
         let groups = essential.map { position in
             (position: position, size: matched[position].reduce(0) { $0 + index.postings[Int($1)].count })
@@ -98,7 +104,7 @@ struct QueryScorer {
         var seen = [Bool](repeating: false, count: index.entryCount)
         var found: [(entry: Int32, score: Double, confidence: Double)] = []
         for allowedMisses in 0...min(1, groups.count - 1) {
-            if allowedMisses == 1, found.count >= limit { break }
+            if allowedMisses == 1, found.count >= min(limit, Self.enoughMatches) { break }
             for group in groups.prefix(allowedMisses + 1) {
                 for id in matched[group.position] {
                     for entry in index.postings[Int(id)] where !seen[Int(entry)] {
@@ -113,10 +119,10 @@ struct QueryScorer {
     }
 
     /// The score of `entry`, or nil when it misses more essential words than allowed.
-    private func score(_ entry: Int32, allowedMisses: Int) -> Double? {
+    private mutating func score(_ entry: Int32, allowedMisses: Int) -> Double? {
         let start = Int(index.entryStart[Int(entry)]), end = Int(index.entryStart[Int(entry) + 1])
         let required = Int(index.requiredCount[Int(entry)])
-        var best = [Float](repeating: 0, count: wordCount)
+        for word in 0..<wordCount { best[word] = 0 }
         var unasked = 0
         for position in start..<end {
             let slot = Int(slotOfWord[Int(index.entryWords[position])])

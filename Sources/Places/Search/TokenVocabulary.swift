@@ -13,6 +13,9 @@ struct TokenVocabulary: Sendable {
 
     /// Every word, sorted.
     let words: [String]
+    /// Typed words shorter than this are never taken as a typo (words of
+    /// the vocabulary shorter than ``shortestFuzzyWord`` never are).
+    let shortestTypedWord: Int
     private let idByWord: [String: Int32]
     /// How many entries carry each word, for choosing completions.
     private let frequency: [Int32]
@@ -22,8 +25,9 @@ struct TokenVocabulary: Sendable {
     private let longWordsByInitial: [UInt8: [Int32]]
 
     /// Builds the vocabulary of `words` with how many entries carry each.
-    init(counts: [String: Int32]) {
+    init(counts: [String: Int32], shortestTypedWord: Int = shortestFuzzyWord) {
         words = counts.keys.sorted()
+        self.shortestTypedWord = shortestTypedWord
         var idByWord: [String: Int32] = [:]
         idByWord.reserveCapacity(words.count)
         for (index, word) in words.enumerated() { idByWord[word] = Int32(index) }
@@ -49,7 +53,7 @@ struct TokenVocabulary: Sendable {
     /// error is found through the deletion table; two, by comparing the long
     /// words of the same first letter and a length within two.
     func typos(of word: String) -> [(id: Int32, distance: Int)] {
-        guard Self.isFuzzyEligible(word) else { return [] }
+        guard Self.isFuzzyEligible(word, shortest: shortestTypedWord) else { return [] }
         let typed = Array(word.utf8)
         var candidates: Set<Int32> = []
         if let found = deletions[word] { candidates.formUnion(found) }
@@ -88,8 +92,8 @@ struct TokenVocabulary: Sendable {
         return Array(found.sorted { frequency[Int($0)] > frequency[Int($1)] }.prefix(Self.completionsPerPrefix))
     }
 
-    private static func isFuzzyEligible(_ word: String) -> Bool {
-        word.utf8.count >= shortestFuzzyWord && !word.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    private static func isFuzzyEligible(_ word: String, shortest: Int = shortestFuzzyWord) -> Bool {
+        word.utf8.count >= shortest && !word.utf8.contains { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
             && word.utf8.first != UInt8(ascii: "#")
     }
 
@@ -108,22 +112,24 @@ struct TokenVocabulary: Sendable {
     static func editDistance(_ a: [UInt8], _ b: [UInt8], atMost limit: Int) -> Int {
         if abs(a.count - b.count) > limit { return limit + 1 }
         if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
-        var before = [Int](repeating: 0, count: b.count + 1)
-        var previous = Array(0...b.count)
-        var current = [Int](repeating: 0, count: b.count + 1)
-        for i in 1...a.count {
-            current[0] = i
-            var rowMinimum = i
-            for j in 1...b.count {
-                let cost = a[i - 1] == b[j - 1] ? 0 : 1
-                var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
-                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, before[j - 2] + 1) }
-                current[j] = value
-                rowMinimum = min(rowMinimum, value)
+        let width = b.count + 1
+        return withUnsafeTemporaryAllocation(of: Int.self, capacity: 3 * width) { rows in
+            var before = rows.baseAddress!, previous = before + width, current = previous + width
+            for j in 0...b.count { previous[j] = j }
+            for i in 1...a.count {
+                current[0] = i
+                var rowMinimum = i
+                for j in 1...b.count {
+                    let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                    var value = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+                    if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] { value = min(value, before[j - 2] + 1) }
+                    current[j] = value
+                    rowMinimum = min(rowMinimum, value)
+                }
+                if rowMinimum > limit { return limit + 1 }
+                (before, previous, current) = (previous, current, before)
             }
-            if rowMinimum > limit { return limit + 1 }
-            (before, previous, current) = (previous, current, before)
+            return previous[b.count]
         }
-        return previous[b.count]
     }
 }

@@ -7,31 +7,46 @@ import Foundation
 public struct PlaceText: Sendable {
     /// The abbreviations and minor words in use.
     public let vocabulary: PlaceVocabulary
+    /// The vocabulary's spellings, to find a misspelt one without comparing against each.
+    private let spellings: TokenVocabulary
 
     /// Creates a normaliser for `vocabulary`.
     public init(vocabulary: PlaceVocabulary = .standard) {
         self.vocabulary = vocabulary
+        spellings = TokenVocabulary(counts: vocabulary.canonical.mapValues { _ in 1 }, shortestTypedWord: 3)
     }
 
     /// The canonical words of `text`, in order.
     public func words(_ text: String) -> [String] {
+        let folded = Self.folded(text)
         var words: [String] = []
-        var current = String.UnicodeScalarView()
-        func finish() {
-            guard !current.isEmpty else { return }
-            words.append(canonical(String(current)))
-            current = String.UnicodeScalarView()
+        if folded.utf8.allSatisfy({ $0 < 0x80 }) {
+            var current: [UInt8] = []
+            for byte in folded.utf8 {
+                switch byte {
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                    current.append(byte)
+                case UInt8(ascii: "'"), UInt8(ascii: "`"):
+                    continue
+                default:
+                    if !current.isEmpty { words.append(canonical(String(decoding: current, as: UTF8.self))) }
+                    current.removeAll(keepingCapacity: true)
+                }
+            }
+            if !current.isEmpty { words.append(canonical(String(decoding: current, as: UTF8.self))) }
+            return words
         }
-        for scalar in Self.folded(text).unicodeScalars {
+        var current = String.UnicodeScalarView()
+        for scalar in folded.unicodeScalars {
             if scalar == "'" || scalar == "`" { continue }
-            if scalar.isASCII ? (scalar.properties.isLowercase || ("0"..."9").contains(scalar))
-                : (scalar.properties.isAlphabetic || scalar.properties.numericType != nil) {
+            if scalar.properties.isAlphabetic || scalar.properties.numericType != nil {
                 current.append(scalar)
-            } else {
-                finish()
+            } else if !current.isEmpty {
+                words.append(canonical(String(current)))
+                current = String.UnicodeScalarView()
             }
         }
-        finish()
+        if !current.isEmpty { words.append(canonical(String(current))) }
         return words
     }
 
@@ -39,20 +54,18 @@ public struct PlaceText: Sendable {
     /// from `word` (`fith` → `5`, `avenu` → `ave`, `wst` → `w`), for typed
     /// words of three letters or more and spellings of four or more.
     public func misspelledForms(of word: String) -> [String] {
-        let typed = Array(word.utf8)
-        guard typed.count >= 3, vocabulary.canonical[word] == nil else { return [] }
-        var forms: Set<String> = []
-        for (spelling, form) in vocabulary.canonical
-        where spelling.utf8.count >= TokenVocabulary.shortestFuzzyWord && abs(spelling.utf8.count - typed.count) <= 1 && form != word {
-            if TokenVocabulary.editDistance(typed, Array(spelling.utf8), atMost: 1) <= 1 { forms.insert(form) }
+        guard vocabulary.canonical[word] == nil else { return [] }
+        let forms = spellings.typos(of: word).compactMap { typo -> String? in
+            guard typo.distance == 1, let form = vocabulary.canonical[spellings.words[Int(typo.id)]], form != word else { return nil }
+            return form
         }
-        return forms.sorted()
+        return Set(forms).sorted()
     }
 
     /// The canonical forms of the vocabulary's spellings that begin with
     /// `prefix` (`5t` → `5`, `aven` → `ave`): what a word being typed may become.
     public func completedForms(of prefix: String) -> [String] {
-        Set(vocabulary.canonical.compactMap { $0.key.hasPrefix(prefix) && $0.key != prefix ? $0.value : nil }).sorted()
+        Set(spellings.completions(of: prefix).compactMap { vocabulary.canonical[spellings.words[Int($0)]] }).sorted()
     }
 
     /// True for a word that says little (`the`, `of`).
