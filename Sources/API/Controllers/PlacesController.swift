@@ -36,8 +36,7 @@ struct PlacesController: Sendable {
         }
         let near = try parameters.get("near").map { _ in try request.queryPoint("near") }
         let limit = try request.queryCount("limit", in: 1...PlaceIndex.maximumLimit, default: 10)
-        let matches = places.search(query, near: near, limit: limit).map(PlaceJSON.match)
-        return JSONResponse.ok(json: Array(JSONValue.object(["places": .array(matches)]).serialized.utf8))
+        return JSONResponse.ok(json: PlaceJSON.matches(places.search(query, near: near, limit: limit)))
     }
 
     /// `GET /v1/places/reverse?lon=&lat=`: the point's nearest address, or
@@ -49,7 +48,7 @@ struct PlacesController: Sendable {
         guard let answer = places.reverse(point) else {
             throw Problem.notFound("nothing named within \(Int(ReverseGeocode.streetReachMetres)) m of \(point)")
         }
-        return JSONResponse.ok(json: Array(PlaceJSON.reverse(answer).serialized.utf8))
+        return JSONResponse.ok(json: PlaceJSON.reverse(answer))
     }
 
     /// The longest query read, in characters (code points): far more than any address.

@@ -54,7 +54,7 @@ extension Mytaxi.PlacesCommand {
         }
 
         private func format(_ answer: ReverseGeocode) -> String {
-            json ? PlaceJSON.reverse(answer).serialized : "\(answer.label)\t\(Int(answer.distanceMetres.rounded()))"
+            json ? String(decoding: PlaceJSON.reverse(answer), as: UTF8.self) : "\(answer.label)\t\(Int(answer.distanceMetres.rounded()))"
         }
     }
 }

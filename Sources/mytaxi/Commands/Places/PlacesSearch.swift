@@ -60,7 +60,7 @@ extension Mytaxi.PlacesCommand {
         }
 
         private func format(_ match: PlaceMatch) -> String {
-            if json { return PlaceJSON.match(match).serialized }
+            if json { return String(decoding: PlaceJSON.match(match), as: UTF8.self) }
             let line = "\(match.place.coordinate)\t\(match.place.kind.rawValue)\t\(String(format: "%.2f", match.confidence))\t\(match.place.label)"
             return match.note.map { "\(line)\nnote: \($0)" } ?? line
         }
