@@ -48,10 +48,12 @@ struct TokenVocabulary: Sendable {
     /// The id of `word`, when the vocabulary has it.
     func id(of word: String) -> Int32? { idByWord[word] }
 
-    /// The words one or two typing errors from `word` (two only for long
-    /// words), with their distance; none for short words and numbers. One
-    /// error is found through the deletion table; two, by comparing the long
-    /// words of the same first letter and a length within two.
+    /// The words one typing error from `word`, or when none is (and `word`
+    /// is not a word of the vocabulary) two errors for long words, with
+    /// their distance; none for short words and numbers. One error is found
+    /// through the deletion table; two, by comparing the long words of the
+    /// same first letter and a length within two, the slow part of a search,
+    /// spared when a nearer word is known.
     func typos(of word: String) -> [(id: Int32, distance: Int)] {
         guard Self.isFuzzyEligible(word, shortest: shortestTypedWord) else { return [] }
         let typed = Array(word.utf8)
@@ -66,7 +68,8 @@ struct TokenVocabulary: Sendable {
             guard candidate != word, Self.editDistance(typed, Array(candidate.utf8), atMost: 1) <= 1 else { return nil }
             return (id, 1)
         }
-        guard typed.count >= Self.shortestWordWithTwoTypos, let initial = typed.first else { return found }
+        guard found.isEmpty, idByWord[word] == nil, typed.count >= Self.shortestWordWithTwoTypos, let initial = typed.first
+        else { return found }
         for id in longWordsByInitial[initial, default: []] where !candidates.contains(id) {
             let candidate = Array(words[Int(id)].utf8)
             guard abs(candidate.count - typed.count) <= 2 else { continue }
