@@ -1,7 +1,6 @@
 import Foundation
 import GeoKit
 import Hummingbird
-import JSONKit
 import Places
 import Storage
 

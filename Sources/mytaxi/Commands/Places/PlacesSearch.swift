@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import GeoKit
-import JSONKit
 import Places
 
 extension Mytaxi.PlacesCommand {
