@@ -6,6 +6,7 @@
 
 #include "COsmium.h"
 #include "ErrorMessage.hpp"
+#include "WayNodeLocations.hpp"
 
 #include <osmium/handler.hpp>
 #include <osmium/io/any_input.hpp>
@@ -87,21 +88,6 @@ private:
     std::vector<NamedWay> &ways_;
 };
 
-class WayNodeLocator : public osmium::handler::Handler {
-public:
-    WayNodeLocator(const std::vector<int64_t> &wanted, std::vector<osmium::Location> &found)
-        : wanted_(wanted), found_(found) {}
-
-    void node(const osmium::Node &node) {
-        auto it = std::lower_bound(wanted_.begin(), wanted_.end(), node.id());
-        if (it != wanted_.end() && *it == node.id()) found_[static_cast<size_t>(it - wanted_.begin())] = node.location();
-    }
-
-private:
-    const std::vector<int64_t> &wanted_;
-    std::vector<osmium::Location> &found_;
-};
-
 void read_features(const char *path, FeatureStorage &storage) {
     const osmium::io::File file{path};
     std::vector<NamedWay> ways;
@@ -112,22 +98,13 @@ void read_features(const char *path, FeatureStorage &storage) {
         reader.close();
     }
     if (ways.empty()) return;
-    std::vector<int64_t> wanted;
-    for (const NamedWay &way : ways) wanted.insert(wanted.end(), way.refs.begin(), way.refs.end());
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    std::vector<osmium::Location> found(wanted.size());
-    {
-        osmium::io::Reader reader{file, osmium::osm_entity_bits::node};
-        WayNodeLocator locator{wanted, found};
-        osmium::apply(reader, locator);
-        reader.close();
-    }
+    std::vector<int64_t> refs;
+    for (const NamedWay &way : ways) refs.insert(refs.end(), way.refs.begin(), way.refs.end());
+    const WayNodeLocations found{file, std::move(refs)};
     for (const NamedWay &way : ways) {
         size_t before = storage.longitudes.size();
         for (int64_t ref : way.refs) {
-            const osmium::Location &location =
-                found[static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), ref) - wanted.begin())];
+            const osmium::Location &location = found[ref];
             if (!location.valid()) continue;
             storage.longitudes.push_back(location.lon());
             storage.latitudes.push_back(location.lat());

@@ -5,6 +5,7 @@
 
 #include "COsmium.h"
 #include "ErrorMessage.hpp"
+#include "WayNodeLocations.hpp"
 
 #include <osmium/handler.hpp>
 #include <osmium/io/any_input.hpp>
@@ -78,20 +79,6 @@ private:
     const char *value_;
 };
 
-class Locator : public osmium::handler::Handler {
-public:
-    Locator(const std::vector<int64_t> &wanted, std::vector<osmium::Location> &found) : wanted_(wanted), found_(found) {}
-
-    void node(const osmium::Node &node) {
-        auto it = std::lower_bound(wanted_.begin(), wanted_.end(), node.id());
-        if (it != wanted_.end() && *it == node.id()) found_[static_cast<size_t>(it - wanted_.begin())] = node.location();
-    }
-
-private:
-    const std::vector<int64_t> &wanted_;
-    std::vector<osmium::Location> &found_;
-};
-
 void read_places(const char *path, const char *key, const char *value, PlaceStorage &storage) {
     const osmium::io::File file{path};
     std::vector<TaggedWay> ways;
@@ -102,22 +89,14 @@ void read_places(const char *path, const char *key, const char *value, PlaceStor
         reader.close();
     }
     if (ways.empty()) return;
-    std::vector<int64_t> wanted;
-    for (const TaggedWay &way : ways) wanted.insert(wanted.end(), way.refs.begin(), way.refs.end());
-    std::sort(wanted.begin(), wanted.end());
-    wanted.erase(std::unique(wanted.begin(), wanted.end()), wanted.end());
-    std::vector<osmium::Location> found(wanted.size());
-    {
-        osmium::io::Reader reader{file, osmium::osm_entity_bits::node};
-        Locator locator{wanted, found};
-        osmium::apply(reader, locator);
-        reader.close();
-    }
+    std::vector<int64_t> refs;
+    for (const TaggedWay &way : ways) refs.insert(refs.end(), way.refs.begin(), way.refs.end());
+    const WayNodeLocations found{file, std::move(refs)};
     for (const TaggedWay &way : ways) {
         double longitude = 0, latitude = 0;
         size_t located = 0;
         for (int64_t ref : way.refs) {
-            const osmium::Location &location = found[static_cast<size_t>(std::lower_bound(wanted.begin(), wanted.end(), ref) - wanted.begin())];
+            const osmium::Location &location = found[ref];
             if (!location.valid()) continue;
             longitude += location.lon();
             latitude += location.lat();
