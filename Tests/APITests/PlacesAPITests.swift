@@ -13,7 +13,7 @@ import Testing
 
 /// Addresses over the API: searching and naming places, and ride requests
 /// and reservations that give an address instead of a point.
-@Suite(.timeLimit(.minutes(10))) struct PlacesAPITests {
+@Suite(.timeLimit(.minutes(20))) struct PlacesAPITests {
     static func at(_ east: Double, _ north: Double) -> Coordinate { APIHarness.midtown.offset(eastMetres: east, northMetres: north) }
 
     /// Houses along `W 3 St` east of the harness's Midtown point, two cafés

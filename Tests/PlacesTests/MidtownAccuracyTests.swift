@@ -4,7 +4,7 @@ import Testing
 
 /// The geocoder's accuracy goals on the demo city, measured on the test set
 /// Tools/places-testset.py built from the same extract (Fixtures/midtown-queries.tsv).
-@Suite struct MidtownAccuracyTests {
+@Suite(.timeLimit(.minutes(20))) struct MidtownAccuracyTests {
     static let testSet = try! PlaceTestSet(tsv: String(contentsOf: Bundle.module.url(
         forResource: "midtown-queries", withExtension: "tsv", subdirectory: "Fixtures")!, encoding: .utf8))
     static let scores = testSet.score(on: MidtownPlaces.index)

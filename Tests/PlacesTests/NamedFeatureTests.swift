@@ -4,7 +4,7 @@ import Testing
 @testable import Places
 
 /// Reading the named features of an OpenStreetMap file with libosmium.
-@Suite struct NamedFeatureTests {
+@Suite(.timeLimit(.minutes(20))) struct NamedFeatureTests {
     @Test func namedNodesAndWaysAreReadWithTheirTagsAndPoints() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("places-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -3,7 +3,7 @@ import Testing
 @testable import Places
 
 /// Which of a map's named features become places, and the catalog's bytes.
-@Suite struct PlaceCatalogTests {
+@Suite(.timeLimit(.minutes(20))) struct PlaceCatalogTests {
     static let origin = Coordinate(longitude: 7.42, latitude: 43.73)
 
     static func node(_ id: Int64, _ tags: [String: String], east: Double = 0) -> NamedFeature {

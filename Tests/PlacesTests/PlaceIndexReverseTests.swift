@@ -3,7 +3,7 @@ import Testing
 @testable import Places
 
 /// Reverse search: what to call the point a caller stands on.
-@Suite struct PlaceIndexReverseTests {
+@Suite(.timeLimit(.minutes(20))) struct PlaceIndexReverseTests {
     let index = PlaceIndexSearchTests.index
     let origin = PlaceIndexSearchTests.origin
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Search on a small hand-made town: what a dispatcher or a passenger types,
 /// and what they expect first.
-@Suite struct PlaceIndexSearchTests {
+@Suite(.timeLimit(.minutes(20))) struct PlaceIndexSearchTests {
     static let origin = Coordinate(longitude: -73.99, latitude: 40.75)
 
     /// Broadway runs north, West 42nd Street east, crossing at the origin;

@@ -2,7 +2,7 @@ import Testing
 @testable import Places
 
 /// How typed text and map names become the words an index compares.
-@Suite struct PlaceTextTests {
+@Suite(.timeLimit(.minutes(20))) struct PlaceTextTests {
     let text = PlaceText()
 
     @Test func caseAndPunctuationAndDiacriticsDoNotMatter() {
