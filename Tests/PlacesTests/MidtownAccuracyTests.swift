@@ -7,7 +7,7 @@ import Testing
 @Suite(.timeLimit(.minutes(20))) struct MidtownAccuracyTests {
     static let testSet = try! PlaceTestSet(tsv: String(contentsOf: Bundle.module.url(
         forResource: "midtown-queries", withExtension: "tsv", subdirectory: "Fixtures")!, encoding: .utf8))
-    static let scores = testSet.score(on: MidtownPlaces.index)
+    static let scores = testSet.score(on: MidtownPlaces.index).byKind
 
     static func rate(_ kinds: String...) -> Double {
         let passed = kinds.reduce(0) { $0 + (scores[$1]?.passed ?? 0) }

@@ -51,13 +51,24 @@ public struct PlaceTestSet: Sendable {
         return PlanarDistance.squaredMetres(first.place.coordinate, query.expected) <= searchReachMetres * searchReachMetres
     }
 
-    /// For each kind, how many of its queries `index` answers right, and how many there are.
-    public func score(on index: PlaceIndex) -> [String: (passed: Int, total: Int)] {
-        var scores: [String: (passed: Int, total: Int)] = [:]
+    /// How `index` did on a test set.
+    public struct Scores: Sendable {
+        /// For each kind, how many of its queries were answered right, and how many there are.
+        public var byKind: [String: (passed: Int, total: Int)] = [:]
+        /// Each search's time (reverse lookups left out), in the order asked.
+        public var searchTimes: [Duration] = []
+    }
+
+    /// How many queries of each kind `index` answers right, and how long each search took.
+    public func score(on index: PlaceIndex) -> Scores {
+        let clock = ContinuousClock()
+        var scores = Scores()
         for query in queries {
+            let start = clock.now
             let passed = Self.passes(query, on: index)
-            scores[query.kind, default: (0, 0)].passed += passed ? 1 : 0
-            scores[query.kind, default: (0, 0)].total += 1
+            if query.kind != "reverse" { scores.searchTimes.append(clock.now - start) }
+            scores.byKind[query.kind, default: (0, 0)].passed += passed ? 1 : 0
+            scores.byKind[query.kind, default: (0, 0)].total += 1
         }
         return scores
     }

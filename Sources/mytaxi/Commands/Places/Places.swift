@@ -48,12 +48,10 @@ struct PlaceFileArguments: ParsableArguments {
     }
 }
 
-/// Reads `lon,lat` for a command's option or argument.
+/// Reads `lon,lat` for a command's option, as `mytaxi route` reads its ends.
 func parseCoordinate(_ text: String, name: String) throws -> Coordinate {
-    let parts = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-    guard parts.count == 2, let longitude = parts[0], let latitude = parts[1],
-          Coordinate(longitude: longitude, latitude: latitude).isInRange else {
+    guard let coordinate = Mytaxi.RouteCommand.coordinate(text) else {
         throw ValidationError("\(name) must be LON,LAT in degrees, e.g. -73.9857,40.7484; got '\(text)'")
     }
-    return Coordinate(longitude: longitude, latitude: latitude)
+    return coordinate
 }

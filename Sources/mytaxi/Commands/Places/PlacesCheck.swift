@@ -36,31 +36,20 @@ extension Mytaxi.PlacesCommand {
                 printError("\(testSet): \(error)")
                 throw ExitCode(2)
             }
-            let clock = ContinuousClock()
-            var scores: [String: (passed: Int, total: Int)] = [:]
-            var searchMicroseconds: [Double] = []
-            for query in set.queries {
-                let start = clock.now
-                let passed = PlaceTestSet.passes(query, on: index)
-                let elapsed = clock.now - start
-                if query.kind != "reverse" {
-                    searchMicroseconds.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
-                }
-                scores[query.kind, default: (0, 0)].passed += passed ? 1 : 0
-                scores[query.kind, default: (0, 0)].total += 1
-            }
+            let scores = set.score(on: index)
             var failing = false
-            for (kind, score) in scores.sorted(by: { $0.key < $1.key }) {
+            for (kind, score) in scores.byKind.sorted(by: { $0.key < $1.key }) {
                 let percent = 100 * Double(score.passed) / Double(score.total)
                 failing = failing || percent < atLeast
                 print("\(kind): \(score.passed)/\(score.total) (\(String(format: "%.1f", percent)) %)")
             }
-            searchMicroseconds.sort()
-            if !searchMicroseconds.isEmpty {
+            let times = scores.searchTimes.sorted()
+            if !times.isEmpty {
                 func percentile(_ p: Double) -> String {
-                    String(format: "%.0f", searchMicroseconds[min(searchMicroseconds.count - 1, Int(p * Double(searchMicroseconds.count)))])
+                    let time = times[min(times.count - 1, Int(p * Double(times.count)))]
+                    return String(format: "%.0f", Double(time.components.seconds) * 1e6 + Double(time.components.attoseconds) / 1e12)
                 }
-                print("search time: p50 \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs over \(searchMicroseconds.count) queries")
+                print("search time: p50 \(percentile(0.5)) µs, p99 \(percentile(0.99)) µs over \(times.count) queries")
             }
             if failing { throw ExitCode(1) }
         }
