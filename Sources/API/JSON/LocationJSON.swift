@@ -7,17 +7,6 @@ struct LocationJSON: Codable, Equatable, Sendable {
     var lat: Double?
     /// A typed address or place name.
     var address: String?
-
-    /// A point location.
-    init(_ coordinate: Coordinate) {
-        lon = coordinate.longitude
-        lat = coordinate.latitude
-    }
-
-    /// An address location.
-    init(address: String) {
-        self.address = address
-    }
 }
 
 /// A location resolved: its point, and the address understood when it named one.
