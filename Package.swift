@@ -320,7 +320,7 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [
-                .copy("Resources/openapi.json"), .copy("Resources/map.html"), .copy("Resources/map.js"), .copy("Resources/map.css"),
+                .copy("Resources/openapi.json"), .copy("Resources/web"),
             ],
             swiftSettings: librarySettings),
         .testTarget(

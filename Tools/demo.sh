@@ -21,7 +21,9 @@
 # unset: until Ctrl-C), DEMO_WAITS_CSV (a file with each served ride's told
 # and had wait, as `simulate --waits-csv` writes it),
 # DEMO_INCIDENT (the accident, "ROAD NAME,FROM,MINUTES,FACTOR" as `simulate
-# --incident` takes it; default 7th Avenue's; empty: none).
+# --incident` takes it; default 7th Avenue's; empty: none), DEMO_WEB_ROOT (a
+# folder whose files replace the web pages' built-in ones, `serve --web-root`:
+# edit the apps and reload the browser, without a rebuild).
 set -euo pipefail
 bin=${1:?usage: Tools/demo.sh BIN_DIR [--tour]}
 tour=${2:-}
@@ -93,7 +95,8 @@ fi
 "$mytaxi" serve --zones "$zones" --devices "$work/devices.csv" --data-dir "$work/data" --graph "$graph" \
   --foot-graph "$foot_graph" --http-port "$port" --line-port 0 --teltonika-port 0 --gt06-port 0 --nmea-port 0 --osmand-port 0 \
   --clock-rate "$speed_up" --clock-start "$clock_start" --session-lifetime 604800 \
-  --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 >"$work/listening" 2>"$work/serve.log" &
+  --login-limit 100000 --registration-limit 100000 --bcrypt-cost 8 --public-url "http://127.0.0.1:$port" \
+  ${DEMO_WEB_ROOT:+--web-root "$DEMO_WEB_ROOT"} >"$work/listening" 2>"$work/serve.log" &
 serve_pid=$!
 for _ in $(seq 300); do grep -q '^listening http ' "$work/listening" 2>/dev/null && break; sleep 0.1; done
 grep -q '^listening http ' "$work/listening" || { echo "mytaxi serve did not start:"; cat "$work/serve.log"; exit 1; }

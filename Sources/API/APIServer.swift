@@ -17,7 +17,7 @@ import Zones
 /// together once. A new endpoint goes into the controller of its resource
 /// (`Controllers/`), a concern every request shares into `Middleware/`.
 ///
-/// `/healthz`, `/metrics`, `/openapi.json`, the map's page (`/map`),
+/// `/healthz`, `/metrics`, `/openapi.json`, the web pages (`/map`, `/app`, `/driver`), `/osmand`,
 /// logging in and registering need no token; everything else is behind ``AuthenticationMiddleware``,
 /// and each route names the roles that may call it (SPEC A1).
 public struct APIServer: Sendable {
@@ -58,6 +58,11 @@ public struct APIServer: Sendable {
     public static let defaultHistoryMaxWindow: TimeInterval = 7 * 86_400
     /// The folder the map's Leaflet files are read from (Debian's `libjs-leaflet` by default).
     public let leafletDirectory: String
+    /// A folder whose files replace the web pages' built-in ones (`serve --web-root`), nil: none.
+    public let webRoot: String?
+    /// Where fixes sent to `/osmand` on the API's port go (a driver's app on
+    /// a phone that is the taxi's terminal); nil: the path is not served.
+    public let phoneTerminals: IngestPipeline?
     /// The reverse proxies whose `X-Forwarded-For` names the client.
     public let trustedProxies: TrustedProxies
     /// True when `/metrics` is served by ``metricsRouter()`` on a listener
@@ -91,8 +96,11 @@ public struct APIServer: Sendable {
         leafletDirectory: String = APIServer.debianLeafletDirectory, metricsApart: Bool = false,
         trustedProxies: TrustedProxies = TrustedProxies(), fleetTime: (@Sendable () -> Date)? = nil,
         footRouter: RoadRouter? = nil, places: PlaceIndex? = nil,
-        idempotentAnswers: any IdempotentAnswerStore = InMemoryIdempotentAnswerStore()
+        idempotentAnswers: any IdempotentAnswerStore = InMemoryIdempotentAnswerStore(),
+        webRoot: String? = nil, phoneTerminals: IngestPipeline? = nil
     ) {
+        self.webRoot = webRoot
+        self.phoneTerminals = phoneTerminals
         self.places = places
         self.idempotentAnswers = idempotentAnswers
         self.fleetTime = fleetTime
@@ -119,7 +127,7 @@ public struct APIServer: Sendable {
     }
 
     /// Where Debian's `libjs-leaflet` puts Leaflet, which the map at `/map` loads.
-    public static let debianLeafletDirectory = MapController.debianLeafletDirectory
+    public static let debianLeafletDirectory = WebPagesController.debianLeafletDirectory
 
     /// The routes behind their middleware, ready for an `Application` (or a test client).
     public func router() -> Hummingbird.Router<APIRequestContext> {
@@ -131,7 +139,12 @@ public struct APIServer: Sendable {
         HealthController(healthProblems: healthProblems, metricsRegistry: metricsRegistry).addRoutes(to: router, withMetrics: !metricsApart)
         OpenAPIController().addRoutes(to: router)
         ClockController(clock: clock).addRoutes(to: router)
-        MapController(leafletDirectory: leafletDirectory).addRoutes(to: router)
+        WebPagesController(leafletDirectory: leafletDirectory, webRoot: webRoot).addRoutes(to: router)
+        if let phoneTerminals {
+            OsmAndListener(pipeline: phoneTerminals).addRoutes(to: router, path: "/osmand")
+        } else {
+            OsmAndListener.addRefusals(to: router, path: "/osmand")
+        }
 
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
         let registrations = AttemptLimiter(
@@ -168,7 +181,9 @@ public struct APIServer: Sendable {
         let meetingPoints = MeetingPoints(car: roadRouter, foot: footRouter)
         let addresses = AddressResolver(places: places)
         PlacesController(places: places).addRoutes(to: v1.group("places"))
-        RidesController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses, clock: clock)
+        RidesController(
+            dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses, fleet: fleet, router: roadRouter,
+            clock: clock)
             .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands).add(middleware: idempotent))
         ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses)
             .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))

@@ -28,9 +28,25 @@ public struct OsmAndListener: Sendable {
 
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.get("/") { request, _ in try await receive(request) }
-        router.post("/") { request, _ in try await receive(request) }
+        addRoutes(to: router, path: "/")
         return router
+    }
+
+    /// Receives fixes at `path` of `router` as well: the API's port serves
+    /// them at `/osmand`, so that a driver's web app on a phone (a
+    /// phone-as-terminal set-up) sends its position to the origin it was
+    /// loaded from.
+    func addRoutes<Context: RequestContext>(to router: Router<Context>, path: RouterPath) {
+        router.get(path) { request, _ in try await receive(request) }
+        router.post(path) { request, _ in try await receive(request) }
+    }
+
+    /// Answers at `path` of `router` that the service takes no OsmAnd
+    /// fixes (its OsmAnd protocol is off), so the path is known either way.
+    static func addRefusals<Context: RequestContext>(to router: Router<Context>, path: RouterPath) {
+        let refusal = "this service takes no OsmAnd fixes: its OsmAnd protocol is off (serve --osmand-port off); send them to another protocol's port"
+        router.get(path) { _, _ -> Response in throw Problem.notFound(refusal) }
+        router.post(path) { _, _ -> Response in throw Problem.notFound(refusal) }
     }
 
     private func receive(_ request: Request) async throws -> Response {

@@ -141,7 +141,7 @@ public final class MytaxiServer: Sendable {
         let pipeline = IngestPipeline(
             devices: inputs.devices, zones: zones, validator: validator, sink: committer, metrics: metrics.ingest, clock: clock,
             secretPolicy: secretPolicy, logger: logger)
-        let notificationHub = NotificationHub(dispatcher: dispatcher, clock: clock, logger: logger)
+        let notificationHub = NotificationHub(dispatcher: dispatcher, fleet: fleet, clock: clock, logger: logger)
         notificationHub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
         let zoneSwitch = ZoneSwitch(
             active: zones, fleet: fleet, dispatcher: dispatcher, board: notificationHub, clock: clock, logger: logger,
@@ -156,7 +156,8 @@ public final class MytaxiServer: Sendable {
             historyMaxWindow: configuration.historyMaxWindow, leafletDirectory: configuration.leafletDirectory,
             metricsApart: configuration.metricsAddress != nil, trustedProxies: configuration.trustedProxies,
             fleetTime: { speedLearning.fleetTime(now: clock.now) }, footRouter: inputs.footRouter, places: inputs.places,
-            idempotentAnswers: stores.idempotentAnswers)
+            idempotentAnswers: stores.idempotentAnswers, webRoot: configuration.webRoot,
+            phoneTerminals: configuration.tcpPorts[.osmand] == nil ? nil : pipeline)
         self.configuration = configuration
         self.clock = clock
         self.stores = stores

@@ -98,6 +98,8 @@ public struct ServiceConfiguration: Sendable {
     public var maxHTTPConnections = 10_000
     /// Where the map page's Leaflet files are served from (Debian's libjs-leaflet).
     public var leafletDirectory = APIServer.debianLeafletDirectory
+    /// A folder whose files replace the web pages' built-in ones (`--web-root`); nil: none.
+    public var webRoot: String?
     /// Fix validation limits.
     public var validation = ValidationRules()
     /// The dispatch engine's durations (offer timeout, confirmation, dwell, stale grace, missing client).

@@ -30,6 +30,11 @@ public struct ServeFiles: ParsableArguments {
         valueName: "FILE"))
     public var speedProfile: String?
 
+    @Option(name: .customLong("web-root"), help: ArgumentHelp(
+        "A folder whose files replace the built-in ones of the web pages (/map, /app, /driver) of the same name: a city's own edition of the apps. (default: the built-in pages)",
+        valueName: "DIR"))
+    public var webRoot: String?
+
     @Option(help: ArgumentHelp("JSON config file; flags override it.", valueName: "FILE"))
     public var config: String?
 }
@@ -251,6 +256,11 @@ public struct ServeAccounts: ParsableArguments {
         "Passenger registrations (and confirmations) a minute allowed from one client address (a load test or the demo's simulated passengers need more). (default: 20)",
         valueName: "N"))
     public var registrationLimit: Int?
+
+    @Option(name: .customLong("public-url"), help: ArgumentHelp(
+        "The service's address as its users reach it, e.g. https://taxi.example.com: the confirmation e-mail carries a link to the passenger app there (URL/app#confirm=TOKEN). (default: no link, the token only)",
+        valueName: "URL"))
+    public var publicURL: String?
 
     @Option(name: .customLong("history-max-days"), help: ArgumentHelp(
         "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 422. (default: 7)",

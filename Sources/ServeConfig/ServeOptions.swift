@@ -88,6 +88,13 @@ extension ServeFiles {
         var configuration = ServiceConfiguration(zonesPath: zones, graphPath: graph, devicesPath: devices)
         configuration.speedProfilePath = speedProfile
         configuration.footGraphPath = footGraph
+        if let webRoot {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: webRoot, isDirectory: &isFolder), isFolder.boolValue else {
+                throw ValidationError("--web-root \(webRoot) is not a folder: name the folder that holds your edition of the pages' files")
+            }
+            configuration.webRoot = webRoot
+        }
         return configuration
     }
 }
@@ -264,6 +271,13 @@ extension ServeAccounts {
         configuration.loginsPerAddressPerMinute = try SettingChecks.count(loginLimit ?? configuration.loginsPerAddressPerMinute, flag: "login-limit")
         configuration.registrationsPerAddressPerMinute = try SettingChecks.count(
             registrationLimit ?? configuration.registrationsPerAddressPerMinute, flag: "registration-limit")
+        if let publicURL {
+            guard let url = URL(string: publicURL), ["http", "https"].contains(url.scheme ?? ""), url.host != nil else {
+                throw ValidationError("--public-url must be an http or https address such as https://taxi.example.com, not '\(publicURL)'")
+            }
+            let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
+            configuration.accountSettings.confirmationLinkPrefix = base + "/app#confirm="
+        }
         if let historyMaxDays {
             configuration.historyMaxWindow = TimeInterval(try SettingChecks.count(historyMaxDays, flag: "history-max-days")) * 86_400
         }

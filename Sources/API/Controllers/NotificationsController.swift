@@ -107,9 +107,10 @@ struct NotificationsController: Sendable {
         let now = clock.now
         switch caller.role {
         case .passenger:
-            let ride = await dispatcher.openRide(of: caller.passenger).map { RideJSON($0, now: now) }
+            let ride = await dispatcher.openRide(of: caller.passenger).map { RideJSON($0, now: now, fleet: fleet) }
             return await hub.openUserSocket(
-                for: Self.recipient(of: caller), session: caller.session, first: try encoder.encode(PushStateJSON(ride: ride)))
+                for: Self.recipient(of: caller), session: caller.session, first: try encoder.encode(PushStateJSON(ride: ride)),
+                following: caller.passenger)
         case .driver:
             let taxi = caller.taxi ?? TaxiID(caller.username)
             let driver = DriverJSON(taxi, view: await dispatcher.driver(taxi), now: now)

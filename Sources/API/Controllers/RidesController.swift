@@ -1,6 +1,7 @@
 import DispatchCore
 import DispatchRuntime
 import FixRecords
+import Fleet
 import Foundation
 import GeoKit
 import Hummingbird
@@ -21,6 +22,10 @@ struct RidesController: Sendable {
     let meetingPoints: MeetingPoints
     /// Turns typed addresses into points.
     let addresses: AddressResolver
+    /// The live fleet, for the position of a ride's taxi.
+    let fleet: FleetIndex
+    /// The road router, for a ride's route.
+    let router: RoadRouter
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -28,6 +33,7 @@ struct RidesController: Sendable {
         group.get(use: list)
         group.get("current", use: current)
         group.get(":rideId", use: show)
+        group.get(":rideId/route", use: route)
         group.post(":rideId/confirmation", use: confirm)
         group.delete(":rideId", use: cancel)
     }
@@ -62,7 +68,7 @@ struct RidesController: Sendable {
         guard let open = await dispatcher.ride(id) else {
             return try JSONResponse.created(try await endedRideJSON(id), location: location)
         }
-        var ride = RideJSON(open, now: clock.now)
+        var ride = rideJSON(open)
         ride.pickupAddress = resolvedPickup.understood
         ride.destinationAddress = resolvedDestination?.understood
         if ride.status == "queued" {
@@ -91,7 +97,7 @@ struct RidesController: Sendable {
         _ = try context.requireCaller(in: [.dispatcher])
         let zone = request.uri.queryParameters.get("zoneId").map { ZoneID(String($0)) }
         let now = clock.now
-        return try JSONResponse.ok(await dispatcher.openRides(in: zone).map { RideJSON($0, now: now) })
+        return try JSONResponse.ok(await dispatcher.openRides(in: zone).map { rideJSON($0, now: now) })
     }
 
     /// `GET /v1/rides/current`: the passenger's open ride, 404 when none.
@@ -100,7 +106,7 @@ struct RidesController: Sendable {
         guard let ride = await dispatcher.openRide(of: caller.passenger) else {
             throw Problem.notFound("you have no open ride; request one with POST /v1/rides")
         }
-        return try JSONResponse.ok(RideJSON(ride, now: clock.now))
+        return try JSONResponse.ok(rideJSON(ride))
     }
 
     /// `GET /v1/rides/{rideId}`: a ride, to its passenger or a dispatcher:
@@ -111,7 +117,7 @@ struct RidesController: Sendable {
         let (text, id) = try rideID(context)
         if let ride = await dispatcher.ride(id) {
             guard caller.may(see: ride.request.passenger) else { throw Problem.notFound("no ride \(text)") }
-            return try JSONResponse.ok(RideJSON(ride, now: clock.now))
+            return try JSONResponse.ok(rideJSON(ride))
         }
         guard let ended = try await dispatcher.endedRide(id), caller.may(see: PassengerID(ended.passenger)) else {
             throw Problem.notFound("no ride \(text), open or ended")
@@ -156,7 +162,53 @@ struct RidesController: Sendable {
     /// The JSON of open ride `id`.
     private func rideJSON(_ id: RideRequestID) async throws -> RideJSON {
         guard let ride = await dispatcher.ride(id) else { throw Problem.notFound("ride \(id) is no longer open") }
-        return RideJSON(ride, now: clock.now)
+        return rideJSON(ride)
+    }
+
+    /// The JSON of `view`, with its taxi's latest position once one is sent.
+    private func rideJSON(_ view: RideView, now: Date? = nil) -> RideJSON {
+        RideJSON(view, now: now ?? clock.now, fleet: fleet)
+    }
+
+    /// `GET /v1/rides/{rideId}/route`: where the ride goes, as a GeoJSON
+    /// FeatureCollection of LineStrings (SPEC R3): `toPickup`, from its
+    /// taxi's latest position while the taxi is offered it or on its way,
+    /// and `toDestination`, from the pickup, when the ride has a
+    /// destination; each with `durationS` and `distanceM` at the speeds of
+    /// now. For its passenger, any dispatcher, and the driver it is offered
+    /// or assigned to. A leg the router cannot place is left out.
+    @Sendable func route(_ request: Request, context: APIRequestContext) async throws -> Response {
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher, .driver])
+        let (text, id) = try rideID(context)
+        guard let ride = await dispatcher.ride(id)?.request,
+              caller.may(see: ride.passenger), caller.role != .driver || ride.phase.taxi == caller.taxi else {
+            throw Problem.notFound("no open ride \(text) of yours")
+        }
+        let depart = clock.now
+        var legs: [JSONValue] = []
+        switch ride.phase {
+        case .offered(let offer):
+            legs += leg("toPickup", from: fleet.latestPosition(of: offer.taxi)?.coordinate, to: ride.pickup, depart: depart)
+        case .assigned(let taxi, _):
+            legs += leg("toPickup", from: fleet.latestPosition(of: taxi)?.coordinate, to: ride.pickup, depart: depart)
+        case .waiting, .arrived, .aboard:
+            break
+        }
+        legs += leg("toDestination", from: ride.pickup, to: ride.destination, depart: depart)
+        let collection = JSONValue.object([
+            "type": .string("FeatureCollection"),
+            "rideId": .string(text),
+            "features": .array(legs),
+        ])
+        return Response(status: .ok, headers: [.contentType: "application/geo+json"],
+                        body: .init(byteBuffer: ByteBuffer(string: collection.serialized)))
+    }
+
+    /// The route of one leg as a feature named `name`; none when an end is
+    /// unknown or the router cannot place it.
+    private func leg(_ name: String, from: Coordinate?, to: Coordinate?, depart: Date) -> [JSONValue] {
+        guard let from, let to, let route = try? router.route(from: from, to: to, depart: depart, includeGeometry: true) else { return [] }
+        return [RouteFeature.json(route, properties: ["leg": .string(name)])]
     }
 }
 

@@ -38,7 +38,7 @@ struct RoadSpeedsController: Sendable {
     /// router's speed) and `profileKmh`, and the collection's `speeds`
     /// (where the times come from) and `at`.
     @Sendable func speeds(_ request: Request, context: APIRequestContext) throws -> Response {
-        _ = try context.requireCaller(in: RoadsController.readers)
+        _ = try context.requireCaller(in: ZonesController.readers)
         let at = try request.queryTime("at", default: fleetTime())
         let current = router.metric(departing: at).edgeWeights
         let profile = (router.speeds as? LearnedEdgeSpeeds)?.base.edgeDurations(departing: at, timeZone: router.timeZone) ?? current

@@ -10,8 +10,9 @@ import Storage
 /// streets), for the map to draw lightly beneath the zones: the service
 /// draws its own map, with no tiles from elsewhere.
 struct RoadsController: Sendable {
-    /// Who may read the roads (those who may read the zones).
-    static let readers: Set<Role> = ZonesController.readers
+    /// Who may read the roads: every role, since the passenger's and the
+    /// driver's apps draw the city's map as the dispatcher's does.
+    static let readers = Set(Role.allCases)
     /// The classes drawn.
     static let mainClasses: Set<RoadClass> = [
         .motorway, .motorwayLink, .trunk, .trunkLink, .primary, .primaryLink, .secondary, .secondaryLink, .tertiary, .tertiaryLink,

@@ -77,19 +77,10 @@ struct TravelTimeController: Sendable {
     /// `distanceM`, `depart`, `speeds` and `mode`.
     @Sendable func route(_ request: Request, context: APIRequestContext) throws -> Response {
         let (route, router, depart, mode) = try routed(request, context: context, geometry: true)
-        let feature = JSONValue.object([
-            "type": .string("Feature"),
-            "geometry": .object([
-                "type": .string("LineString"),
-                "coordinates": .array(route.geometry.map { .array([.number($0.longitude), .number($0.latitude)]) }),
-            ]),
-            "properties": .object([
-                "durationS": .number(JSONWriter.roundedTenths(route.durationSeconds)),
-                "distanceM": .number(JSONWriter.roundedTenths(route.distanceMetres)),
-                "depart": .string(FixTime.iso8601(depart)),
-                "speeds": .string(router.speedProvenance(departing: depart).rawValue),
-                "mode": .string(mode),
-            ]),
+        let feature = RouteFeature.json(route, properties: [
+            "depart": .string(FixTime.iso8601(depart)),
+            "speeds": .string(router.speedProvenance(departing: depart).rawValue),
+            "mode": .string(mode),
         ])
         return Response(status: .ok, headers: [.contentType: "application/geo+json"],
                         body: .init(byteBuffer: ByteBuffer(string: feature.serialized)))

@@ -1,6 +1,7 @@
 import DispatchCore
 import DispatchRuntime
 import FixRecords
+import Fleet
 import Foundation
 import Ingest
 import JSONKit
@@ -22,6 +23,8 @@ struct RideJSON: Codable, Equatable, Sendable {
     var taxiId: String?
     /// The ETA told at acceptance or since, seconds.
     var etaS: Double?
+    /// The taxi's latest position, once a driver accepted and the taxi reported.
+    var taxi: TaxiJSON?
     /// 1-based place in the zone's passenger queue, while queued.
     var queuePosition: Int?
     /// The time by which a queued passenger must confirm waiting (ISO 8601), while owed.
@@ -66,6 +69,17 @@ struct RideJSON: Codable, Equatable, Sendable {
         case .aboard(let taxi):
             status = "aboard"
             taxiId = taxi.text
+        }
+    }
+}
+
+extension RideJSON {
+    /// The JSON of `view` with its taxi's latest position in `fleet`, once
+    /// a driver accepted: what the passenger's app follows on its map.
+    init(_ view: RideView, now: Date, fleet: FleetIndex) {
+        self.init(view, now: now)
+        if taxiId != nil, let taxi = view.request.phase.taxi {
+            self.taxi = fleet.entry(for: taxi, now: now).map(TaxiJSON.init)
         }
     }
 }

@@ -1,5 +1,8 @@
 import Accounts
+import DispatchCore
 import DispatchRuntime
+import FixRecords
+import Fleet
 import Foundation
 import Logging
 import ServiceClock
@@ -39,6 +42,8 @@ public actor NotificationHub: Service {
     }
 
     private let dispatcher: Dispatcher
+    /// The live fleet, whose fixes of a taxi on its way a passenger's sockets are sent.
+    private let fleet: FleetIndex?
     private let clock: any ServiceClock
     private let logger: Logger
     private var users: [String: [Int: Subscriber]] = [:]
@@ -51,16 +56,26 @@ public actor NotificationHub: Service {
     /// Whether the service stopped the hub: a socket opened now is closed at once.
     private var stopped = false
     private var unrecordedMarks: [String: NotificationKey] = [:]
+    /// The passenger each passenger's socket follows the taxi of.
+    private var passengerOfSocket: [Int: PassengerID] = [:]
+    /// The time of the last taxi fix each such socket was sent.
+    private var positionSentOfSocket: [Int: Date] = [:]
 
     /// How often the notifications handed over are recorded as such.
     public static let markInterval = Duration.milliseconds(200)
+    /// How often, in the service's time, a passenger's sockets are sent
+    /// the new fix of the taxi on its way, if it has one: a terminal
+    /// reports every few seconds at most, so each fix goes out within a second.
+    public static let positionInterval = Duration.seconds(1)
     /// How many messages a socket that does not read keeps before the
     /// oldest are dropped (a user's dropped notifications stay stored).
     public static let socketBufferSize = 10_000
 
-    /// A hub for the notices of `dispatcher`.
-    public init(dispatcher: Dispatcher, clock: any ServiceClock, logger: Logger) {
+    /// A hub for the notices of `dispatcher`, which sends a passenger's
+    /// sockets the fixes `fleet` gets of the taxi on its way (none without it).
+    public init(dispatcher: Dispatcher, fleet: FleetIndex? = nil, clock: any ServiceClock, logger: Logger) {
         self.dispatcher = dispatcher
+        self.fleet = fleet
         self.clock = clock
         self.logger = logger
     }
@@ -83,6 +98,14 @@ public actor NotificationHub: Service {
                     }
                 }
             }
+            group.addTask { [clock] in
+                try? await cancelWhenGracefulShutdown {
+                    while !Task.isCancelled {
+                        try await clock.sleep(for: Self.positionInterval)
+                        await self.sendTaxiPositions()
+                    }
+                }
+            }
             await group.waitForAll()
         }
         await recordMarks()
@@ -91,16 +114,18 @@ public actor NotificationHub: Service {
 
     /// Opens a socket for `recipient`'s notifications on `session` (nil:
     /// none to end it): the ones stored and not yet handed over come first,
-    /// then each new one as it is told.
+    /// then each new one as it is told; a passenger's socket (`following`)
+    /// also gets each fix of the taxi on its way to the passenger's pickup.
     /// - Returns: the socket's number (for ``close(_:)``) and its messages.
     func openUserSocket(
-        for recipient: String, session: AuthenticatedSession?, first: Data?
+        for recipient: String, session: AuthenticatedSession?, first: Data?, following passenger: PassengerID? = nil
     ) async -> (socket: Int, messages: AsyncStream<Outgoing>) {
         let (messages, outgoing) = AsyncStream.makeStream(of: Outgoing.self, bufferingPolicy: .bufferingNewest(Self.socketBufferSize))
         let socket = nextSocket
         nextSocket += 1
         if stopped { return (socket, Self.closedAtOnce(outgoing, messages)) }
         sessionOfSocket[socket] = session
+        passengerOfSocket[socket] = passenger
         if let first { outgoing.yield(.message(first)) }
         users[recipient, default: [:]][socket] = Subscriber(outgoing: outgoing, catchingUp: [], lastKey: nil)
         recipientOfSocket[socket] = recipient
@@ -180,6 +205,8 @@ public actor NotificationHub: Service {
     /// Forgets a socket that closed.
     func close(_ socket: Int) {
         sessionOfSocket[socket] = nil
+        passengerOfSocket[socket] = nil
+        positionSentOfSocket[socket] = nil
         board[socket]?.finish()
         board[socket] = nil
         guard let recipient = recipientOfSocket.removeValue(forKey: socket) else { return }
@@ -211,6 +238,30 @@ public actor NotificationHub: Service {
                     subscriber.lastKey = personal.key
                 }
                 users[personal.recipient]?[socket] = subscriber
+            }
+        }
+    }
+
+    /// Sends each passenger's sockets the newest fix of the taxi on its way
+    /// to (or waiting at) the passenger's pickup, when that fix is newer
+    /// than the last one sent: `taxi_position`, told to no one else and not
+    /// stored (the ride's `GET` gives the latest position to a socket that opens later).
+    func sendTaxiPositions() async {
+        guard let fleet, !passengerOfSocket.isEmpty else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let now = clock.now
+        for passenger in Set(passengerOfSocket.values) {
+            guard let view = await dispatcher.openRide(of: passenger) else { continue }
+            let ride = RideJSON(view, now: now, fleet: fleet)
+            guard ["assigned", "arrived"].contains(ride.status), let taxi = ride.taxi,
+                  let fixTime = FixTime.date(iso8601: taxi.time),
+                  let message = try? encoder.encode(TaxiPositionJSON(ride: ride, taxi: taxi)) else { continue }
+            for (socket, follower) in passengerOfSocket where follower == passenger {
+                guard positionSentOfSocket[socket].map({ fixTime > $0 }) ?? true,
+                      let recipient = recipientOfSocket[socket], let subscriber = users[recipient]?[socket] else { continue }
+                subscriber.outgoing.yield(.message(message))
+                positionSentOfSocket[socket] = fixTime
             }
         }
     }
