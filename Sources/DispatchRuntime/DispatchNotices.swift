@@ -47,13 +47,17 @@ public enum DispatchNotices {
         let reservations: [ReservationID: Reservation]
         let engineTime: Duration
         let wall: Date
+        /// The router's ETA of each ride a reservation was just given, to
+        /// its pickup: the reminder tells the passenger (D5). Known where
+        /// the command was decided, not where the log is replayed.
+        let allocationETAs: [RideRequestID: Duration]
 
         /// What the notices of `events` need to know of the engine's state
         /// `snapshot` and of what the command closed, taken on the
         /// dispatcher so that the notices can be written on the log's thread.
         init(
             events: [DispatchEvent], snapshot: DispatchSnapshot, closed: (requests: [RideRequest], reservations: [Reservation]),
-            engineTime: Duration, wall: Date
+            engineTime: Duration, wall: Date, allocationETAs: [RideRequestID: Duration] = [:]
         ) {
             var requests: [RideRequestID: RideRequest] = [:]
             var reservations: [ReservationID: Reservation] = [:]
@@ -67,6 +71,7 @@ public enum DispatchNotices {
             self.reservations = reservations
             self.engineTime = engineTime
             self.wall = wall
+            self.allocationETAs = allocationETAs
         }
 
         func request(_ id: RideRequestID) -> RideRequest? { requests[id] }
@@ -201,6 +206,7 @@ public enum DispatchNotices {
             notice.kind = "reservation_allocated"
             notice.reservationId = id.description
             notice.taxiId = taxi.text
+            notice.etaS = context.allocationETAs[rideID].map(JSONWriter.roundedSeconds)
             ride(rideID, tellingPassenger: true)
             if let reservation = context.reservation(id) {
                 notice.pickupAt = reservation.pickupAt

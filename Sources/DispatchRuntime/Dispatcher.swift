@@ -447,9 +447,22 @@ public actor Dispatcher {
         guard !events.isEmpty else { return (writes, events, nil) }
         let notices = CommandNotices(
             sequence: lastSequence, events: events,
-            context: DispatchNotices.Context(events: events, snapshot: engine.snapshot, closed: closed, engineTime: now, wall: wall))
+            context: DispatchNotices.Context(
+                events: events, snapshot: engine.snapshot, closed: closed, engineTime: now, wall: wall,
+                allocationETAs: allocationETAs(of: events)))
         writes.append(EpochWrite(epoch: epoch, content: .notices(notices)))
         return (writes, events, notices)
+    }
+
+    /// The router's ETA of each taxi given a reservation by `events` to
+    /// the reservation's pickup, for the reminder (D5: 10 min before).
+    private func allocationETAs(of events: [DispatchEvent]) -> [RideRequestID: Duration] {
+        var found: [RideRequestID: Duration] = [:]
+        for case .reservationAllocated(_, let taxi, let ride) in events {
+            guard let pickup = engine.snapshot.requests[ride]?.pickup else { continue }
+            found[ride] = etas.eta(from: taxi, to: pickup, depart: clock.now)
+        }
+        return found
     }
 
     /// A booking the passenger may not make (the same one again, or one

@@ -102,9 +102,9 @@ extension Dispatcher {
         snapshot.taxis
     }
 
-    /// The open reservations of `passenger`, soonest pickup first.
-    public func reservations(of passenger: PassengerID) -> [Reservation] {
-        snapshot.reservations(where: { $0.passenger == passenger })
+    /// The open reservations of `passenger`, or every one when nil, soonest pickup first.
+    public func reservations(of passenger: PassengerID?) -> [Reservation] {
+        snapshot.reservations(where: { passenger == nil || $0.passenger == passenger })
     }
 
     /// The whole state, the last log entry it includes, and whether this

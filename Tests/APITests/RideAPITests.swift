@@ -171,6 +171,39 @@ import Testing
         }
     }
 
+    /// A dispatcher books ahead for a phone caller as for a ride now, sees
+    /// every booking (or one caller's) and cancels it; a passenger sees
+    /// none of the callers' and may not name one.
+    @Test func aDispatcherBooksAheadForAPhoneCaller() async throws {
+        let harness = try await APIHarness()
+        let dispatcher = try await harness.token(.dispatcher)
+        let passenger = try await harness.token(.passenger)
+        let at = FixTime.iso8601(APIHarness.now.addingTimeInterval(3 * 3600))
+        let booking = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "destination": {"lon": -73.98, "lat": 40.76}, "pickupAt": "\#(at)""#
+        try await harness.test { client in
+            let nameless = try await client.call(.post, "/v1/reservations", token: dispatcher, json: booking + "}")
+            #expect(nameless.status == .unprocessableContent)
+            #expect(nameless["detail"]?.contains("callerPhone") == true)
+            let booked = try await client.call(.post, "/v1/reservations", token: dispatcher, json: booking + #", "callerPhone": "+1 212 555 0199"}"#)
+            #expect(booked.status == .created)
+            #expect(booked["passengerId"] == "phone:+12125550199")
+            let id = try #require(booked["reservationId"])
+            let own = try await client.call(.post, "/v1/reservations", token: passenger, json: booking + "}")
+            #expect(own["passengerId"] == "pat")
+            let asPassenger = try await client.call(.post, "/v1/reservations", token: passenger, json: booking + #", "callerPhone": "+1 212 555 0199"}"#)
+            #expect(asPassenger.status == .unprocessableContent, "a passenger books for itself")
+
+            #expect(try await client.call(.get, "/v1/reservations", token: dispatcher).list().count == 2, "the dispatcher sees every booking")
+            let callers = try await client.call(.get, "/v1/reservations?callerPhone=%2B1%20212%20555%200199", token: dispatcher).list()
+            #expect(callers.map { $0["reservationId"]?.scalarText } == [id], "one caller's")
+            #expect(try await client.call(.get, "/v1/reservations", token: passenger).list().map { $0["passengerId"]?.scalarText } == ["pat"])
+            #expect(try await client.call(.get, "/v1/reservations/\(id)", token: passenger).status == .notFound)
+            #expect(try await client.call(.get, "/v1/reservations/\(id)", token: dispatcher)["passengerId"] == "phone:+12125550199")
+            #expect(try await client.call(.delete, "/v1/reservations/\(id)", token: dispatcher).status == .noContent)
+            #expect(try await client.call(.get, "/v1/reservations?callerPhone=%2B1%20212%20555%200199", token: dispatcher).list().isEmpty)
+        }
+    }
+
     /// D5 over the API: a booking outside 2–48 h is refused, one inside is
     /// listed, and cancelling within the last hour is refused.
     @Test func reservationsKeepTheirWindows() async throws {

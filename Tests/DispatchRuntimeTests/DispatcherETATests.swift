@@ -114,6 +114,32 @@ struct FixedPositions: TaxiPositions {
         dispatcher.close()
     }
 
+    /// D5: the reminder 10 min before the pickup, when the reservation gets
+    /// its taxi, tells the passenger and the driver the taxi's ETA.
+    @Test func theReservationsReminderCarriesItsTaxisETA() async throws {
+        let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
+        let dispatcher = try await Self.dispatcher(["A": 420], clock: clock)
+        try await Self.freeTaxi("A", in: "230", dispatcher, clock: clock)
+        let events = try await dispatcher.execute(.reserve(
+            "p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: clock.now.addingTimeInterval(2 * 3600)))
+        guard case .reservationMade(let id, _, _) = events.first else {
+            Issue.record("not booked: \(events)")
+            return
+        }
+        clock.advance(by: .seconds(2 * 3600 - 600))
+        _ = await Self.runTimers(of: dispatcher) { snapshot in
+            if case .allocated = snapshot.reservations[id]?.phase { true } else { false }
+        }
+        await dispatcher.waitForWrites()
+        for recipient in ["passenger:p1", "taxi:A"] {
+            let told = try await dispatcher.undeliveredNotices(for: recipient, limit: 50).map(\.notice)
+            let reminder = try #require(told.first { $0.kind == "reservation_allocated" }, "\(recipient): \(told.map(\.kind))")
+            #expect(reminder.etaS == 420, "\(recipient)")
+            #expect(reminder.taxiId == "A")
+        }
+        dispatcher.close()
+    }
+
     /// D6: a taxi whose fix puts it within 20 m of the pickup has arrived.
     @Test func aTaxiWithin20MetresOfThePickupHasArrived() async throws {
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))

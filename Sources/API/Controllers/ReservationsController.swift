@@ -11,7 +11,9 @@ import Zones
 
 /// `/v1/reservations`: rides booked 2 to 48 hours ahead, cancellable until
 /// an hour before the pickup (SPEC D5); a taxi is allocated 10 minutes
-/// before it and the passenger is told its code and ETA.
+/// before it and the passenger is told its code and ETA. A passenger
+/// books for itself; a dispatcher books for a phone caller (`callerPhone`)
+/// and sees every booking.
 struct ReservationsController: Sendable {
     let dispatcher: Dispatcher
     let zones: ActiveZones
@@ -27,12 +29,13 @@ struct ReservationsController: Sendable {
         group.delete(":reservationId", use: cancel)
     }
 
-    /// `POST /v1/reservations` `{"pickup", "destination", "pickupAt"}` (`origin` read for `pickup`): 201 with the reservation.
+    /// `POST /v1/reservations` `{"pickup", "destination", "pickupAt", "callerPhone"?}` (`origin` read for `pickup`): 201 with the reservation.
     /// A pickup where no taxi can stop is booked at its meeting point, as a ride now is. The pickup and
     /// the destination are points or addresses; the answer echoes each address understood.
     @Sendable func reserve(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let caller = try context.requireCaller(in: [.passenger])
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let body = try await request.decode(as: ReservationBody.self, context: context)
+        let passenger = try PhoneCaller.passenger(for: caller, callerPhone: body.callerPhone)
         guard let pickup = body.pickup ?? body.origin else {
             throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...} or {\"address\": \"...\"}")
         }
@@ -47,7 +50,7 @@ struct ReservationsController: Sendable {
             (origin, walk) = try meetingPoints.pickup(for: asked, depart: pickupAt)
         }
         let events = try await dispatcher.execute(.reserve(
-            caller.passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
+            passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
             walk: walk), idempotencyKey: context.idempotencyKey)
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
@@ -59,10 +62,23 @@ struct ReservationsController: Sendable {
         return try JSONResponse.created(json, location: "/v1/reservations/\(id)")
     }
 
-    /// `GET /v1/reservations`: the passenger's open reservations, soonest first.
+    /// `GET /v1/reservations[?callerPhone=NUMBER]`: the passenger's open
+    /// reservations, soonest first; a dispatcher's are every one, or one
+    /// caller's.
     @Sendable func list(_ request: Request, context: APIRequestContext) async throws -> Response {
-        let caller = try context.requireCaller(in: [.passenger])
-        return try JSONResponse.ok(await dispatcher.reservations(of: caller.passenger).map(ReservationJSON.init))
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher])
+        let phone = request.uri.queryParameters.get("callerPhone").map { String($0) }
+        let owner: PassengerID?
+        if caller.role == .dispatcher {
+            if let phone, !PhoneCaller.isPhoneNumber(phone) {
+                throw Problem.badRequest("'callerPhone' must be 3 to 32 digits, spaces and +-(), e.g. +1 212 555 0100")
+            }
+            owner = phone.map(PhoneCaller.id(of:))
+        } else {
+            guard phone == nil else { throw Problem.unprocessable("'callerPhone' is for dispatchers; a passenger sees its own") }
+            owner = caller.passenger
+        }
+        return try JSONResponse.ok(await dispatcher.reservations(of: owner).map(ReservationJSON.init))
     }
 
     /// `GET /v1/reservations/{reservationId}`: one of the passenger's open reservations.
@@ -77,14 +93,15 @@ struct ReservationsController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// The caller's open reservation of the path; another passenger's is answered as unknown.
+    /// The caller's open reservation of the path (any, for a dispatcher);
+    /// another passenger's is answered as unknown.
     private func ownReservation(_ request: Request, context: APIRequestContext) async throws -> Reservation {
-        let caller = try context.requireCaller(in: [.passenger])
+        let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let text = try context.pathParameter("reservationId")
         guard let id = ReservationID(text: text) else {
             throw Problem.badRequest("'\(text)' is not a reservation id; reservation ids look like V3")
         }
-        guard let reservation = await dispatcher.reservation(id), reservation.passenger == caller.passenger else {
+        guard let reservation = await dispatcher.reservation(id), caller.may(see: reservation.passenger) else {
             throw Problem.notFound("no open reservation \(text)")
         }
         return reservation
@@ -100,4 +117,6 @@ struct ReservationBody: Codable, Sendable {
     var destination: LocationJSON
     /// ISO 8601 with an offset or `Z`.
     var pickupAt: String
+    /// A dispatcher's phone caller: digits, spaces and `+-()`, 3 to 32 characters.
+    var callerPhone: String?
 }

@@ -222,30 +222,7 @@ struct RideRequestBody: Codable, Sendable {
     var callerPhone: String?
 
     /// Whom the request is for: the passenger itself, or a dispatcher's caller.
-    /// - Throws: ``Problem`` 400 when `callerPhone` is not a phone number
-    ///   (the document's form); 422 when a dispatcher names none, or a
-    ///   passenger names one (well formed, not for the role).
     func passenger(for caller: Caller) throws -> PassengerID {
-        if let callerPhone, !Self.isPhoneNumber(callerPhone) {
-            throw Problem.badRequest("'callerPhone' must be 3 to 32 digits, spaces and +-(), e.g. +1 212 555 0100")
-        }
-        switch caller.role {
-        case .dispatcher:
-            guard let phone = callerPhone else {
-                throw Problem.unprocessable("'callerPhone' is required for a dispatcher's request: the caller's number, e.g. +1 212 555 0100")
-            }
-            return PassengerID("phone:" + phone.filter { !$0.isWhitespace })
-        default:
-            guard callerPhone == nil else {
-                throw Problem.unprocessable("'callerPhone' is for dispatchers; a passenger asks for itself: leave it out")
-            }
-            return caller.passenger
-        }
-    }
-
-    /// True for what `callerPhone` may be: 3 to 32 digits, spaces and `+-()`.
-    static func isPhoneNumber(_ text: String) -> Bool {
-        let allowed = CharacterSet(charactersIn: "0123456789 +-()")
-        return (3...32).contains(text.count) && text.unicodeScalars.allSatisfy(allowed.contains)
+        try PhoneCaller.passenger(for: caller, callerPhone: callerPhone)
     }
 }

@@ -4,10 +4,12 @@ import Foundation
 import Ingest
 import Zones
 
-/// A reservation as the API shows it to its passenger (SPEC D5).
+/// A reservation as the API shows it to its passenger and the dispatchers (SPEC D5).
 struct ReservationJSON: Codable, Equatable, Sendable {
     /// `V` and the engine's number, e.g. `V3`.
     var reservationId: String
+    /// Whose it is: the passenger's username, or `phone:` and the number of a dispatcher's caller.
+    var passengerId: String
     /// `booked`, `awaitingTaxi` (its allocation time came, no free taxi yet), `allocated`.
     var status: String
     var zoneId: String
@@ -33,6 +35,7 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     /// The JSON of `reservation`.
     init(_ reservation: Reservation) {
         reservationId = reservation.id.description
+        passengerId = reservation.passenger.text
         zoneId = reservation.zone.text
         pickup = PointJSON(reservation.origin)
         origin = pickup
