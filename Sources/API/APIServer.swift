@@ -42,8 +42,8 @@ public struct APIServer: Sendable {
     public let roadRouter: RoadRouter
     /// Accounts, passwords and tokens.
     public let accounts: AccountService
-    /// True when the devices file has a device for a taxi (a driver's account is bound to one).
-    public let hasDevice: @Sendable (TaxiID) -> Bool
+    /// The taxi registry: a taxi's device and seats.
+    public let taxiRegistry: TaxiRegistryLookup
     /// Hands notices to the push sockets (`/v1/push`).
     public let notificationHub: NotificationHub
     /// The zone set versions planners uploaded.
@@ -89,7 +89,7 @@ public struct APIServer: Sendable {
         fleet: FleetIndex, archive: any FixArchive, zones: ActiveZones, zoneSwitch: ZoneSwitch? = nil,
         metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
-        router: RoadRouter, accounts: AccountService, hasDevice: @escaping @Sendable (TaxiID) -> Bool,
+        router: RoadRouter, accounts: AccountService, taxiRegistry: TaxiRegistryLookup,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
@@ -117,7 +117,7 @@ public struct APIServer: Sendable {
         self.dispatcher = dispatcher
         self.roadRouter = router
         self.accounts = accounts
-        self.hasDevice = hasDevice
+        self.taxiRegistry = taxiRegistry
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
@@ -151,7 +151,7 @@ public struct APIServer: Sendable {
             burst: registrationsPerAddressPerMinute, perMinute: registrationsPerAddressPerMinute, clock: clock)
         let sessions = SessionsController(
             accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress,
-            proxies: trustedProxies)
+            proxies: trustedProxies, seats: taxiRegistry.seats)
         // Dispatch commands reach the node that decides dispatch, whichever
         // node the client reached; a driver's login and logout are among them.
         let dispatchCommands = DispatchForwardingMiddleware(dispatcher: dispatcher)
@@ -165,7 +165,7 @@ public struct APIServer: Sendable {
 
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
         sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
-        let accountsController = AccountsController(accounts: accounts, hasDevice: hasDevice)
+        let accountsController = AccountsController(accounts: accounts, hasDevice: taxiRegistry.hasDevice)
         accountsController.addRoutes(to: v1.group("accounts").add(middleware: idempotent))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
@@ -183,9 +183,11 @@ public struct APIServer: Sendable {
         PlacesController(places: places).addRoutes(to: v1.group("places"))
         RidesController(
             dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses, fleet: fleet, router: roadRouter,
-            clock: clock)
+            largestSeats: taxiRegistry.largestSeats, clock: clock)
             .addRoutes(to: v1.group("rides").add(middleware: dispatchCommands).add(middleware: idempotent))
-        ReservationsController(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses)
+        ReservationsController(
+            dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints, addresses: addresses,
+            largestSeats: taxiRegistry.largestSeats)
             .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))

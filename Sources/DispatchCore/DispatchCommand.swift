@@ -8,8 +8,9 @@ import Zones
 /// records, so that replaying the commands a service received, each at its
 /// time, rebuilds the same state (the engine decides nothing else).
 public enum DispatchCommand: Equatable, Sendable, Codable {
-    /// The driver logs in (SPEC D1).
-    case login(TaxiID)
+    /// The driver logs in (SPEC D1); `seats`, the passengers its taxi
+    /// carries as the taxi registry says (nil: the registry's default).
+    case login(TaxiID, seats: Int? = nil)
     /// The driver logs out.
     case logout(TaxiID)
     /// The driver takes rides.
@@ -32,15 +33,16 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case missingClient(TaxiID)
     /// A passenger asks for a taxi now; `zone` is the pickup's zone, nil
     /// outside the service area (D3); `walk`, when the pickup is a meeting
-    /// point the passenger walks to (R5).
-    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?, walk: PickupWalk? = nil)
+    /// point the passenger walks to (R5); `seats`, the party's when more than one.
+    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?, walk: PickupWalk? = nil, seats: Int? = nil)
     /// The passenger confirms waiting in the passenger queue (D4).
     case confirm(RideRequestID)
     /// The passenger cancels.
     case cancel(RideRequestID)
     /// A passenger books a ride ahead (D5); `walk`, when the origin is a
-    /// meeting point the passenger walks to (R5).
-    case reserve(PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date, walk: PickupWalk? = nil)
+    /// meeting point the passenger walks to (R5); `seats`, the party's when more than one.
+    case reserve(
+        PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date, walk: PickupWalk? = nil, seats: Int? = nil)
     /// The passenger cancels a reservation.
     case cancelReservation(ReservationID)
     /// The service allocates the nearest free taxi to a reservation that awaits one.
@@ -60,7 +62,7 @@ extension DispatchEngine {
     /// - Throws: the ``DispatchError`` of that method; the state is then unchanged.
     public mutating func execute(_ command: DispatchCommand, now: Duration, wall: Date) throws(DispatchError) -> [DispatchEvent] {
         switch command {
-        case .login(let taxi): login(taxi, now: now)
+        case .login(let taxi, let seats): login(taxi, seats: seats, now: now)
         case .logout(let taxi): try logout(taxi, now: now)
         case .setAvailable(let taxi): try setAvailable(taxi, now: now)
         case .setUnavailable(let taxi): try setUnavailable(taxi, now: now)
@@ -71,13 +73,13 @@ extension DispatchEngine {
         case .passengerAboard(let taxi): try passengerAboard(taxi, now: now)
         case .completed(let taxi): try completed(taxi, now: now)
         case .missingClient(let taxi): try missingClient(taxi, now: now)
-        case .request(let passenger, let pickup, let zone, let destination, let walk):
-            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, now: now)
+        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats):
+            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats, now: now)
         case .confirm(let id): try confirm(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
-        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk):
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk, let seats):
             reserve(passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt, walk: walk,
-                    now: now, wall: wall)
+                    seats: seats, now: now, wall: wall)
         case .cancelReservation(let id): try cancelReservation(id, now: now, wall: wall)
         case .allocate(let id, let taxi): try allocate(id, to: taxi, now: now)
         case .fleet(let event): apply(event, now: now)
@@ -102,26 +104,37 @@ extension DispatchCommand {
     /// coordinate that is not finite or outside WGS84, or a pickup time that
     /// is not finite, which no zone holds and no log can record.
     public var invalidity: String? {
-        if case .reserve(_, _, _, _, let pickupAt, _) = self, !pickupAt.timeIntervalSince1970.isFinite {
+        if case .reserve(_, _, _, _, let pickupAt, _, _) = self, !pickupAt.timeIntervalSince1970.isFinite {
             return "the pickup time is not a time"
         }
         if let walk, !(walk.seconds.isFinite && walk.metres.isFinite) {
             return "the walk to the pickup has no finite length or time"
         }
+        if let seats, !(1...DeviceRegistry.maximumSeats).contains(seats) {
+            return "\(seats) seats is not a party or a taxi: from 1 to \(DeviceRegistry.maximumSeats)"
+        }
         let places: [(String, Coordinate)] = switch self {
-        case .request(_, let pickup, _, let destination, let walk):
+        case .request(_, let pickup, _, let destination, let walk, _):
             [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? []) + (walk.map { [("walk's start", $0.from)] } ?? [])
-        case .reserve(_, let origin, _, let destination, _, let walk):
+        case .reserve(_, let origin, _, let destination, _, let walk, _):
             [("origin", origin), ("destination", destination)] + (walk.map { [("walk's start", $0.from)] } ?? [])
         default: []
         }
         return places.first { !$0.1.isInRange }.map { "the \($0.0) \($0.1) is not a WGS84 position" }
     }
 
+    /// The seats a request, a booking or a taxi at login names, nil for any other command.
+    private var seats: Int? {
+        switch self {
+        case .login(_, let seats), .request(_, _, _, _, _, let seats), .reserve(_, _, _, _, _, _, let seats): seats
+        default: nil
+        }
+    }
+
     /// The walk to a request's or a booking's meeting point, nil for any other command.
     private var walk: PickupWalk? {
         switch self {
-        case .request(_, _, _, _, let walk), .reserve(_, _, _, _, _, let walk): walk
+        case .request(_, _, _, _, let walk, _), .reserve(_, _, _, _, _, let walk, _): walk
         default: nil
         }
     }

@@ -4,9 +4,10 @@ import FixRecords
 extension DispatchEngine {
     /// The driver logs in: off duty becomes unavailable (no queue until the
     /// driver switches to available). Already logged in: nothing.
-    public mutating func login(_ taxi: TaxiID, now: Duration) -> [DispatchEvent] {
+    public mutating func login(_ taxi: TaxiID, seats: Int? = nil, now: Duration) -> [DispatchEvent] {
         recording { engine in
             if engine.state.state(of: taxi) == .offDuty { engine.setState(taxi, to: .unavailable) }
+            if let seats, engine.state.taxis[taxi]?.seatCount != seats { engine.state.taxis[taxi, default: TaxiRecord()].seatCount = seats }
         }
     }
 

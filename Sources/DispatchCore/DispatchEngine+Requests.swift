@@ -17,7 +17,7 @@ extension DispatchEngine {
     /// confirm within ``DispatchRules/confirmationTimeout``.
     public mutating func request(
         passenger: PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate? = nil, walk: PickupWalk? = nil,
-        now: Duration
+        seats: Int? = nil, now: Duration
     ) -> [DispatchEvent] {
         recording { engine in
             guard let zone else {
@@ -34,7 +34,7 @@ extension DispatchEngine {
                 in: zone, position: engine.state.passengerQueue(in: zone).count + 1, now: now)
             engine.state.requests[id] = RideRequest(
                 id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
-                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected, walk: walk)
+                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected, walk: walk, partySize: seats)
             engine.state.openRequestOfPassenger[passenger] = id
             engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
             engine.enqueuePassenger(id, now: now)

@@ -14,7 +14,7 @@ extension DispatchEngine {
     /// passenger's walk to `origin` when it is a meeting point.
     public mutating func reserve(
         passenger: PassengerID, origin: Coordinate, zone: ZoneID?, destination: Coordinate, pickupAt: Date,
-        walk: PickupWalk? = nil, now: Duration, wall: Date
+        walk: PickupWalk? = nil, seats: Int? = nil, now: Duration, wall: Date
     ) -> [DispatchEvent] {
         recording { engine in
             let earliest = wall.addingTimeInterval(engine.rules.reservationMinimumLead / .seconds(1))
@@ -32,7 +32,7 @@ extension DispatchEngine {
             engine.state.nextReservationNumber += 1
             engine.state.reservations[id] = Reservation(
                 id: id, passenger: passenger, origin: origin, zone: zone, destination: destination, pickupAt: pickupAt,
-                phase: .booked, walk: walk)
+                phase: .booked, walk: walk, partySize: seats)
             engine.emitted.append(.reservationMade(id, passenger: passenger, pickupAt: pickupAt))
         }
     }
@@ -62,7 +62,9 @@ extension DispatchEngine {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
             guard let reservation = engine.state.reservations[id] else { throw .unknownReservation(id) }
             guard case .awaitingTaxi = reservation.phase else { throw .reservationNotAwaitingTaxi(id) }
-            guard engine.state.taxis[taxi]?.queuedIn != nil else { throw .taxiNotFree(taxi) }
+            guard let record = engine.state.taxis[taxi], record.queuedIn != nil, record.seats >= reservation.seats else {
+                throw .taxiNotFree(taxi)
+            }
             engine.give(id, to: taxi, now: now)
         }
     }
@@ -77,7 +79,7 @@ extension DispatchEngine {
     /// `wall`, earliest pickup first: the head of its zone's queue, else it awaits a taxi.
     mutating func allocateDueReservations(now: Duration, wall: Date) {
         for reservation in state.reservations(where: { $0.phase == .booked && allocationTime(of: $0) <= wall }) {
-            if let head = state.taxiQueues[reservation.zone]?.entries.first?.taxi {
+            if let head = firstFreeTaxi(in: reservation.zone, seating: reservation.seats) {
                 give(reservation.id, to: head, now: now)
             } else {
                 state.reservations.modify(reservation.id) { $0.phase = .awaitingTaxi }
@@ -91,7 +93,7 @@ extension DispatchEngine {
     /// request: their passengers booked first).
     mutating func allocateAwaitingReservations(in zone: ZoneID, now: Duration) {
         for reservation in state.reservations(where: { $0.zone == zone && $0.phase == .awaitingTaxi }) {
-            guard let head = state.taxiQueues[zone]?.entries.first?.taxi else { return }
+            guard let head = firstFreeTaxi(in: zone, seating: reservation.seats) else { continue }
             give(reservation.id, to: head, now: now)
         }
     }
@@ -104,7 +106,7 @@ extension DispatchEngine {
         state.requests[ride] = RideRequest(
             id: ride, passenger: reservation.passenger, pickup: reservation.origin, zone: reservation.zone,
             destination: reservation.destination, phase: .assigned(taxi: taxi, eta: nil), openedAt: now, reservation: id,
-            walk: reservation.walk)
+            walk: reservation.walk, partySize: reservation.partySize)
         state.reservations.modify(id) { $0.phase = .allocated(taxi: taxi, ride: ride) }
         emitted.append(.reservationAllocated(id, taxi: taxi, ride: ride))
         state.taxis.modify(taxi) { $0.place = nil }

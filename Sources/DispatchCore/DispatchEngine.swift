@@ -1,4 +1,5 @@
 import FixRecords
+import Fleet
 import Zones
 
 /// The dispatch engine's pure core (SPEC D1–D4, D6): driver states, zone
@@ -98,11 +99,21 @@ public struct DispatchEngine: Sendable {
         guard let queue = state.taxiQueues[zone] else { return nil }
         for id in state.passengerQueue(in: zone) {
             guard let request = state.requests[id] else { continue }
-            if let entry = queue.entries.first(where: { !request.triedTaxis.contains($0.taxi) }) {
+            if let entry = queue.entries.first(where: { !request.triedTaxis.contains($0.taxi) && seats(of: $0.taxi) >= request.seats }) {
                 return (id, entry.taxi)
             }
         }
         return nil
+    }
+
+    /// The first taxi of `zone`'s queue with room for `seats` passengers, if any.
+    func firstFreeTaxi(in zone: ZoneID, seating seats: Int) -> TaxiID? {
+        state.taxiQueues[zone]?.entries.first { self.seats(of: $0.taxi) >= seats }?.taxi
+    }
+
+    /// The passengers `taxi` carries.
+    func seats(of taxi: TaxiID) -> Int {
+        state.taxis[taxi]?.seats ?? DeviceRegistry.defaultSeats
     }
 
     private mutating func offer(_ id: RideRequestID, to taxi: TaxiID, now: Duration) {

@@ -23,6 +23,11 @@ public struct Reservation: Equatable, Sendable, Codable {
     public internal(set) var phase: ReservationPhase
     /// The passenger's walk to the origin, when it is a meeting point; nil door to door.
     public internal(set) var walk: PickupWalk?
+    /// The seats the party needs when more than one; nil: one.
+    public internal(set) var partySize: Int?
+
+    /// The seats the party needs: only a taxi with as many is allocated.
+    public var seats: Int { partySize ?? 1 }
 }
 
 /// Where a reservation stands (SPEC D5).

@@ -36,4 +36,10 @@ public struct RideRequest: Equatable, Sendable, Codable {
     public internal(set) var reservation: ReservationID?
     /// The passenger's walk to the pickup, when it is a meeting point; nil door to door.
     public internal(set) var walk: PickupWalk?
+    /// The seats the party needs when more than one; nil: one (so the
+    /// requests of a log written before parties were asked read the same).
+    public internal(set) var partySize: Int?
+
+    /// The seats the party needs: only a taxi with as many is offered the request.
+    public var seats: Int { partySize ?? 1 }
 }

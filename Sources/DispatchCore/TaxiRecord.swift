@@ -1,3 +1,4 @@
+import Fleet
 import Zones
 
 /// Everything the engine knows about one taxi: the driver's state, the zone
@@ -19,6 +20,13 @@ public struct TaxiRecord: Equatable, Sendable, Codable {
     public internal(set) var place: QueuePlace?
     /// The zone whose queue holds the taxi now, if any.
     public internal(set) var queuedIn: ZoneID?
+    /// The passengers it carries, as the taxi registry said at the driver's
+    /// last login; nil: the registry's default (a record of a log written
+    /// before seats were known).
+    public internal(set) var seatCount: Int?
+
+    /// The passengers the taxi carries: it is offered only parties that fit.
+    public var seats: Int { seatCount ?? DeviceRegistry.defaultSeats }
 
     /// True when the rules put the taxi in a zone queue: available, reporting, in a zone.
     public var isQueueable: Bool {

@@ -255,9 +255,11 @@ public actor Dispatcher {
 
     /// For the dispatcher (SPEC D4): the zones with free taxis, ranked by the
     /// ETA of their best free taxi to `pickup`, at most `limit`, from one
-    /// many-to-one router query over every free taxi (not a route per taxi).
-    public func nearestZonesWithFreeTaxis(to pickup: Coordinate, limit: Int = 5) -> [ZoneChoice] {
+    /// many-to-one router query over every free taxi (not a route per
+    /// taxi); only taxis with room for `seats` passengers count.
+    public func nearestZonesWithFreeTaxis(to pickup: Coordinate, limit: Int = 5, seats: Int = 1) -> [ZoneChoice] {
         let queues = engine.snapshot.taxiQueues
+        let records = engine.snapshot.taxis
         var free: [TaxiID] = []
         free.reserveCapacity(queues.values.reduce(0) { $0 + $1.entries.count })
         for queue in queues.values { free.append(contentsOf: queue.entries.lazy.map(\.taxi)) }
@@ -268,7 +270,7 @@ public actor Dispatcher {
             let end = start + queue.entries.count
             var choice: ZoneChoice?
             for index in start..<end {
-                guard let eta = known[index] else { continue }
+                guard let eta = known[index], seats == 1 || (records[free[index]]?.seats ?? 0) >= seats else { continue }
                 if let current = choice, (current.eta, current.taxi) <= (eta, free[index]) { continue }
                 choice = ZoneChoice(zone: zone, taxi: free[index], eta: eta)
             }
@@ -305,7 +307,7 @@ public actor Dispatcher {
     /// at its allocation time) the free taxi with the shortest ETA to its origin.
     private func allocateNearestToAwaitingReservations() async {
         for reservation in engine.snapshot.reservations(where: { $0.phase == .awaitingTaxi }) {
-            guard let nearest = nearestZonesWithFreeTaxis(to: reservation.origin, limit: 1).first else { return }
+            guard let nearest = nearestZonesWithFreeTaxis(to: reservation.origin, limit: 1, seats: reservation.seats).first else { continue }
             _ = try? await execute(.allocate(reservation.id, taxi: nearest.taxi))
         }
     }
@@ -470,7 +472,7 @@ public actor Dispatcher {
     /// rather than by the engine, so that the log's replay, which runs the
     /// engine alone, keeps every booking once accepted; nil for any other command.
     private func bookingRefusal(_ command: DispatchCommand) -> [DispatchEvent]? {
-        guard case .reserve(let passenger, let origin, _, let destination, let pickupAt, _) = command else { return nil }
+        guard case .reserve(let passenger, let origin, _, let destination, let pickupAt, _, _) = command else { return nil }
         let open = engine.snapshot.reservations(where: { $0.passenger == passenger })
         if let same = open.first(where: {
             $0.pickupAt == pickupAt && $0.origin.haversineDistance(to: origin) < Self.samePlace

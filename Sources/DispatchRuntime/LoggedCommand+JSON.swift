@@ -37,7 +37,11 @@ extension JSONWriter {
     /// their labels (`_0` for an unlabelled one), an absent optional left out.
     mutating func command(_ command: DispatchCommand) throws {
         switch command {
-        case .login(let taxi): taxiCase("{\"login\":{\"_0\":", taxi)
+        case .login(let taxi, let seats):
+            raw("{\"login\":{\"_0\":")
+            string(taxi.text)
+            seatsIfAny(seats)
+            raw("}}")
         case .logout(let taxi): taxiCase("{\"logout\":{\"_0\":", taxi)
         case .setAvailable(let taxi): taxiCase("{\"setAvailable\":{\"_0\":", taxi)
         case .setUnavailable(let taxi): taxiCase("{\"setUnavailable\":{\"_0\":", taxi)
@@ -60,7 +64,7 @@ extension JSONWriter {
             raw(",\"eta\":")
             duration(eta)
             raw("}}")
-        case .request(let passenger, let pickup, let zone, let destination, let walk):
+        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats):
             raw("{\"request\":{\"_0\":")
             string(passenger.text)
             raw(",\"pickup\":")
@@ -74,6 +78,7 @@ extension JSONWriter {
                 try coordinate(destination)
             }
             try walkIfAny(walk)
+            seatsIfAny(seats)
             raw("}}")
         case .confirm(let id):
             raw("{\"confirm\":{\"_0\":")
@@ -83,7 +88,7 @@ extension JSONWriter {
             raw("{\"cancel\":{\"_0\":")
             integer(Int64(id.number))
             raw("}}")
-        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk):
+        case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk, let seats):
             raw("{\"reserve\":{\"_0\":")
             string(passenger.text)
             raw(",\"origin\":")
@@ -97,6 +102,7 @@ extension JSONWriter {
             raw(",\"pickupAt\":")
             try date(pickupAt)
             try walkIfAny(walk)
+            seatsIfAny(seats)
             raw("}}")
         case .cancelReservation(let id):
             raw("{\"cancelReservation\":{\"_0\":")
@@ -122,6 +128,12 @@ extension JSONWriter {
     }
 
     /// Appends `,"walk":{...}` for a meeting point's walk, nothing for none.
+    private mutating func seatsIfAny(_ seats: Int?) {
+        guard let seats else { return }
+        raw(",\"seats\":")
+        integer(Int64(seats))
+    }
+
     private mutating func walkIfAny(_ walk: PickupWalk?) throws {
         guard let walk else { return }
         raw(",\"walk\":{\"from\":")

@@ -150,7 +150,7 @@ public final class MytaxiServer: Sendable {
         api = APIServer(
             fleet: fleet, archive: stores.archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: metrics.registry,
             healthProblems: { health.problems() }, clock: clock, dispatcher: dispatcher, router: inputs.router,
-            accounts: accounts, hasDevice: { pipeline.hasDevice(for: $0) }, notificationHub: notificationHub,
+            accounts: accounts, taxiRegistry: TaxiRegistryLookup(pipeline: pipeline), notificationHub: notificationHub,
             zoneSets: stores.zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow, leafletDirectory: configuration.leafletDirectory,

@@ -41,7 +41,7 @@ public struct ServiceConfiguration: Sendable {
     public static let defaultCompactAfter: TimeInterval = 3_600
     /// How to read the zone file (id and name properties, overlap tolerance).
     public var zoneFileOptions = ZoneFileOptions()
-    /// The `device_id,taxi_id[,secret]` CSV file; reloaded on SIGHUP.
+    /// The `device_id,taxi_id[,secret[,seats]]` CSV file; reloaded on SIGHUP.
     public var devicesPath: String
     /// `--require-device-secret`: a device without a secret in the devices
     /// file is refused over the line protocol and OsmAnd (GT06, Teltonika

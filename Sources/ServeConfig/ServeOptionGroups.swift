@@ -11,7 +11,7 @@ public struct ServeFiles: ParsableArguments {
     public var zones: String?
 
     @Option(help: ArgumentHelp(
-        "Devices file: CSV lines device_id,taxi_id[,secret]; a device with a secret must present it (line protocol LOGIN, OsmAnd key). Reloaded on SIGHUP.",
+        "Devices file: CSV lines device_id,taxi_id[,secret[,seats]]; a device with a secret must present it (line protocol LOGIN, OsmAnd key); seats, the passengers the taxi carries (default 4), is told to the dispatcher at the driver's login. Reloaded on SIGHUP.",
         valueName: "FILE"))
     public var devices: String?
 

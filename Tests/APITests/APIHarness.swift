@@ -96,7 +96,9 @@ final class APIHarness: Sendable {
         }
         var logger = Logger(label: "test")
         logger.logLevel = .warning
-        let devices = try DeviceRegistry(csv: Self.taxisWithDevices.map { "dev-\($0),\($0)" }.sorted().joined(separator: "\n"))
+        // T3 is a van of six seats; the others have the default four.
+        let devices = try DeviceRegistry(
+            csv: Self.taxisWithDevices.map { "dev-\($0),\($0)" + ($0 == "T3" ? ",,6" : "") }.sorted().joined(separator: "\n"))
         service = try await MytaxiServer(
             configuration: configuration,
             inputs: ServiceInputs(zoneSet: Self.zoneSet, devices: devices, router: router, footRouter: footRouter, places: places),

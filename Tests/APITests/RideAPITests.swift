@@ -171,6 +171,37 @@ import Testing
         }
     }
 
+    /// A party asks for its seats: one larger than any taxi of the registry
+    /// is refused at once naming the largest; one that fits waits for a taxi
+    /// with room (the 4-seat T1 free is not offered it) and gets the van T3
+    /// once its driver logs in, which tells the dispatcher its six seats.
+    @Test func aPartyIsServedByATaxiWithRoomOrRefusedWhenNoneHasIt() async throws {
+        let harness = try await APIHarness()
+        try await harness.accounts.createAccount(role: .driver, username: "T3", password: APIHarness.password)
+        try await harness.report("T1")
+        try await harness.report("T3")
+        let passenger = try await harness.token(.passenger)
+        let party = #"{"pickup": {"lon": -73.985, "lat": 40.755}, "seats": "#
+        try await harness.test { client in
+            let saloon = try #require(
+                try await client.call(.post, "/v1/sessions", json: #"{"username": "T1", "password": "\#(APIHarness.password)"}"#)["token"])
+            #expect(try await client.call(.put, "/v1/driver/availability", token: saloon, json: #"{"available": true}"#).status == .ok)
+            let tooMany = try await client.call(.post, "/v1/rides", token: passenger, json: party + "7}")
+            #expect(tooMany.status == .unprocessableContent)
+            #expect(tooMany["detail"]?.contains("the largest seats 6") == true, "\(tooMany)")
+            #expect(try await client.call(.post, "/v1/rides", token: passenger, json: party + "0}").status == .badRequest)
+            let asked = try await client.call(.post, "/v1/rides", token: passenger, json: party + "5}")
+            #expect(asked.status == .created)
+            #expect(asked["status"] == "queued", "the free 4-seat taxi is not offered a party of five")
+            #expect(asked["seats"] == "5")
+            let login = try await client.call(.post, "/v1/sessions", json: #"{"username": "T3", "password": "\#(APIHarness.password)"}"#)
+            let van = try #require(login["token"])
+            #expect(try await client.call(.put, "/v1/driver/availability", token: van, json: #"{"available": true}"#)["state"] == "offered")
+            #expect(await harness.dispatcher.taxiRecords()["T3"]?.seats == 6)
+            #expect(try await client.call(.get, "/v1/rides/current", token: passenger)["status"] == "offered")
+        }
+    }
+
     /// A dispatcher books ahead for a phone caller as for a ride now, sees
     /// every booking (or one caller's) and cancels it; a passenger sees
     /// none of the callers' and may not name one.

@@ -31,9 +31,9 @@ struct DispatchHarness {
 
     /// A taxi the fleet has seen in `zone`, logged in and available.
     @discardableResult
-    mutating func availableTaxi(_ taxi: TaxiID, in zone: ZoneID) throws -> [DispatchEvent] {
+    mutating func availableTaxi(_ taxi: TaxiID, in zone: ZoneID, seats: Int? = nil) throws -> [DispatchEvent] {
         _ = engine.apply(.appeared(taxi, zone: zone, at: clock.now), now: now)
-        _ = engine.login(taxi, now: now)
+        _ = engine.login(taxi, seats: seats, now: now)
         return try engine.setAvailable(taxi, now: now)
     }
 
@@ -52,8 +52,8 @@ struct DispatchHarness {
 
     /// A request by `passenger` with its pickup in `zone`; returns its id
     /// (nil when refused) and the events.
-    mutating func request(_ passenger: PassengerID, in zone: ZoneID?) -> (id: RideRequestID?, events: [DispatchEvent]) {
-        let events = engine.request(passenger: passenger, pickup: Self.pickup, zone: zone, now: now)
+    mutating func request(_ passenger: PassengerID, in zone: ZoneID?, seats: Int? = nil) -> (id: RideRequestID?, events: [DispatchEvent]) {
+        let events = engine.request(passenger: passenger, pickup: Self.pickup, zone: zone, seats: seats, now: now)
         let id = events.lazy.compactMap { event -> RideRequestID? in
             if case .requestOpened(let id, _, _) = event { return id }
             return nil

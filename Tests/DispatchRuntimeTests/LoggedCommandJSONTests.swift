@@ -20,17 +20,19 @@ import Zones
     /// Every command, each optional present and absent, with texts that
     /// need escaping.
     static let commands: [DispatchCommand] = [
-        .login("T1"), .logout("T1"), .setAvailable("T1"), .setUnavailable("T1"),
+        .login("T1"), .login("T1", seats: 7), .logout("T1"), .setAvailable("T1"), .setUnavailable("T1"),
         .accept("T1", eta: .seconds(312)), .accept("T1", eta: nil), .refuse("T1"), .arrived("T1"),
         .updateETA(RideRequestID(7), eta: .milliseconds(90_500)), .passengerAboard("T1"), .completed("T1"),
         .missingClient("T1"),
         .request("P\"1\\/é\u{1}\n\t", pickup: pickup, zone: "230", destination: destination),
         .request("p1", pickup: pickup, zone: nil, destination: nil),
+        .request("p1", pickup: pickup, zone: "230", destination: destination, seats: 3),
         .request("p1", pickup: pickup, zone: "230", destination: nil,
                  walk: PickupWalk(from: destination, seconds: 143.27, metres: 171.3, routed: true)),
         .confirm(RideRequestID(1)), .cancel(RideRequestID(Int.max)),
         .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(3_600)),
         .reserve("p1", origin: pickup, zone: nil, destination: destination, pickupAt: Date(timeIntervalSince1970: 0)),
+        .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(5_400), seats: 6),
         .reserve("p1", origin: pickup, zone: "13", destination: destination, pickupAt: at.addingTimeInterval(7_200),
                  walk: PickupWalk(from: destination, seconds: 61, metres: 84.5, routed: false)),
         .cancelReservation(ReservationID(3)), .allocate(ReservationID(3), taxi: "T2"),

@@ -22,11 +22,37 @@ import Testing
     /// Every bad line is named by its number; nothing is half-loaded.
     @Test func rejectsBadLinesByNumber() {
         #expect(throws: DeviceRegistryError.invalid([
-            "line 2: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found `12345`",
+            "line 2: expected `device_id,taxi_id`, `device_id,taxi_id,secret` or `device_id,taxi_id,secret,seats`, found `12345`",
             "line 3: device 1 is already registered on line 1",
-            "line 4: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found `7,`",
+            "line 4: expected `device_id,taxi_id`, `device_id,taxi_id,secret` or `device_id,taxi_id,secret,seats`, found `7,`",
         ])) {
             try DeviceRegistry(csv: "1,A\n12345\n1,B\n7,\n")
+        }
+    }
+
+    /// The fourth column is the taxi's seats, four when left out; one
+    /// taxi's lines may not disagree, and a number outside 1 to 20 is named.
+    @Test func aFourthColumnGivesTheTaxiItsSeats() throws {
+        let registry = try DeviceRegistry(csv: """
+            device_id,taxi_id,secret,seats
+            LINE-1,VAN1,,7
+            phone-1,VAN1,s3cret-Phone-1,7
+            LINE-2,TX2
+            LINE-3,TX3,,
+            """)
+        #expect(registry.seats(of: "VAN1") == 7)
+        #expect(registry.seats(of: "TX2") == 4)
+        #expect(registry.seats(of: "TX3") == 4)
+        #expect(registry.largestSeats == 7)
+        #expect(registry.device("phone-1")?.secret != nil)
+        #expect(try DeviceRegistry(csv: "LINE-2,TX2\n").largestSeats == 4)
+        #expect(DeviceRegistry().largestSeats == nil)
+        #expect(throws: DeviceRegistryError.invalid([
+            "line 2: taxi VAN1 has 6 seats here but 7 on line 1",
+            "line 3: the seats of taxi TX3 (the fourth field) must be a whole number from 1 to 20",
+            "line 4: the seats of taxi TX4 (the fourth field) must be a whole number from 1 to 20",
+        ])) {
+            try DeviceRegistry(csv: "LINE-1,VAN1,,7\nLINE-9,VAN1,,6\nLINE-3,TX3,,0\nLINE-4,TX4,,many\n")
         }
     }
 
@@ -52,8 +78,9 @@ import Testing
         #expect(registry.device("unknown") == nil)
     }
 
-    /// A bad secret, or a line with too many fields, is named by its line
-    /// number and device, and the error never shows a secret.
+    /// A bad secret, or a secret with a comma (read as a fourth field,
+    /// the seats), is named by its line number and device, and the error
+    /// never shows a secret.
     @Test func badSecretLinesAreNamedWithoutShowingTheSecret() throws {
         let csv = """
             device_id,taxi_id,secret
@@ -66,7 +93,7 @@ import Testing
         #expect(throws: DeviceRegistryError.invalid([
             "line 2: the secret of device LINE-1 must be 8 to 64 printable ASCII characters without spaces or commas",
             "line 3: the secret of device LINE-2 must be 8 to 64 printable ASCII characters without spaces or commas",
-            "line 4: expected `device_id,taxi_id` or `device_id,taxi_id,secret`, found 4 fields starting `LINE-3,TX3`",
+            "line 4: the seats of taxi TX3 (the fourth field) must be a whole number from 1 to 20",
             "line 5: the secret of device LINE-4 must be 8 to 64 printable ASCII characters without spaces or commas",
         ])) {
             try DeviceRegistry(csv: csv)

@@ -21,6 +21,8 @@ struct ReservationsController: Sendable {
     let meetingPoints: MeetingPoints
     /// Turns typed addresses into points.
     let addresses: AddressResolver
+    /// The most passengers any taxi carries (nil: no taxi registered).
+    let largestSeats: @Sendable () -> Int?
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
         group.post(use: reserve)
@@ -36,6 +38,7 @@ struct ReservationsController: Sendable {
         let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let body = try await request.decode(as: ReservationBody.self, context: context)
         let passenger = try PhoneCaller.passenger(for: caller, callerPhone: body.callerPhone)
+        let seats = try PartySeats.checked(body.seats, largest: largestSeats())
         guard let pickup = body.pickup ?? body.origin else {
             throw Problem.badRequest("'pickup' is missing: where to pick the passenger up, {\"lon\": ..., \"lat\": ...} or {\"address\": \"...\"}")
         }
@@ -51,7 +54,7 @@ struct ReservationsController: Sendable {
         }
         let events = try await dispatcher.execute(.reserve(
             passenger, origin: origin, zone: zones.current.zone(at: origin)?.id, destination: destination, pickupAt: pickupAt,
-            walk: walk), idempotencyKey: context.idempotencyKey)
+            walk: walk, seats: seats), idempotencyKey: context.idempotencyKey)
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .reservationMade(let id, _, _) = events.first, let reservation = await dispatcher.reservation(id) else {
             throw Problem.unavailable("the dispatcher did not book the reservation; try again")
@@ -119,4 +122,6 @@ struct ReservationBody: Codable, Sendable {
     var pickupAt: String
     /// A dispatcher's phone caller: digits, spaces and `+-()`, 3 to 32 characters.
     var callerPhone: String?
+    /// The party's size: only a taxi with as many seats is allocated (default 1).
+    var seats: Int?
 }

@@ -26,6 +26,8 @@ struct RidesController: Sendable {
     let fleet: FleetIndex
     /// The road router, for a ride's route.
     let router: RoadRouter
+    /// The most passengers any taxi carries (nil: no taxi registered).
+    let largestSeats: @Sendable () -> Int?
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -48,6 +50,7 @@ struct RidesController: Sendable {
         let caller = try context.requireCaller(in: [.passenger, .dispatcher])
         let body = try await request.decode(as: RideRequestBody.self, context: context)
         let passenger = try body.passenger(for: caller)
+        let seats = try PartySeats.checked(body.seats, largest: largestSeats())
         let resolvedPickup = try addresses.resolve(body.pickup, field: "pickup")
         let resolvedDestination = try body.destination.map {
             try addresses.resolve($0, field: "destination", near: resolvedPickup.coordinate)
@@ -59,7 +62,8 @@ struct RidesController: Sendable {
         }
         let zone = zones.current.zone(at: pickup)?.id
         let events = try await dispatcher.execute(
-            .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk), idempotencyKey: context.idempotencyKey)
+            .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats),
+            idempotencyKey: context.idempotencyKey)
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .requestOpened(let id, _, _) = events.first else {
             throw Problem.unavailable("the dispatcher did not open the request; try again")
@@ -220,6 +224,8 @@ struct RideRequestBody: Codable, Sendable {
     var destination: LocationJSON?
     /// A dispatcher's phone caller: digits, spaces and `+-()`, 3 to 32 characters.
     var callerPhone: String?
+    /// The party's size: only a taxi with as many seats is offered the ride (default 1).
+    var seats: Int?
 
     /// Whom the request is for: the passenger itself, or a dispatcher's caller.
     func passenger(for caller: Caller) throws -> PassengerID {

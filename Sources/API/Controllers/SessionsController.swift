@@ -19,6 +19,9 @@ struct SessionsController: Sendable {
     let addressLimiter: AttemptLimiter
     /// Who the client is behind a reverse proxy.
     let proxies: TrustedProxies
+    /// The passengers a taxi carries, as the taxi registry says: the
+    /// dispatcher learns it at the driver's login.
+    let seats: @Sendable (TaxiID) -> Int
 
     /// `POST /v1/sessions`, which anyone may call.
     func addPublicRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -69,10 +72,13 @@ struct SessionsController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Logs the taxi in with the dispatcher unless it is on duty already (a second device).
+    /// Logs the taxi in with the dispatcher, with its seats, unless it is on
+    /// duty already with those seats (a second device).
     private func putOnDuty(_ taxi: TaxiID) async throws {
-        guard await dispatcher.driver(taxi).record.map({ $0.state == .offDuty }) ?? true else { return }
-        try await dispatcher.execute(.login(taxi))
+        let seats = seats(taxi)
+        let record = await dispatcher.driver(taxi).record
+        guard record.map({ $0.state == .offDuty || $0.seats != seats }) ?? true else { return }
+        try await dispatcher.execute(.login(taxi, seats: seats))
     }
 }
 

@@ -10,6 +10,8 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     var reservationId: String
     /// Whose it is: the passenger's username, or `phone:` and the number of a dispatcher's caller.
     var passengerId: String
+    /// The party's size, the seats its taxi must have.
+    var seats: Int
     /// `booked`, `awaitingTaxi` (its allocation time came, no free taxi yet), `allocated`.
     var status: String
     var zoneId: String
@@ -36,6 +38,7 @@ struct ReservationJSON: Codable, Equatable, Sendable {
     init(_ reservation: Reservation) {
         reservationId = reservation.id.description
         passengerId = reservation.passenger.text
+        seats = reservation.seats
         zoneId = reservation.zone.text
         pickup = PointJSON(reservation.origin)
         origin = pickup

@@ -16,6 +16,8 @@ struct RideJSON: Codable, Equatable, Sendable {
     /// deciding), `assigned` (on its way), `arrived`, `aboard`.
     var status: String
     var passengerId: String
+    /// The party's size, the seats its taxi must have.
+    var seats: Int
     var zoneId: String
     var pickup: PointJSON
     var destination: PointJSON?
@@ -47,6 +49,7 @@ struct RideJSON: Codable, Equatable, Sendable {
         let time = EngineTime(engine: view.engineTime, now: now)
         rideId = request.id.description
         passengerId = request.passenger.text
+        seats = request.seats
         zoneId = request.zone.text
         pickup = PointJSON(request.pickup)
         destination = request.destination.map(PointJSON.init)

@@ -134,6 +134,16 @@ public final class IngestPipeline: FixSink {
         devices.withLock { $0.taxis.contains(taxi) }
     }
 
+    /// How many passengers `taxi` carries, as the devices file says.
+    public func seats(of taxi: TaxiID) -> Int {
+        devices.withLock { $0.seats(of: taxi) }
+    }
+
+    /// The most seats any taxi of the devices file has; nil when it has none.
+    public var largestSeats: Int? {
+        devices.withLock { $0.largestSeats }
+    }
+
     /// Replaces the devices file (SIGHUP reload); connections keep running.
     public func reloadDevices(_ registry: DeviceRegistry) {
         devices.withLock { $0 = registry }
