@@ -191,7 +191,7 @@ public struct APIServer: Sendable {
             .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
-        DriverController(dispatcher: dispatcher, clock: clock)
+        DriverController(dispatcher: dispatcher, fleet: fleet, clock: clock)
             .addRoutes(to: v1.group("driver").add(middleware: dispatchCommands).add(middleware: idempotent))
         let travelTimes = TravelTimeController(routers: TravelModes(car: roadRouter, foot: footRouter), clock: clock)
         travelTimes.addRoutes(to: v1.group("eta"))

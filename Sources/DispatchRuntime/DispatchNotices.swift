@@ -173,7 +173,7 @@ public enum DispatchNotices {
             case .rideCompleted: notice.kind = "ride_completed"
             default: notice.kind = "client_missing"
             }
-            ride(id, tellingPassenger: notice.kind != "passenger_aboard")
+            ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
         case .etaChanged(let id, let taxi, let eta):
             notice.kind = "eta_changed"
@@ -227,11 +227,11 @@ extension DispatchEvent {
     var mayConcernAUser: Bool {
         switch self {
         case .taxiJoinedQueue, .offerMade, .offerAccepted, .offerTimedOut, .offerWithdrawn, .passengerQueued, .requestCancelled,
-            .taxiArrived, .rideCompleted, .clientMissing, .etaChanged, .reservationCancelled, .reservationAwaitingTaxi,
-            .reservationAllocated:
+            .taxiArrived, .passengerAboard, .rideCompleted, .clientMissing, .etaChanged, .reservationCancelled,
+            .reservationAwaitingTaxi, .reservationAllocated:
             true
         case .driverStateChanged, .taxiChangedZone, .taxiLeftQueue, .requestOpened, .requestRefused, .offerRefused,
-            .requestConfirmed, .passengerAboard, .reservationMade:
+            .requestConfirmed, .reservationMade:
             false
         }
     }

@@ -11,12 +11,15 @@ public struct RideView: Sendable, Equatable {
     public let queuePosition: Int?
     /// The engine's time when the view was taken, to turn the request's deadlines into wall-clock times.
     public let engineTime: Duration
+    /// How long after arriving its driver may report a missing client (the rules').
+    public let missingClientWait: Duration
 
-    /// The view of `request` at `engineTime`.
-    public init(request: RideRequest, queuePosition: Int?, engineTime: Duration) {
+    /// The view of `request` at `engineTime` under a missing-client wait of `missingClientWait`.
+    public init(request: RideRequest, queuePosition: Int?, engineTime: Duration, missingClientWait: Duration) {
         self.request = request
         self.queuePosition = queuePosition
         self.engineTime = engineTime
+        self.missingClientWait = missingClientWait
     }
 }
 
@@ -30,6 +33,13 @@ public struct DriverView: Sendable, Equatable {
     public let queuePosition: Int?
     /// The engine's time when the view was taken.
     public let engineTime: Duration
+    /// How long after arriving the driver may report a missing client (the rules').
+    public let missingClientWait: Duration
+
+    /// The view of the ride the taxi holds, if any.
+    public var rideView: RideView? {
+        ride.map { RideView(request: $0, queuePosition: nil, engineTime: engineTime, missingClientWait: missingClientWait) }
+    }
 }
 
 /// A zone's two queues now (SPEC D2, D4).
@@ -51,7 +61,7 @@ extension Dispatcher {
         let state = snapshot
         guard let request = state.requests[id] else { return nil }
         let position = state.passengerQueue(in: request.zone).firstIndex(of: id).map { $0 + 1 }
-        return RideView(request: request, queuePosition: position, engineTime: engineTime)
+        return RideView(request: request, queuePosition: position, engineTime: engineTime, missingClientWait: rules.missingClientWait)
     }
 
     /// Every open ride (waiting, offered, on its way, at the pickup, aboard),
@@ -60,7 +70,7 @@ extension Dispatcher {
         let state = snapshot
         return state.requests.values.filter { zone == nil || $0.zone == zone }.sorted { $0.id < $1.id }.map { request in
             let position = state.passengerQueue(in: request.zone).firstIndex(of: request.id).map { $0 + 1 }
-            return RideView(request: request, queuePosition: position, engineTime: engineTime)
+            return RideView(request: request, queuePosition: position, engineTime: engineTime, missingClientWait: rules.missingClientWait)
         }
     }
 
@@ -74,7 +84,9 @@ extension Dispatcher {
         let state = snapshot
         let record = state.taxis[taxi]
         let position = record?.queuedIn.flatMap { state.taxiQueues[$0]?.position(of: taxi) }
-        return DriverView(record: record, ride: state.request(heldBy: taxi), queuePosition: position, engineTime: engineTime)
+        return DriverView(
+            record: record, ride: state.request(heldBy: taxi), queuePosition: position, engineTime: engineTime,
+            missingClientWait: rules.missingClientWait)
     }
 
     /// The taxi and passenger queues of `zone`.

@@ -71,9 +71,19 @@ import TestSupport
             #expect(try await client.call(.get, "/v1/rides/\(ride)/route", token: try await harness.token(.planner)).status == .forbidden)
             #expect(try await client.call(.get, "/v1/rides/R999/route", token: passenger).status == .notFound)
 
+            let driverView = try await client.call(.get, "/v1/driver", token: driver)
+            #expect(driverView.body?["position"]?["lon"]?.scalarText == "-73.99", "the driver's app sees where its terminal put it")
+
             #expect(try await client.call(.post, "/v1/driver/ride/arrived", token: driver).status == .ok)
             let arrived = try await client.call(.get, "/v1/rides/\(ride)/route", token: passenger)
             #expect(try arrived.list("features").map { $0["properties"]?["leg"]?.scalarText } == ["toDestination"], "no way to the pickup once there")
+            let waiting = try await client.call(.get, "/v1/driver", token: driver)
+            #expect(waiting.body?["ride"]?["arrivedAt"]?.scalarText == FixTime.iso8601(harness.clock.now))
+            #expect(waiting.body?["ride"]?["missingClientFrom"]?.scalarText == FixTime.iso8601(harness.clock.now.addingTimeInterval(300)),
+                    "the app counts down to the rules' wait")
+            #expect(try await client.call(.post, "/v1/driver/ride/aboard", token: driver).status == .ok)
+            let told = try await client.call(.get, "/v1/notifications", token: passenger).list("notifications").map { $0["kind"]?.scalarText }
+            #expect(told.suffix(2) == ["taxi_arrived", "passenger_aboard"], "the passenger is told the ride is under way: \(told)")
         }
     }
 

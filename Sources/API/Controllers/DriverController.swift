@@ -1,6 +1,7 @@
 import DispatchCore
 import DispatchRuntime
 import FixRecords
+import Fleet
 import Foundation
 import Hummingbird
 import ServiceClock
@@ -11,6 +12,8 @@ import Storage
 /// puts it on duty, unavailable until the driver switches to available.
 struct DriverController: Sendable {
     let dispatcher: Dispatcher
+    /// The live fleet: where the taxi's terminal last put it.
+    let fleet: FleetIndex
     let clock: any ServiceClock
 
     func addRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -125,7 +128,10 @@ struct DriverController: Sendable {
     }
 
     private func driverJSON(_ taxi: TaxiID) async -> DriverJSON {
-        DriverJSON(taxi, view: await dispatcher.driver(taxi), now: clock.now)
+        let now = clock.now
+        var driver = DriverJSON(taxi, view: await dispatcher.driver(taxi), now: now)
+        driver.position = fleet.entry(for: taxi, now: now).map(TaxiJSON.init)
+        return driver
     }
 }
 

@@ -72,12 +72,9 @@ struct RidesController: Sendable {
         guard let open = await dispatcher.ride(id) else {
             return try JSONResponse.created(try await endedRideJSON(id), location: location)
         }
-        var ride = rideJSON(open)
+        var ride = await withExpectedWait(rideJSON(open))
         ride.pickupAddress = resolvedPickup.understood
         ride.destinationAddress = resolvedDestination?.understood
-        if ride.status == "queued" {
-            ride.expectedWaitS = await dispatcher.expectedWait(ofQueued: id).map(JSONWriter.roundedSeconds)
-        }
         return try JSONResponse.created(ride, location: location)
     }
 
@@ -110,7 +107,7 @@ struct RidesController: Sendable {
         guard let ride = await dispatcher.openRide(of: caller.passenger) else {
             throw Problem.notFound("you have no open ride; request one with POST /v1/rides")
         }
-        return try JSONResponse.ok(rideJSON(ride))
+        return try JSONResponse.ok(await withExpectedWait(rideJSON(ride)))
     }
 
     /// `GET /v1/rides/{rideId}`: a ride, to its passenger or a dispatcher:
@@ -121,7 +118,7 @@ struct RidesController: Sendable {
         let (text, id) = try rideID(context)
         if let ride = await dispatcher.ride(id) {
             guard caller.may(see: ride.request.passenger) else { throw Problem.notFound("no ride \(text)") }
-            return try JSONResponse.ok(rideJSON(ride))
+            return try JSONResponse.ok(await withExpectedWait(rideJSON(ride)))
         }
         guard let ended = try await dispatcher.endedRide(id), caller.may(see: PassengerID(ended.passenger)) else {
             throw Problem.notFound("no ride \(text), open or ended")
@@ -167,6 +164,14 @@ struct RidesController: Sendable {
     private func rideJSON(_ id: RideRequestID) async throws -> RideJSON {
         guard let ride = await dispatcher.ride(id) else { throw Problem.notFound("ride \(id) is no longer open") }
         return rideJSON(ride)
+    }
+
+    /// `ride` with its expected wait while it is queued.
+    private func withExpectedWait(_ ride: RideJSON) async -> RideJSON {
+        guard ride.status == "queued", let id = RideRequestID(text: ride.rideId) else { return ride }
+        var queued = ride
+        queued.expectedWaitS = await dispatcher.expectedWait(ofQueued: id).map(JSONWriter.roundedSeconds)
+        return queued
     }
 
     /// The JSON of `view`, with its taxi's latest position once one is sent.

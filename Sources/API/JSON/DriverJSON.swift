@@ -21,6 +21,8 @@ struct DriverJSON: Codable, Equatable, Sendable {
     var offer: OfferJSON?
     /// The ride the taxi is on (accepted, arrived, passenger aboard).
     var ride: RideJSON?
+    /// Where the taxi's terminal last put it; null before its first fix.
+    var position: TaxiJSON?
 
     /// The JSON of `view` for `taxi`; `now` is the wall-clock time at the view's engine time.
     init(_ taxi: TaxiID, view: DriverView, now: Date) {
@@ -37,7 +39,7 @@ struct DriverJSON: Codable, Equatable, Sendable {
                 offeredAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.madeAt)),
                 expiresAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.expiresAt)))
         } else {
-            ride = RideJSON(RideView(request: request, queuePosition: nil, engineTime: view.engineTime), now: now)
+            ride = view.rideView.map { RideJSON($0, now: now) }
         }
     }
 }

@@ -25,13 +25,17 @@ struct RideJSON: Codable, Equatable, Sendable {
     var taxiId: String?
     /// The ETA told at acceptance or since, seconds.
     var etaS: Double?
+    /// When the taxi arrived at the pickup (ISO 8601), while it waits there.
+    var arrivedAt: String?
+    /// From when its driver may report a missing client (ISO 8601), while it waits there.
+    var missingClientFrom: String?
     /// The taxi's latest position, once a driver accepted and the taxi reported.
     var taxi: TaxiJSON?
     /// 1-based place in the zone's passenger queue, while queued.
     var queuePosition: Int?
     /// The time by which a queued passenger must confirm waiting (ISO 8601), while owed.
     var confirmBy: String?
-    /// The expected wait for a taxi, seconds, when the request was just made and queued.
+    /// The expected wait for a taxi at the ride's place in its zone's queue, seconds, while queued.
     var expectedWaitS: Double?
     /// The reservation the ride serves, if any (`V` and a number).
     var reservationId: String?
@@ -66,9 +70,11 @@ struct RideJSON: Codable, Equatable, Sendable {
             status = "assigned"
             taxiId = taxi.text
             etaS = eta.map(JSONWriter.roundedSeconds)
-        case .arrived(let taxi, _):
+        case .arrived(let taxi, let since):
             status = "arrived"
             taxiId = taxi.text
+            arrivedAt = FixTime.iso8601(time.wall(since))
+            missingClientFrom = FixTime.iso8601(time.wall(since + view.missingClientWait))
         case .aboard(let taxi):
             status = "aboard"
             taxiId = taxi.text
