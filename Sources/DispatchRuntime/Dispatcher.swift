@@ -348,6 +348,18 @@ public actor Dispatcher {
         }
     }
 
+    /// The rides and bookings that ended in the past `days` days of every
+    /// passenger whose id starts with `prefix` (the dispatchers' phone
+    /// callers, `phone:`), most recent first.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
+    public func history(ofPassengersPrefixed prefix: String, days: Int, limit: Int = 500) async throws(DispatcherError) -> [RideHistoryRecord] {
+        do {
+            return try await log.history(ofPassengersPrefixed: prefix, since: daysAgo(days), limit: limit)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
     /// The rides a driver's taxi served or was sent for in the past `days`
     /// days, most recent first (SPEC D8).
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.

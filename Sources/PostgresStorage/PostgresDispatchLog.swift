@@ -106,6 +106,22 @@ public final class PostgresDispatchLog: FencedDispatchLog {
         try await history(column: "taxi", taxi, since: since, limit: limit)
     }
 
+    public func history(ofPassengersPrefixed prefix: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        let parameters: [PostgresValue] = [
+            .text(prefix), .text(PassengerPrefix.successor(of: prefix)), .integer(since.storedMilliseconds), .integer(Int64(max(0, limit))),
+        ]
+        return try await pool.run({ .readFailed(reason: $0) }) { connection in
+            // A range on the passenger index (COLLATE "C": byte order, whatever the database's collation).
+            let rows = try connection.query(
+                """
+                SELECT record FROM ride_history
+                WHERE passenger COLLATE "C" >= $1 AND passenger COLLATE "C" < $2 AND ended_at >= to_timestamp($3::int8 / 1000.0)
+                ORDER BY ended_at DESC, id DESC LIMIT $4
+                """, parameters)
+            return try (0..<rows.count).map { try JSONDecoder().decode(RideHistoryRecord.self, from: try rows.bytes($0, "record")) }
+        }
+    }
+
     /// `column` is one of this type's own column names, never a caller's text.
     private func history(column: String, _ value: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         let parameters: [PostgresValue] = [.text(value), .integer(since.storedMilliseconds), .integer(Int64(max(0, limit)))]

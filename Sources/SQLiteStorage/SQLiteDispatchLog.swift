@@ -124,17 +124,26 @@ public final class SQLiteDispatchLog: DispatchLog {
         try await history(where: "passenger = ?", passenger, since: since, limit: limit)
     }
 
+    public func history(ofPassengersPrefixed prefix: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        // A range on the passenger index: every id from the prefix to the prefix's last character's successor.
+        try await history(where: "passenger >= ? AND passenger < ?", [prefix, PassengerPrefix.successor(of: prefix)], since: since, limit: limit)
+    }
+
     public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         try await history(where: "taxi = ?", taxi, since: since, limit: limit)
     }
 
     private func history(where condition: String, _ value: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await history(where: condition, [value], since: since, limit: limit)
+    }
+
+    private func history(where condition: String, _ values: [String], since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         do {
             return try await database.read { db in
                 try Data.fetchAll(
                     db,
                     sql: "SELECT record FROM ride_history WHERE \(condition) AND ended_ms >= ? ORDER BY ended_ms DESC, id DESC LIMIT ?",
-                    arguments: [value, Self.milliseconds(since), limit]
+                    arguments: StatementArguments(values.map { $0 as (any DatabaseValueConvertible)? } + [Self.milliseconds(since), limit])
                 ).map { try JSONDecoder().decode(RideHistoryRecord.self, from: $0) }
             }
         } catch {

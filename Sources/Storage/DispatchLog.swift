@@ -28,6 +28,11 @@ public protocol DispatchLog: Sendable {
     /// later, most recent first, at most `limit` (SPEC D8).
     func history(ofPassenger passenger: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
 
+    /// The rides and bookings of every passenger whose id starts with
+    /// `prefix` (`phone:`, the dispatchers' phone callers) that ended at
+    /// `since` or later, most recent first, at most `limit`.
+    func history(ofPassengersPrefixed prefix: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]
+
     /// The rides `taxi` served or was sent for that ended at `since` or
     /// later, most recent first, at most `limit` (SPEC D8).
     func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord]

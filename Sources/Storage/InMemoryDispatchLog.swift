@@ -59,6 +59,10 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
         Self.newestFirst(contents.withLock { $0.history }.filter { $0.passenger == passenger && $0.endedAt >= since }, limit: limit)
     }
 
+    public func history(ofPassengersPrefixed prefix: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        Self.newestFirst(contents.withLock { $0.history }.filter { $0.passenger.hasPrefix(prefix) && $0.endedAt >= since }, limit: limit)
+    }
+
     public func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         Self.newestFirst(contents.withLock { $0.history }.filter { $0.taxi == taxi && $0.endedAt >= since }, limit: limit)
     }

@@ -168,6 +168,16 @@ import Testing
             #expect(ended["passengerId"] == "phone:+12125550100")
             #expect(ended["endedAt"] != nil)
             #expect(try await client.call(.get, "/v1/rides/\(ride)", token: passenger).status == .notFound)
+
+            await harness.dispatcher.waitForWrites()
+            let today = try await client.call(.get, "/v1/rides/by-phone", token: dispatcher).list()
+            #expect(today.map { $0["rideId"]?.scalarText } == [ride], "today's phone rides")
+            #expect(today.first?["outcome"]?.scalarText == "cancelled")
+            let callers = try await client.call(.get, "/v1/rides/by-phone?callerPhone=%2B1%20212%20555%200100&days=7", token: dispatcher)
+            #expect(try callers.list().map { $0["rideId"]?.scalarText } == [ride], "the caller who calls back")
+            #expect(try await client.call(.get, "/v1/rides/by-phone?callerPhone=%2B1%20212%20555%200111", token: dispatcher).list().isEmpty)
+            #expect(try await client.call(.get, "/v1/rides/by-phone?days=32", token: dispatcher).status == .badRequest)
+            #expect(try await client.call(.get, "/v1/rides/by-phone", token: passenger).status == .forbidden)
         }
     }
 

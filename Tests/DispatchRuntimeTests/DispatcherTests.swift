@@ -33,6 +33,9 @@ final class FlakyDispatchLog: DispatchLog {
     func history(ofTaxi taxi: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
         try await inner.history(ofTaxi: taxi, since: since, limit: limit)
     }
+    func history(ofPassengersPrefixed prefix: String, since: Date, limit: Int) async throws(StorageError) -> [RideHistoryRecord] {
+        try await inner.history(ofPassengersPrefixed: prefix, since: since, limit: limit)
+    }
     func endedRide(_ ride: String) async throws(StorageError) -> RideHistoryRecord? { try await inner.endedRide(ride) }
     func entries(after sequence: Int64, limit: Int) async throws(StorageError) -> [DispatchLogEntry] {
         try await inner.entries(after: sequence, limit: limit)

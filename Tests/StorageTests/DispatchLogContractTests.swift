@@ -117,6 +117,26 @@ import Storage
         }
     }
 
+    /// The dispatchers' phone callers' rides, by the prefix of their ids,
+    /// most recent first: no other passenger's, whatever sorts near them.
+    @Test(arguments: implementations)
+    func thePhoneCallersRidesComeBackByTheirPrefix(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let first = Self.ride(1, passenger: "phone:+12125550100", taxi: "A", endedAt: 0)
+        let second = Self.ride(2, passenger: "phone:+12125550199", taxi: "B", endedAt: 600)
+        let near = [Self.ride(3, passenger: "phone", taxi: "A", endedAt: 300), Self.ride(4, passenger: "phonebook", taxi: "A", endedAt: 300),
+                    Self.ride(5, passenger: "phone;1", taxi: "A", endedAt: 300), Self.ride(6, passenger: "Phone:+1", taxi: "A", endedAt: 300)]
+        try log.write([.entry(Self.entry(1)), .history(first)] + near.map { .history($0) })
+        try log.write([.entry(Self.entry(2)), .history(second)])
+        let since = Date(timeIntervalSince1970: 1_790_000_000)
+        for store in [log] + (try reopen.map { [try $0()] } ?? []) {
+            #expect(try await store.history(ofPassengersPrefixed: "phone:", since: since, limit: 10) == [second, first])
+            #expect(try await store.history(ofPassengersPrefixed: "phone:", since: since.addingTimeInterval(1), limit: 10) == [second])
+            #expect(try await store.history(ofPassengersPrefixed: "phone:", since: since, limit: 1) == [second])
+        }
+    }
+
     /// A dispatcher looks up a finished phone ride by the id the caller was told.
     @Test(arguments: implementations)
     func anEndedRideIsFoundByItsID(implementation: String) async throws {

@@ -34,6 +34,7 @@ struct RidesController: Sendable {
         group.post(use: request)
         group.get(use: list)
         group.get("current", use: current)
+        group.get("by-phone", use: byPhone)
         group.get(":rideId", use: show)
         group.get(":rideId/route", use: route)
         group.post(":rideId/confirmation", use: confirm)
@@ -99,6 +100,25 @@ struct RidesController: Sendable {
         let zone = request.uri.queryParameters.get("zoneId").map { ZoneID(String($0)) }
         let now = clock.now
         return try JSONResponse.ok(await dispatcher.openRides(in: zone).map { rideJSON($0, now: now) })
+    }
+
+    /// `GET /v1/rides/by-phone?days=1[&callerPhone=NUMBER]`: the phone
+    /// callers' rides and bookings that ended in the past `days` days (1 to
+    /// 31), or one caller's, most recent first, for dispatchers: today's
+    /// phone rides, and what became of a caller's who calls back.
+    @Sendable func byPhone(_ request: Request, context: APIRequestContext) async throws -> Response {
+        _ = try context.requireCaller(in: [.dispatcher])
+        let days = try request.queryCount("days", in: 1...31, default: 1)
+        let ended: [RideHistoryRecord]
+        if let phone = request.uri.queryParameters.get("callerPhone").map({ String($0) }) {
+            guard PhoneCaller.isPhoneNumber(phone) else {
+                throw Problem.badRequest("'callerPhone' must be 3 to 32 digits, spaces and +-(), e.g. +1 212 555 0100")
+            }
+            ended = try await dispatcher.history(ofPassenger: PhoneCaller.id(of: phone), days: days).past
+        } else {
+            ended = try await dispatcher.history(ofPassengersPrefixed: PhoneCaller.prefix, days: days)
+        }
+        return try JSONResponse.ok(ended.map(HistoryJSON.init))
     }
 
     /// `GET /v1/rides/current`: the passenger's open ride, 404 when none.
