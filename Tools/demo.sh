@@ -132,10 +132,14 @@ simulate_pid=$!
 
 cat <<TEXT
 
-The service runs at $base (its contract: $base/openapi.json)
-  the dispatcher's live map: $base/map
-  logins (password $password): dispatcher (the map, the zones' queues), ada (a passenger), admin (administrator);
-  drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
+The service runs at $base (its contract: $base/openapi.json). The three apps, password $password for every login:
+  the dispatcher's live map and phone desk: $base/map      log in as dispatcher
+  the passenger's app (a phone's screen):   $base/app      log in as ada, or register (the confirmation
+                                            e-mail's link is in the outbox: admin's GET /v1/outbox)
+  the driver's tablet app:                  $base/driver   log in as TX900001, device id my-taxi: the spare taxi
+                                            the simulator leaves alone; "Move the taxi here" on the map puts it
+                                            in a zone, "Available" joins its queue, "Drive" drives it to a pickup
+  admin is the administrator; drivers TX000001 to TX$(printf '%06d' "$taxis") are the simulator's
   the map's "Road speeds learned from the fleet": what the service learned from the fixes against its profile
   (slower orange or red); 7th Avenue, slowed from 5 simulated minutes in, turns red a few minutes after the start
 The terminals' ports (127.0.0.1): line $(port_of line/tcp) (MT1), Teltonika $(port_of teltonika/tcp), GT06 $(port_of gt06/tcp),

@@ -10,6 +10,7 @@ import shutil
 import socket
 import subprocess
 import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -87,6 +88,16 @@ def test_the_demo_shows_taxis_and_served_rides_and_its_example_calls_work(tmp_pa
         ack = subprocess.run(["bash", "-c", own_taxi], capture_output=True, text=True, timeout=30)
         assert ack.stdout.strip() == "ACK,1", f"your own taxi's first fix is acknowledged: {own_taxi}: {ack.stdout} {ack.stderr}"
         assert re.search(r"line \d+ \(MT1\), Teltonika \d+, GT06 \d+", output_path.read_text()), "the ingest ports are printed"
+        apps = re.findall(r"(http://127\.0\.0\.1:\d+/(?:map|app|driver))\s+log in as (\w+)", output_path.read_text())
+        assert [login for _, login in apps] == ["dispatcher", "ada", "TX900001"], f"the three apps with their logins: {apps}"
+        for url, login in apps:
+            with urllib.request.urlopen(url, timeout=30) as page:
+                assert page.status == 200 and "text/html" in page.headers["Content-Type"], url
+            token_of = json.dumps({"username": login, "password": "demo-pass-1"}).encode()
+            request = urllib.request.Request(url.rsplit("/", 1)[0] + "/v1/sessions", data=token_of,
+                                             headers={"Content-Type": "application/json"})
+            with urllib.request.urlopen(request, timeout=30) as session:
+                assert json.load(session)["token"], f"{login} logs in with the printed password"
         assert demo.wait(timeout=120) == 0
     finally:
         if demo.poll() is None:
