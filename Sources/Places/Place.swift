@@ -53,16 +53,19 @@ public struct Place: Sendable, Equatable, Hashable {
     /// How a person would read it back on the phone: `350 5th Avenue, New
     /// York 10118`, `Empire State Building, 350 5th Avenue`, `Broadway`.
     public var label: String {
-        let area = [city, postcode].compactMap { $0 }.joined(separator: " ")
         switch kind {
         case .street:
             return name ?? ""
         case .address:
-            let line = streetAddress ?? street ?? ""
-            return area.isEmpty ? line : "\(line), \(area)"
+            var label = streetAddress ?? street ?? ""
+            if city != nil || postcode != nil { label += ", " }
+            if let city { label += city }
+            if let postcode { label += city == nil ? postcode : " " + postcode }
+            return label
         case .place:
             let line = streetAddress ?? street
-            return [name, line].compactMap { $0 }.joined(separator: ", ")
+            guard let name else { return line ?? "" }
+            return line.map { name + ", " + $0 } ?? name
         }
     }
 }

@@ -44,7 +44,7 @@ public enum PlaceJSON {
 
     private static func write(_ match: PlaceMatch, into writer: inout JSONWriter) {
         writer.raw("{")
-        writeMembers(of: match.place, label: match.place.label, into: &writer)
+        writeMembers(of: match.place, label: match.label, into: &writer)
         writer.raw(",\"confidence\":")
         try? writer.double((match.confidence * 100).rounded() / 100)
         if let distance = match.distanceMetres {
@@ -69,14 +69,20 @@ public enum PlaceJSON {
         try? writer.degrees(place.coordinate.longitude)
         writer.raw(",\"lat\":")
         try? writer.degrees(place.coordinate.latitude)
-        let optional: [(StaticString, String?)] = [
-            (",\"name\":", place.name), (",\"houseNumber\":", place.houseNumber), (",\"street\":", place.street),
-            (",\"city\":", place.city), (",\"postcode\":", place.postcode), (",\"category\":", place.category),
-        ]
-        for (key, value) in optional {
-            guard let value else { continue }
-            writer.raw(key)
-            writer.string(value)
-        }
+        writer.member(",\"name\":", place.name)
+        writer.member(",\"houseNumber\":", place.houseNumber)
+        writer.member(",\"street\":", place.street)
+        writer.member(",\"city\":", place.city)
+        writer.member(",\"postcode\":", place.postcode)
+        writer.member(",\"category\":", place.category)
+    }
+}
+
+extension JSONWriter {
+    /// Appends `key` and `value` when there is a value: a member a place may lack.
+    fileprivate mutating func member(_ key: StaticString, _ value: String?) {
+        guard let value else { return }
+        raw(key)
+        string(value)
     }
 }

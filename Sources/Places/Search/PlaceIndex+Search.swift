@@ -36,18 +36,13 @@ extension PlaceIndex {
         }
         var results: [PlaceMatch] = []
         if let missing = missingHouseNumber(words: words, top: ranked.first?.entry, near: near) { results.append(missing) }
-        var labels = results.map(\.place.label)
         for candidate in ranked where results.count < limit {
             let match = PlaceMatch(place: place(ofEntry: candidate.entry, near: near), confidence: candidate.confidence,
                                    distanceMetres: candidate.metres)
-            let label = match.place.label
-            let isTwin = results.indices.contains {
-                labels[$0] == label && PlanarDistance.squaredMetres(results[$0].place.coordinate, match.place.coordinate) < 100 * 100
+            let isTwin = results.contains {
+                $0.label == match.label && PlanarDistance.squaredMetres($0.place.coordinate, match.place.coordinate) < 100 * 100
             }
-            if !isTwin {
-                results.append(match)
-                labels.append(label)
-            }
+            if !isTwin { results.append(match) }
         }
         return results
     }

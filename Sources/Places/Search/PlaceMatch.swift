@@ -4,6 +4,9 @@ import GeoKit
 public struct PlaceMatch: Sendable, Equatable {
     /// The place found; a street stands at its point nearest the caller.
     public var place: Place
+    /// The place's ``Place/label``, made once: the search compares answers
+    /// by it and every answer writes it.
+    public let label: String
     /// How well the text matched, 0 to 1 (1: every word typed, exactly).
     public var confidence: Double
     /// Metres from the search's `near` point, when it had one.
@@ -15,6 +18,7 @@ public struct PlaceMatch: Sendable, Equatable {
     /// Creates an answer; see the properties.
     public init(place: Place, confidence: Double, distanceMetres: Double? = nil, note: String? = nil) {
         self.place = place
+        label = place.label
         self.confidence = confidence
         self.distanceMetres = distanceMetres
         self.note = note
