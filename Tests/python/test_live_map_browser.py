@@ -7,19 +7,33 @@ the same page against a planner's zone set whose names are HTML and script:
 they show as text, nothing of them runs, the bearer token is no global, and
 the service's Content-Security-Policy blocks inline code that gets into the
 page all the same. What is checked is read from the page's DOM
-(`execute_script`). Skips, naming the package, when Chromium, chromedriver,
+(`execute_script`). Then the phone desk: a caller's ride booked ahead (the
+pickup time typed in the city's time, the browser being in another) and
+cancelled, a party too large for every taxi refused, a ride booked now
+seen in today's phone rides with its state, cancelled, looked up by its id
+(ended) and in today's ended rides (on a service without GET
+/v1/rides/by-phone: "ended rides unavailable"), with no unexpected error in
+the browser's console and a name on every control.
+MYTAXI_BIN names the binary (default: `swift build`'s), MYTAXI_WEB_ROOT a
+folder of the web pages to serve instead of the built-in ones (`serve
+--web-root`). Skips, naming the package, when Chromium, chromedriver,
 Leaflet or Selenium is missing (`make test` installs them).
 """
 import json
 import os
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
 import urllib.error
+import urllib.parse
 import urllib.request
+from contextlib import contextmanager
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
 
@@ -30,6 +44,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
 except ImportError:
     webdriver = None
 
@@ -196,7 +211,8 @@ def city(tmp_path_factory):
     serve = subprocess.Popen([mytaxi, "serve", "--zones", zones, "--devices", work / "devices.csv", "--data-dir", data,
                               "--graph", graph, "--http-port", "0", "--line-port", "0", "--nmea-port", "off",
                               "--osmand-port", "off", "--teltonika-port", "0", "--gt06-port", "0",
-                              "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000"],
+                              "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000",
+                              *(["--web-root", os.environ["MYTAXI_WEB_ROOT"]] if os.environ.get("MYTAXI_WEB_ROOT") else [])],
                              stdout=open(work / "listening", "w"), stderr=open(work / "serve.log", "w"))
     simulate = None
     try:
@@ -216,6 +232,7 @@ def city(tmp_path_factory):
                                     stderr=open(work / "simulate.log", "w"), text=True)
         simulate.stdin.write(PASSWORD + "\n")
         simulate.stdin.close()
+        (work / "simulate.pid").write_text(str(simulate.pid))
         wait_for_lines(work / "simulate.log", rf"\({TAXIS} went available\)", simulate, seconds=120)
         yield ports["http"], work
     finally:
@@ -253,6 +270,7 @@ def page(browser_tools, city):
     try:
         options = webdriver.ChromeOptions()
         options.binary_location = chromium
+        options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
         for argument in ["--headless=new", "--no-sandbox", "--disable-gpu", "--window-size=1280,900",
                          f"--user-data-dir={profile}", "--no-first-run", "--disable-background-networking",
                          "--disable-component-update"]:
@@ -445,6 +463,213 @@ def test_a_phone_booking_by_address_with_suggestions_and_a_choice_among_candidat
     assert tab.js("return document.getElementById('pickup-address').value") == named[len("Clicked: "):]
 
 
+NEW_YORK = ZoneInfo("America/New_York")
+CALLER = "+1 212 555 0142"
+# The page's calls to GET /v1/rides/by-phone answered 404 in the page itself, as a service without the call
+# answers, but without a failed load that Chromium would log as a console error.
+NO_RIDES_BY_PHONE = """
+    const native = window.fetch;
+    window.fetch = (input, init) => String(input).startsWith('/v1/rides/by-phone')
+      ? Promise.resolve(new Response('{"detail": "no such call"}', {status: 404, headers: {'Content-Type': 'application/problem+json'}}))
+      : native(input, init);
+"""
+CONTROLS_WITHOUT_A_NAME = """
+    const name = (e) => (e.getAttribute('aria-label') || '').trim()
+      || (e.getAttribute('aria-labelledby') || '').split(' ').map(id => document.getElementById(id)?.textContent || '').join('').trim()
+      || [...(e.labels || [])].map(l => l.textContent).join('').trim()
+      || (e.getAttribute('title') || '').trim()
+      || (['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName) ? '' : e.textContent.trim());
+    return [...document.querySelectorAll('#side button, #side input, #side select, #side textarea, #side a[href]')]
+      .filter(e => e.getClientRects().length > 0 && !name(e)).map(e => e.outerHTML.slice(0, 120));
+"""
+
+
+@contextmanager
+def simulator_paused(work):
+    """The simulated fleet stopped (SIGSTOP), so that no taxi takes a ride booked meanwhile: it stays open."""
+    pid = int((work / "simulate.pid").read_text())
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        os.kill(pid, signal.SIGCONT)
+
+
+def city_time_input(moment):
+    """`moment` as a datetime-local value in New York's time."""
+    return moment.astimezone(NEW_YORK).strftime("%Y-%m-%dT%H:%M")
+
+
+def city_time_shown(moment):
+    """`moment` as the map shows a time: New York's, "Sat 5 Dec, 14:05"."""
+    local = moment.astimezone(NEW_YORK)
+    return local.strftime("%a ") + str(local.day) + local.strftime(" %b, %H:%M")
+
+
+def items(tab, list_id):
+    return tab.js("return [...document.getElementById(arguments[0]).querySelectorAll('li')].map(li => li.textContent)", list_id)
+
+
+def test_the_phone_desk_books_ahead_lists_todays_phone_rides_and_looks_a_ride_up(page):
+    """A caller's ride booked ahead (its time typed in the city's time while the browser is in Tokyo's) and
+    cancelled; a ride booked now seen in today's phone rides with its state, cancelled, looked up by its id
+    (ended), and the caller looked up by the number. Where the service answers GET /v1/rides/by-phone, the
+    ended ride shows in today's list; where not, the list says so and the console stays clean."""
+    tab, port, work = page
+    desk = call(port, "POST", "/v1/sessions", body={"username": "desk", "password": PASSWORD})["token"]
+    try:
+        call(port, "GET", "/v1/rides/by-phone?days=1", desk)
+        rides_by_phone = True
+    except urllib.error.HTTPError:
+        rides_by_phone = False
+    tab.driver.execute_cdp_cmd("Emulation.setTimezoneOverride", {"timezoneId": "Asia/Tokyo"})
+    tab.wait("the page loads", "return document.readyState === 'complete'")
+    if not rides_by_phone:
+        tab.js(NO_RIDES_BY_PHONE)
+    log_in(tab, "desk")
+    assert tab.js("return Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Tokyo"
+    tab.wait("the city's time zone is read from the service", "return document.getElementById('pickup-time-zone').textContent",
+             ok=lambda text: text == "New York time")
+
+    # Later, chosen from the keyboard: the pickup time field and the 2-48 h rule show, the destination is required.
+    driver = tab.driver
+    driver.find_element(By.ID, "caller-phone").send_keys(CALLER)
+    driver.find_element(By.ID, "when-now").send_keys(Keys.ARROW_RIGHT)
+    shown = tab.js("""return {checked: document.getElementById('when-later').checked,
+        field: !document.getElementById('pickup-time-field').hidden, rule: document.getElementById('pickup-time-rule').textContent,
+        value: document.getElementById('pickup-time').value, min: document.getElementById('pickup-time').min,
+        destination: document.getElementById('destination-address').required,
+        submit: document.getElementById('booking-submit').textContent}""")
+    assert shown["checked"] and shown["field"] and shown["destination"] and shown["submit"] == "Book ahead", shown
+    now = datetime.now(timezone.utc)
+    earliest = now + timedelta(hours=2)
+    assert re.fullmatch(r"Book 2 to 48 hours ahead: between .+ and .+ \(New York time\)\.", shown["rule"]), shown["rule"]
+    assert city_time_shown(earliest)[:10] in shown["rule"], (shown["rule"], city_time_shown(earliest))
+    assert city_time_input(earliest)[:13] <= shown["min"] <= city_time_input(earliest + timedelta(minutes=10)), shown
+    assert shown["value"] > shown["min"], "a time in the window is offered"
+    assert tab.js(CONTROLS_WITHOUT_A_NAME) == [], "every control of the side panel has an accessible name"
+
+    set_time = """const input = document.getElementById('pickup-time'); input.value = arguments[0];
+                  input.dispatchEvent(new Event('input', {bubbles: true})); input.dispatchEvent(new Event('change', {bubbles: true}));"""
+    driver.find_element(By.ID, "pickup-address").send_keys("350 5th Avenue, New York 10118")
+    driver.find_element(By.ID, "destination-address").send_keys("11 West 42nd Street, New York 10036")
+    tab.wait("the destination is suggested as typed",
+             "return [...document.querySelectorAll('#destination-suggestions option')].map(o => o.value)",
+             ok=lambda options: "11 West 42nd Street, New York 10036" in options)
+    # One hour ahead breaks the rule: the field's own check stops the form, the service is not asked.
+    tab.js(set_time, city_time_input(now + timedelta(hours=1)))
+    driver.find_element(By.ID, "booking-submit").click()
+    assert tab.js("""const input = document.getElementById('pickup-time');
+        return [input.validity.rangeUnderflow, input.validationMessage !== '', document.getElementById('booking-result').textContent]""") \
+        == [True, True, ""]
+    pickup_at = (now + timedelta(hours=3, minutes=5)).replace(second=0, microsecond=0)
+    pickup_at -= timedelta(minutes=pickup_at.minute % 5)
+    tab.js(set_time, city_time_input(pickup_at))
+    seats = driver.find_element(By.ID, "seats")
+    seats.clear()
+    seats.send_keys("2")
+    driver.find_element(By.ID, "booking-submit").click()
+    result = tab.wait("the booking ahead is made", "return document.getElementById('booking-result').textContent",
+                      ok=lambda text: text.startswith("Booking V"))
+    reservation = result.split()[1]
+    assert result.startswith(f"Booking {reservation} for {CALLER}: pickup {city_time_shown(pickup_at)} at 350 5th Avenue"), result
+    assert "to 11 West 42nd Street" in result and result.endswith(", 2 seats"), result
+    booked = call(port, "GET", "/v1/reservations?callerPhone=" + urllib.parse.quote(CALLER), desk)
+    assert [(b["reservationId"], b["passengerId"], b["seats"]) for b in booked] == [(reservation, "phone:+12125550142", 2)], booked
+    assert datetime.fromisoformat(booked[0]["pickupAt"].replace("Z", "+00:00")) == pickup_at, \
+        f"the time typed is New York's, not the browser's (Tokyo): {booked[0]['pickupAt']} for {pickup_at}"
+    line = tab.wait("the booking is listed among the bookings ahead", "return [...document.querySelectorAll('#phone-bookings li')].map(li => li.textContent)",
+                    ok=lambda lines: any(line.startswith(reservation + " ") for line in lines))
+    assert f"{reservation} for +12125550142: pickup {city_time_shown(pickup_at)}, booked, 2 seats Cancel" in line, line
+    if os.environ.get("MYTAXI_PHONE_DESK_SCREENSHOT"):
+        tab.driver.save_screenshot(os.environ["MYTAXI_PHONE_DESK_SCREENSHOT"])
+    # Cancelled from the keyboard.
+    driver.find_element(By.CSS_SELECTOR, f"#phone-bookings button[aria-label='Cancel booking {reservation}']").send_keys(Keys.ENTER)
+    tab.wait("the booking is cancelled and gone from the list",
+             "return [document.getElementById('phone-desk-result').textContent,"
+             " [...document.querySelectorAll('#phone-bookings li')].map(li => li.textContent)]",
+             ok=lambda seen: seen[0] == f"Booking {reservation} cancelled." and not any(l.startswith(reservation + " ") for l in seen[1]))
+    assert call(port, "GET", "/v1/reservations?callerPhone=" + urllib.parse.quote(CALLER), desk) == []
+
+    # A ride now, for a party of 1, while no simulated taxi answers: it stays open, listed with its state.
+    driver.find_element(By.ID, "when-later").send_keys(Keys.ARROW_LEFT)
+    assert tab.js("return document.getElementById('pickup-time-field').hidden && !document.getElementById('destination-address').required")
+    assert tab.js("return document.getElementById('seats').value") == "1", "the party size is back to 1 after a booking"
+    # A party larger than every taxi: the service's refusal names the largest.
+    driver.find_element(By.ID, "pickup-address").send_keys("350 5th Avenue, New York 10118")
+    seats.clear()
+    seats.send_keys("6")
+    driver.find_element(By.ID, "booking-submit").click()
+    refusal = tab.wait("a party of 6 is refused", "return document.getElementById('booking-result').textContent",
+                       ok=lambda text: text.startswith("no taxi"))
+    assert refusal.startswith("no taxi of the fleet seats 6 passengers (the largest seats 4)"), refusal
+    seats.clear()
+    seats.send_keys("1")
+    with simulator_paused(work):
+        driver.find_element(By.ID, "booking-submit").click()
+        result = tab.wait("the ride is booked", "return document.getElementById('booking-result').textContent",
+                          ok=lambda text: text.startswith("Ride R"))
+        ride = result.split()[1]
+        line = tab.wait("the caller's ride is among today's open phone rides, with its state",
+                        "return [...document.querySelectorAll('#phone-open li')].map(li => li.textContent)",
+                        ok=lambda lines: any(line.startswith(ride + " ") for line in lines))
+        assert re.search(rf"{ride} for \+12125550142: (queued|offered|assigned|arrived) \(", " ".join(line)), line
+        # The list is read again with the fleet every 3 s: a button focused there keeps the focus.
+        tab.js("arguments[0].focus()", driver.find_element(By.CSS_SELECTOR, f"#phone-open button[aria-label='Cancel ride {ride}']"))
+        status = tab.js("return document.getElementById('status').textContent")
+        tab.wait("the fleet and the open rides are read again", "return document.getElementById('status').textContent",
+                 ok=lambda text: text != status, seconds=10)
+        assert tab.js("return document.activeElement.getAttribute('aria-label')") == f"Cancel ride {ride}"
+        driver.switch_to.active_element.send_keys(Keys.ENTER)
+        tab.wait("the ride is cancelled and gone from the open ones",
+                 "return [document.getElementById('phone-desk-result').textContent,"
+                 " [...document.querySelectorAll('#phone-open li')].map(li => li.textContent)]",
+                 ok=lambda seen: seen[0] == f"Ride {ride} cancelled." and not any(l.startswith(ride + " ") for l in seen[1]))
+
+    # The caller rings back with the ride's id: it ended, cancelled.
+    lookup = driver.find_element(By.ID, "lookup-query")
+    lookup.send_keys(ride + Keys.ENTER)
+    found = tab.wait("the ride is looked up by its id", "return document.getElementById('lookup-result').textContent",
+                     ok=lambda text: text.startswith(ride + " "))
+    assert re.fullmatch(rf"{ride} for \+12125550142; ended, cancelled at \w{{3}} \d+ \w{{3}}, \d\d:\d\d(; .+)?\.", found), found
+    ended_at = call(port, "GET", f"/v1/rides/{ride}", desk)["endedAt"]
+    assert city_time_shown(datetime.fromisoformat(ended_at.replace("Z", "+00:00"))) in found, (found, ended_at)
+    lookup.clear()
+    lookup.send_keys(CALLER + Keys.ENTER)
+    found = tab.wait("the caller is looked up by the number", "return document.getElementById('lookup-result').textContent",
+                     ok=lambda text: text.startswith(CALLER + ": "))
+    if rides_by_phone:
+        assert re.fullmatch(rf"{re.escape(CALLER)}: 0 open, \d+ ended today, 0 booked ahead\.", found), found
+        assert any(line.startswith(f"{ride} for +12125550142: ended, cancelled at ") for line in items(tab, "lookup-list"))
+        lines = tab.wait("the ended ride is among today's phone rides", "return [...document.querySelectorAll('#phone-ended li')].map(li => li.textContent)",
+                         ok=lambda lines: any(line.startswith(f"{ride} for +12125550142: ended, cancelled at ") for line in lines))
+        assert any(line.startswith(f"{reservation} for +12125550142: ended, booking cancelled at ") for line in lines), lines
+    else:
+        assert found == f"{CALLER}: 0 open, ended rides unavailable, 0 booked ahead.", found
+        assert items(tab, "phone-ended") == ["ended rides unavailable"]
+    assert tab.js("return document.querySelectorAll('#side script, #side img, [onerror], [onload]').length") == 0
+    if os.environ.get("MYTAXI_PHONE_DESK_SCREENSHOT"):
+        tab.js("document.getElementById('side').scrollTop = document.getElementById('side').scrollHeight")
+        tab.driver.save_screenshot(os.environ["MYTAXI_PHONE_DESK_SCREENSHOT"].replace(".png", "-lookup.png"))
+    if rides_by_phone:
+        # A service without the call (as before it was added): the page, loaded again, says the ended rides are
+        # unavailable and asks no more; the open rides and the lookups still work.
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": NO_RIDES_BY_PHONE})
+        driver.refresh()
+        tab.wait("the reloaded page says the ended rides are unavailable",
+                 "return [...document.querySelectorAll('#phone-ended li')].map(li => li.textContent)",
+                 ok=lambda lines: lines == ["ended rides unavailable"])
+        lookup = driver.find_element(By.ID, "lookup-query")
+        lookup.send_keys(CALLER + Keys.ENTER)
+        found = tab.wait("the caller is looked up by the number", "return document.getElementById('lookup-result').textContent",
+                         ok=lambda text: text.startswith(CALLER + ": "))
+        assert found == f"{CALLER}: 0 open, ended rides unavailable, 0 booked ahead.", found
+    # The one failed load is the refused party's, shown in the service's words above.
+    errors = [entry for entry in driver.get_log("browser") if entry["level"] == "SEVERE"
+              and not re.search(r"/v1/rides - Failed to load resource: .* status of 422", entry["message"])]
+    assert errors == [], f"no error in the browser's console: {errors}"
+
+
 def test_hostile_zone_names_show_as_text_and_the_policy_blocks_injected_script(page):
     tab, port, work = page
     admin = call(port, "POST", "/v1/sessions", body={"username": "admin", "password": PASSWORD})["token"]
@@ -511,7 +736,7 @@ def test_hostile_zone_names_show_as_text_and_the_policy_blocks_injected_script(p
         put_in_force(port, planner, manhattan)
 
     desk = call(port, "POST", "/v1/sessions", body={"username": "desk", "password": PASSWORD})["token"]
-    for path, token in [("/map", None), ("/map/map.js", None), ("/map/map.css", None), ("/v1/fleet", desk),
+    for path, token in [("/map", None), ("/map/map.js", None), ("/map/map-phone-desk.js", None), ("/map/map.css", None), ("/v1/fleet", desk),
                         ("/v1/fleet", None)]:
         status, headers = answer_headers(port, path, token)
         assert headers.get("Content-Security-Policy") == CONTENT_SECURITY_POLICY, f"{path} ({status}): {dict(headers)}"

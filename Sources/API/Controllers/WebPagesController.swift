@@ -15,7 +15,7 @@ struct WebPagesController: Sendable {
     static let leafletFiles: Set<String> = ["leaflet.js", "leaflet.css"]
     /// Each page's files besides its HTML, at `/PAGE/FILE`: nothing else is served.
     static let pages: [String: Set<String>] = [
-        "map": ["map.js", "map.css"],
+        "map": ["map.js", "map.css", "map-phone-desk.js"],
         "app": ["app.js", "app.css", "app.webmanifest", "app-icon.svg", "session.js", "address-field.js"],
         "driver": ["driver.js", "driver.css", "session.js"],
     ]

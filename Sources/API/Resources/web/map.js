@@ -16,7 +16,13 @@
 // address as text for the service to resolve; an address the service is
 // not sure of comes back with its candidates to choose from. A click on
 // the map names the place (GET /v1/places/reverse), to take as the pickup.
-// The open rides are listed and read again with the fleet.
+// The panel books for now (POST /v1/rides) or ahead (POST /v1/reservations,
+// a pickup time 2 to 48 h ahead, in the city's time), for a party of 1 to 8
+// (`seats`). The open rides are listed and read again with the fleet.
+//
+// The phone desk (map-phone-desk.js, loaded before this script) lists the
+// callers' rides of the day and their bookings ahead, and looks a ride or a
+// caller up; it makes its calls through `call` below, never holding the token.
 //
 // The login lasts the browser tab's session: the token is kept in the
 // tab's sessionStorage (gone when the tab closes, never shared with other
@@ -49,12 +55,27 @@
   const chosen = { pickup: null, destination: null };
   const chosenMarkers = { pickup: null, destination: null };
   let clickedPlace = null;
+  let desk = null;
 
   async function api(path, options = {}) {
     const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
     const answer = await fetch(path, Object.assign({}, options, { headers }));
     if (!answer.ok) throw new Error(path + ": " + answer.status);
     return answer.json();
+  }
+
+  // A call to the service that does not throw on a refusal: {ok, status, body} (body null when there is none).
+  async function call(method, path, body) {
+    const headers = Object.assign({ Authorization: "Bearer " + token }, body ? { "Content-Type": "application/json" } : {});
+    try {
+      const answer = await fetch(path, { method, headers, body: body ? JSON.stringify(body) : undefined });
+      const text = await answer.text();
+      let parsed = null;
+      try { parsed = text ? JSON.parse(text) : null; } catch (error) { parsed = null; }
+      return { ok: answer.ok, status: answer.status, body: parsed };
+    } catch (error) {
+      return { ok: false, status: 0, body: { detail: "the service cannot be reached" } };
+    }
   }
 
   document.getElementById("login").addEventListener("submit", async (event) => {
@@ -103,6 +124,7 @@
     // The taxis drive on the road map, which may cover a corner of the zones: the first view shows it.
     map.fitBounds(roads.features.length ? roadLayer.getBounds() : zoneLayer.getBounds(), { animate: false });
     showZoneLegend();
+    desk = mytaxiPhoneDesk({ call, cityPoint: firstPoint(roads) });
     document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", () => {
       showZoneLegend();
       readWaits();
@@ -118,8 +140,16 @@
     startBooking();
   }
 
+  // A point of the road map (where the service can answer for the city), or null.
+  function firstPoint(roads) {
+    const geometry = roads.features[0]?.geometry;
+    const point = geometry?.type === "MultiLineString" ? geometry.coordinates[0]?.[0] : geometry?.coordinates?.[0];
+    return point ? { lon: point[0], lat: point[1] } : null;
+  }
+
   // The phone-booking panel's suggestions, choices and submission.
   function startBooking() {
+    document.querySelectorAll("input[name=when]").forEach((input) => input.addEventListener("change", showWhen));
     for (const [field, id] of Object.entries(bookingFields)) {
       let pending = null;
       document.getElementById(id).addEventListener("input", (event) => {
@@ -139,6 +169,21 @@
       document.getElementById(bookingFields.pickup).value = clickedPlace.label;
       choose("pickup", clickedPlace);
     });
+  }
+
+  // Now or later: a booking ahead shows its pickup time field, and needs a destination.
+  function showWhen() {
+    const later = bookingAhead();
+    document.getElementById("pickup-time-field").hidden = !later;
+    document.getElementById("pickup-time").required = later;
+    document.getElementById(bookingFields.destination).required = later;
+    document.getElementById("destination-need").textContent = later ? "(required ahead)" : "(optional)";
+    document.getElementById("booking-submit").textContent = later ? "Book ahead" : "Book the ride";
+    if (later) desk.showPickupWindow();
+  }
+
+  function bookingAhead() {
+    return document.querySelector("input[name=when]:checked")?.value === "later";
   }
 
   // Suggestions for `text` in `field`'s list, ranked near the map's centre.
@@ -173,32 +218,54 @@
 
   async function book() {
     const result = document.getElementById("booking-result");
-    const body = { callerPhone: document.getElementById("caller-phone").value.trim(), pickup: bookingLocation("pickup") };
+    const seats = Number(document.getElementById("seats").value);
+    const body = { callerPhone: document.getElementById("caller-phone").value.trim(), pickup: bookingLocation("pickup"), seats };
     const destination = bookingLocation("destination");
     if (destination) body.destination = destination;
+    result.className = "refused";
+    if (!Number.isInteger(seats) || seats < 1 || seats > 8) { result.textContent = "A party is 1 to 8 people."; return; }
+    const ahead = bookingAhead();
+    if (ahead) {
+      const pickupAt = desk.pickupAt();
+      if (pickupAt.error) { result.textContent = pickupAt.error; return; }
+      if (!destination) { result.textContent = "A booking ahead needs a destination."; return; }
+      body.pickupAt = pickupAt.iso;
+    }
     result.className = "";
     result.textContent = "Booking...";
     document.getElementById("booking-choices").hidden = true;
-    const answer = await fetch("/v1/rides", {
-      method: "POST", headers: { Authorization: "Bearer " + token, "Content-Type": "application/json" }, body: JSON.stringify(body),
-    });
-    const ride = await answer.json();
+    const answer = await call("POST", ahead ? "/v1/reservations" : "/v1/rides", body);
+    const ride = answer.body || {};
     if (answer.status !== 201) {
       result.className = "refused";
       result.textContent = ride.detail || "the booking was refused (" + answer.status + ")";
       if (ride.candidates?.length) offer(ride.detail.includes("(destination)") ? "destination" : "pickup", ride.candidates);
       return;
     }
+    if (ahead) {
+      result.textContent = "Booking " + ride.reservationId + " for " + body.callerPhone + ": pickup " + desk.when(ride.pickupAt) + " at " +
+        (ride.pickupAddress || chosen.pickup?.label || "the place given") + ", to " + (ride.destinationAddress || chosen.destination?.label || "the place given") +
+        (seats > 1 ? ", " + seats + " seats" : "");
+      clearBooking();
+      desk.read();
+      return;
+    }
     const state = ride.status === "queued"
       ? "queued, position " + ride.queuePosition + (ride.expectedWaitS != null ? ", about " + Math.round(ride.expectedWaitS / 60) + " min" : "")
       : ride.status;
     result.textContent = "Ride " + ride.rideId + " for " + body.callerPhone + ": " + state + "; pickup " +
-      (ride.pickupAddress || chosen.pickup?.label || "as given") + (ride.destinationAddress ? ", to " + ride.destinationAddress : "");
+      (ride.pickupAddress || chosen.pickup?.label || "as given") + (ride.destinationAddress ? ", to " + ride.destinationAddress : "") +
+      (seats > 1 ? ", " + seats + " seats" : "");
+    clearBooking();
+    readOpenRides();
+  }
+
+  function clearBooking() {
     for (const field of Object.keys(bookingFields)) {
       document.getElementById(bookingFields[field]).value = "";
       choose(field, null);
     }
-    readOpenRides();
+    document.getElementById("seats").value = "1";
   }
 
   // The candidates of an address the service was not sure of, each a button that takes it for `field`.
@@ -224,6 +291,7 @@
   async function readOpenRides() {
     const rides = await api("/v1/rides").catch(() => null);
     if (!rides) return;
+    desk.openRides(rides);
     fill("open-rides", rides.map((ride) => ride.rideId + " " + ride.status + " " + ride.passengerId + " (zone " + ride.zoneId + ")" +
       (ride.taxiId ? ", taxi " + ride.taxiId : "")), "no open ride");
   }
@@ -326,9 +394,13 @@
         // The zone the panel shows may have changed or gone: it is closed until the next click.
         document.getElementById("zone-panel").hidden = true;
         drawZones().then(readWaits);
-      } else if (!refreshQueued) {
-        refreshQueued = true;
-        setTimeout(() => { refreshQueued = false; refresh(); }, 500);
+      } else {
+        // A booking made, cancelled or given its taxi: the phone desk reads the bookings again.
+        if (notice.kind.startsWith("reservation_")) desk.read();
+        if (!refreshQueued) {
+          refreshQueued = true;
+          setTimeout(() => { refreshQueued = false; refresh(); }, 500);
+        }
       }
     };
     socket.onclose = () => setTimeout(openPush, 3000);
