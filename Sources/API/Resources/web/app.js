@@ -14,13 +14,15 @@
 //   address the service is not sure of comes back with candidates, offered
 //   as buttons.
 // - Following the ride: the push socket (GET /v1/push) drives the screen,
-//   its first message restoring it after a reload; the ride is read again
-//   every few seconds as well (GET /v1/rides/{id}: a passenger is told of no
-//   "aboard", and an ended ride answers with its outcome). A queued request
-//   counts down to its `confirmBy` on the service's clock; an assigned taxi
-//   is drawn where it reports (`taxi` of the ride, `taxi_position` messages)
-//   with its route to the pickup (GET /v1/rides/{id}/route) once the
-//   service offers those.
+//   its first message restoring it after a reload (or telling, with no ride
+//   open, that the ride ended while the socket was away: then it is read once,
+//   GET /v1/rides/{id}, for its outcome). Every step is a notification
+//   (queued, offer, taxi_assigned, eta_changed, taxi_arrived,
+//   passenger_aboard, ride_completed, client_missing, ride_cancelled): the
+//   ride is not polled. A queued request shows its expected wait and counts
+//   down to its `confirmBy` on the service's clock; an assigned taxi is drawn
+//   where it reports (the ride's `taxi`, then each `taxi_position` message)
+//   with its route to the pickup (GET /v1/rides/{id}/route).
 // - Reservations (2 to 48 h ahead, the window shown and checked in the form),
 //   the history of 31 days, and the profile with "Log out".
 //
@@ -29,14 +31,11 @@
 // from the browser's clock and the rate. Whatever the service sends (labels,
 // ids, the problems' words) is written as text, never as HTML; the page's
 // policy runs no inline code, so every style is a class of app.css.
-import { Session, APIError, setText, spokenDuration } from "./session.js";
+import { Session, APIError, ServiceClock, setText, spokenDuration } from "./session.js";
 import { AddressField } from "./address-field.js";
 
 const midtown = [40.754, -73.984];
-const ridePollMs = 4000;
 const routeRefreshMs = 15000;
-const clockRefreshMs = 60000;
-const clockReadingLifetimeMs = 600000;
 const reservationEarliestMs = 2 * 3600 * 1000;
 const reservationLatestMs = 48 * 3600 * 1000;
 const historyDays = 31;
@@ -53,37 +52,8 @@ const reservationStatusWords = { booked: "Booked", awaitingTaxi: "Looking for a 
 
 const session = new Session("mytaxi.app.session", () => leave("Your login has ended: please log in again."));
 
-/**
- * The service's time: read from GET /v1/clock, carried forward by the browser's clock at the service's rate.
- * The service told its time somewhere between asking and hearing back, so of the readings the one that came
- * back soonest is kept (under a simulated clock's rate a slow answer would put a countdown seconds off),
- * unless it is old enough that the service may have been restarted since.
- */
-class ServiceClock {
-  constructor() {
-    this.serviceMs = Date.now();
-    this.browserMs = Date.now();
-    this.rate = 1;
-    this.roundTripMs = Infinity;
-  }
-
-  async read() {
-    const asked = Date.now();
-    const answer = await session.call("GET", "/v1/clock", undefined, { anonymous: true });
-    const answered = Date.now();
-    const roundTripMs = answered - asked;
-    if (roundTripMs > this.roundTripMs && answered - this.browserMs < clockReadingLifetimeMs) return;
-    this.roundTripMs = roundTripMs;
-    this.browserMs = (asked + answered) / 2;
-    this.serviceMs = Date.parse(answer.now);
-    this.rate = answer.rate || 1;
-  }
-
-  now() {
-    return this.serviceMs + (Date.now() - this.browserMs) * this.rate;
-  }
-}
-const clock = new ServiceClock();
+// The service's time (it may run on a simulated clock): every countdown and booking window is reckoned on it.
+const clock = new ServiceClock(session);
 
 /** Labels of places this browser booked, by ride or reservation id: the list and the history read them back. */
 const labels = {
@@ -289,19 +259,6 @@ async function logOut() {
 
 let map = null;
 const marks = { pickup: null, destination: null, walk: null, taxi: null, routes: null };
-let servicePaths = null;
-
-/** The GET paths the document says a passenger may call, to ask the service for no map layer it refuses. */
-async function passengerPaths() {
-  if (!servicePaths) {
-    servicePaths = session.call("GET", "/openapi.json", undefined, { anonymous: true })
-      .then((document) => new Set(Object.entries(document.paths)
-        .filter(([, operations]) => operations.get?.["x-roles"]?.includes("passenger"))
-        .map(([path]) => path)))
-      .catch(() => new Set());
-  }
-  return servicePaths;
-}
 
 function homeShown() {
   if (!map) startMap();
@@ -317,19 +274,16 @@ function startMap() {
   drawServiceArea();
 }
 
-/** The zones' outlines and the main roads, where the service lets a passenger read them. */
+/** The service area: the zones' outlines (GET /v1/zones) and the main roads (GET /v1/roads). */
 async function drawServiceArea() {
-  const paths = await passengerPaths();
-  if (paths.has("/v1/zones")) {
-    const zones = await session.call("GET", "/v1/zones").catch(() => null);
-    if (zones) L.geoJSON(zones, { interactive: false, style: () => ({ className: "zone-outline", weight: 1, fill: false }) }).addTo(map);
-  }
-  if (paths.has("/v1/roads")) {
-    const roads = await session.call("GET", "/v1/roads").catch(() => null);
-    if (roads) {
-      const layer = L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", weight: 1.5 }) }).addTo(map);
-      if (roads.features.length && !ride && !pickupField.place()) map.fitBounds(layer.getBounds(), { animate: false });
-    }
+  const [zones, roads] = await Promise.all([
+    session.call("GET", "/v1/zones").catch(() => null),
+    session.call("GET", "/v1/roads").catch(() => null),
+  ]);
+  if (zones) L.geoJSON(zones, { interactive: false, style: () => ({ className: "zone-outline", weight: 1, fill: false }) }).addTo(map);
+  if (roads) {
+    const layer = L.geoJSON(roads, { interactive: false, style: () => ({ className: "road", weight: 1.5 }) }).addTo(map);
+    if (roads.features.length && !ride && !pickupField.place()) map.fitBounds(layer.getBounds(), { animate: false });
   }
 }
 
@@ -554,9 +508,9 @@ async function requestRide(event) {
 
 // ------------------------------------------------------------- the ride
 
-let ride = null; // the open ride as last known (the Ride schema), with `etaDueMs` and `offeredTaxiId` of its own
+// The open ride as last known (the Ride schema), with `etaDueMs`, `waitDueMs` and `offeredTaxiId` of its own.
+let ride = null;
 let taxiFix = null;
-let ridePoll = null;
 let rideTicker = null;
 let routeReadMs = 0;
 const confirmedKey = "mytaxi.app.confirmed";
@@ -572,8 +526,11 @@ function showRide(answer) {
   }
   const etaDueMs = same && ride.etaDueMs ? ride.etaDueMs
     : typeof answer.etaS === "number" ? clock.now() + answer.etaS * 1000 : null;
+  // The queued ride's expected wait, from when it was told: it counts down until it is told again.
+  const waitDueMs = typeof answer.expectedWaitS === "number" ? clock.now() + answer.expectedWaitS * 1000
+    : same ? ride.waitDueMs : null;
   const statusBefore = same ? ride.status : null;
-  ride = { ...(same ? ride : {}), ...answer, etaDueMs };
+  ride = { ...(same ? ride : {}), ...answer, etaDueMs, waitDueMs };
   if (!same) rideOpened();
   else if (ride.status !== statusBefore && ["arrived", "aboard"].includes(ride.status)) readRoute();
   if (answer.taxi) taxiReported(answer.taxi);
@@ -586,9 +543,7 @@ function rideOpened() {
   routeReadMs = 0;
   markTaxi(null);
   markRoutes(null);
-  clearInterval(ridePoll);
   clearInterval(rideTicker);
-  ridePoll = setInterval(readRide, ridePollMs);
   rideTicker = setInterval(renderRide, 250);
   mark("pickup", ride.pickup, "Pickup");
   mark("destination", ride.destination || null, "Destination");
@@ -612,7 +567,6 @@ function rideOpened() {
 function forgetRide() {
   ride = null;
   taxiFix = null;
-  clearInterval(ridePoll);
   clearInterval(rideTicker);
   markTaxi(null);
   markRoutes(null);
@@ -648,7 +602,7 @@ function rideEnded(rideId, outcome, reason, taxiId) {
   refreshDrive();
 }
 
-/** Reads the open ride again: its state, the taxi's position, its end. */
+/** Reads the open ride once (not polled): its state, the taxi's position, its wait, or its end. */
 async function readRide() {
   if (!ride) return;
   const rideId = ride.rideId;
@@ -674,12 +628,10 @@ function taxiReported(fix) {
   if (Date.now() - routeReadMs > routeRefreshMs) readRoute();
 }
 
-/** The taxi's way to the pickup and the way to the destination (GET /v1/rides/{id}/route), once the service has it. */
+/** The taxi's way to the pickup and the way to the destination (GET /v1/rides/{id}/route). */
 async function readRoute() {
   if (!ride) return;
   routeReadMs = Date.now();
-  const paths = await passengerPaths();
-  if (!paths.has("/v1/rides/{rideId}/route")) return;
   const rideId = ride.rideId;
   const route = await session.call("GET", `/v1/rides/${encodeURIComponent(rideId)}/route`).catch(() => null);
   if (!route || ride?.rideId !== rideId) return;
@@ -697,7 +649,9 @@ function renderRide() {
   switch (ride.status) {
     case "queued": {
       status = `You are number ${ride.queuePosition ?? "?"} in the queue`;
-      detail = typeof ride.expectedWaitS === "number" ? `Expected wait: about ${spokenDuration(ride.expectedWaitS)}.` : "Waiting for a free taxi.";
+      const waitS = ride.waitDueMs ? (ride.waitDueMs - clock.now()) / 1000 : null;
+      detail = waitS === null ? "Waiting for a free taxi."
+        : waitS > 30 ? `Expected wait: about ${spokenDuration(waitS)}.` : "Expected wait: a taxi should be free any moment.";
       if (confirmedRides.has(ride.rideId)) detail = `Confirmed: you keep your place in the queue. ${detail}`;
       else renderCountdown();
       break;
@@ -781,7 +735,7 @@ async function takeUpRide(rideId) {
 }
 
 const rideKinds = new Set(["queued", "offer", "taxi_assigned", "eta_changed", "taxi_arrived", "taxi_position",
-  "ride_completed", "client_missing", "ride_cancelled"]);
+  "passenger_aboard", "ride_completed", "client_missing", "ride_cancelled"]);
 
 /** One message of the push socket. */
 function pushed(message) {
@@ -802,6 +756,8 @@ function pushed(message) {
   switch (message.kind) {
     case "queued":
       Object.assign(ride, { status: "queued", queuePosition: message.queuePosition, confirmBy: message.confirmBy });
+      // The notice has no expected wait: the ride, read once, has it.
+      readRide();
       break;
     case "offer":
       Object.assign(ride, { status: "offered", offeredTaxiId: message.taxiId });
@@ -814,6 +770,10 @@ function pushed(message) {
       break;
     case "taxi_arrived":
       ride.status = "arrived";
+      readRoute();
+      break;
+    case "passenger_aboard":
+      ride.status = "aboard";
       readRoute();
       break;
     case "taxi_position":
@@ -1040,6 +1000,6 @@ byId("logout").addEventListener("click", logOut);
 window.addEventListener("hashchange", route);
 
 await clock.read().catch(() => {});
-setInterval(() => clock.read().catch(() => {}), clockRefreshMs);
+clock.keepReading();
 if (session.loggedIn) enter();
 route();

@@ -5,7 +5,8 @@
 // and the destination's addresses, a countdown to its expiry) to accept or
 // refuse, then the assigned ride: its route and ETA on the map and its steps
 // (arrived, passenger aboard, completed, missing client once the wait at the
-// pickup is over). It lists the reservations allocated to the taxi (they
+// pickup is over: counted down to the ride's `missingClientFrom`, the time
+// the service gives). It lists the reservations allocated to the taxi (they
 // cannot be refused) and the taxi's rides today.
 //
 // The whole state is `GET /v1/driver`: the push socket's first message
@@ -14,14 +15,17 @@
 // and every few seconds (the service marks a taxi arrived by itself, and
 // stale, without telling the driver) it is read again.
 //
-// Position: the taxi's terminal normally streams its fixes. On a
+// Position: the taxi is drawn where the service last had it (the state's
+// `position`, whichever terminal sent it), or where this page last sent it
+// when that is newer. The taxi's terminal normally streams its fixes. On a
 // phone-as-terminal set-up this page is the terminal: with a device id (and
 // key) entered once, it sends fixes over the OsmAnd protocol to /osmand on
 // its own origin: the device's GPS position, a place tapped on the map ("Move
 // the taxi here", e.g. to join a zone's queue), or, in the demo, "Drive":
 // steps along the ride's route at a city speed, so that the service sees the
 // taxi approach and arrive. Like a parked terminal, it repeats its last
-// position so that the taxi does not go stale. The route is the service's
+// position (after a reload, the service's last position of the taxi) so that
+// the taxi does not go stale. The route is the service's
 // `GET /v1/rides/{rideId}/route`, shown with the offer already.
 //
 // Time: the service may run on a simulated clock (`GET /v1/clock`): the
@@ -30,11 +34,9 @@
 //
 // Everything the service says (addresses, ids, its error words) is written
 // as text, never as HTML; the page's policy lets no other script run.
-import { APIError, Session, setText, spokenDuration } from "./session.js";
+import { APIError, ServiceClock, Session, setText, spokenDuration } from "./session.js";
 
 const storageKeys = { session: "mytaxi.driver.session", device: "mytaxi.driver.device" };
-// The service's --missing-client-wait default: the app cannot read the service's setting.
-const missingClientWaitS = 300;
 // The demo's "Drive": a plausible city speed, one fix every few seconds of service time.
 const driveSpeedKmh = 30;
 const fixEveryServiceS = 5;
@@ -59,12 +61,14 @@ const cancellationWords = {
 };
 
 const session = new Session(storageKeys.session, showLogin);
-const clock = { serviceMs: Date.now(), realMs: Date.now(), rate: 1 };
+const clock = new ServiceClock(session);
 const placeLabels = new Map();
 let driver = null;
 let map = null;
 let outlinesDrawn = false;
 let taxiMarker = null;
+// The taxi's position drawn: the service's (`GET /v1/driver`) or this page's last fix, whichever is newer.
+const shownFix = { point: null, serviceMs: 0, byThisDevice: false };
 let chosenPlace = null;
 let chosenMarker = null;
 // The route drawn: which ride and phase it is for, its legs by name, its layer on the map.
@@ -76,23 +80,7 @@ let busyWithAction = false;
 const terminal = { position: null, lastFixServiceMs: 0, gpsWatch: null, timer: null };
 const drive = { on: false, legKey: null, travelledM: 0 };
 
-// ---- Time ----
-
-async function readClock() {
-  const answer = await session.call("GET", "/v1/clock", undefined, { anonymous: true });
-  clock.serviceMs = Date.parse(answer.now);
-  clock.realMs = Date.now();
-  clock.rate = answer.rate;
-}
-
-function serviceNowMs() {
-  return clock.serviceMs + (Date.now() - clock.realMs) * clock.rate;
-}
-
-/** Real milliseconds that `serviceSeconds` of service time take. */
-function realMs(serviceSeconds) {
-  return Math.max(100, (serviceSeconds * 1000) / clock.rate);
-}
+// ---- Time (the service's clock, `clock`, is session.js's ServiceClock) ----
 
 /** A countdown as a driver reads it: "12 s", "4:05". */
 function countdownText(seconds) {
@@ -101,9 +89,9 @@ function countdownText(seconds) {
   return `${Math.floor(whole / 60)}:${String(whole % 60).padStart(2, "0")}`;
 }
 
-/** A service time as the hour of the day. */
-function clockTime(iso) {
-  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+/** A service time as the hour of the day (and the seconds, with `seconds`). */
+function clockTime(iso, seconds = false) {
+  return new Date(iso).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", ...(seconds ? { second: "2-digit" } : {}) });
 }
 
 function distanceText(metres) {
@@ -160,7 +148,7 @@ async function enter() {
   startMap();
   loadDeviceSettings();
   try {
-    await readClock();
+    await clock.read();
   } catch (error) {
     showMessage(`Cannot read the service's clock: ${error.message}`, "error");
   }
@@ -175,7 +163,7 @@ async function enter() {
     setInterval(tick, 250),
     setInterval(readDriver, driverReadEveryMs),
     setInterval(readRidesToday, ridesTodayReadEveryMs),
-    setInterval(() => readClock().catch(() => {}), 60000),
+    clock.keepReading(),
   ];
   scheduleTerminal();
 }
@@ -224,7 +212,7 @@ async function drawOutlines() {
   }
   if (roads) {
     const layer = L.geoJSON(roads, { pane: "outlines", interactive: false, style: () => ({ className: "road", weight: 1, opacity: 0.8 }) }).addTo(map);
-    if (!route.key && roads.features.length) map.fitBounds(layer.getBounds(), { animate: false });
+    if (!route.key && !taxiMarker && roads.features.length) map.fitBounds(layer.getBounds(), { animate: false });
   }
 }
 
@@ -235,14 +223,24 @@ function textElement(text) {
   return element;
 }
 
-function showTaxiAt(point) {
+/**
+ * The taxi at `point`, a fix of service time `serviceMs`, sent by this page or not; an older fix than the one
+ * drawn is passed over. The first position, with no route drawn, centres the map on the taxi.
+ */
+function showTaxiAt(point, serviceMs, byThisDevice) {
+  if (shownFix.point && serviceMs < shownFix.serviceMs) return;
+  // The service's copy of the fix this page sent (or of one already drawn) is nothing new.
+  if (shownFix.point && serviceMs === shownFix.serviceMs && (shownFix.byThisDevice || !byThisDevice)) return;
+  Object.assign(shownFix, { point, serviceMs, byThisDevice });
   const where = [point.lat, point.lon];
   if (!taxiMarker) {
     taxiMarker = L.circleMarker(where, { radius: 11, weight: 3, color: "#212121", fillColor: "#fdd835", fillOpacity: 1, className: "own-taxi" })
       .bindTooltip(textElement(`Taxi ${session.username}`)).addTo(map);
+    if (!route.key) map.setView(where, Math.max(map.getZoom(), 15), { animate: false });
   }
   taxiMarker.setLatLng(where);
   taxiMarker.bringToFront();
+  showPosition("");
 }
 
 function choosePlace(latlng) {
@@ -329,6 +327,7 @@ function render(state) {
   availability.setAttribute("aria-pressed", String(available));
   availability.hidden = !["available", "unavailable"].includes(state.state);
   availability.disabled = busyWithAction;
+  if (state.position) servicePosition(state.position);
   renderOffer(state.offer);
   renderRide(state.ride);
   showRoute(state);
@@ -418,7 +417,6 @@ function renderRide(ride) {
     showDriveButton();
     return;
   }
-  if (ride.status === "arrived") rememberArrival(ride.rideId);
   setText("ride-title", ride.reservationId ? `Ride ${ride.rideId} (reservation ${ride.reservationId})` : `Ride ${ride.rideId}`);
   setText("ride-status", rideStatusWords[ride.status] || ride.status);
   showPlace("ride-pickup", ride.pickup);
@@ -430,7 +428,6 @@ function renderRide(ride) {
     "missing-client": ride.status === "arrived" && missingClientWaitLeftS(ride) <= 0,
   };
   for (const [id, on] of Object.entries(enabled)) document.getElementById(id).disabled = busyWithAction || !on;
-  if (ride.taxi && !terminal.position) showTaxiAt(ride.taxi);
   showDriveButton();
   tick();
 }
@@ -439,18 +436,10 @@ for (const [id, step] of [["arrived", "arrived"], ["aboard", "aboard"], ["comple
   document.getElementById(id).addEventListener("click", () => act("POST", `/v1/driver/ride/${step}`));
 }
 
-/** The service time the app first saw ride `rideId` at its pickup, kept across reloads. */
-function arrivalKey(rideId) {
-  return `mytaxi.driver.arrived.${session.username}.${rideId}`;
-}
-
-function rememberArrival(rideId) {
-  if (!localStorage.getItem(arrivalKey(rideId))) localStorage.setItem(arrivalKey(rideId), String(serviceNowMs()));
-}
-
+/** The seconds (service time) until a missing client may be reported: the service says from when (`missingClientFrom`). */
 function missingClientWaitLeftS(ride) {
-  const arrived = Number(localStorage.getItem(arrivalKey(ride.rideId)));
-  return missingClientWaitS - (serviceNowMs() - arrived) / 1000;
+  if (!ride.missingClientFrom) return 0;
+  return (Date.parse(ride.missingClientFrom) - clock.now()) / 1000;
 }
 
 /**
@@ -531,7 +520,7 @@ function clearRoute() {
 function tick() {
   const offer = driver?.offer;
   if (offer) {
-    const left = (Date.parse(offer.expiresAt) - serviceNowMs()) / 1000;
+    const left = (Date.parse(offer.expiresAt) - clock.now()) / 1000;
     setText("offer-countdown", left > 0 ? `Answer within ${countdownText(left)}` : "Time is up");
   }
   const ride = driver?.ride;
@@ -567,7 +556,7 @@ function rememberReservation(notice) {
 
 /** The reservations allocated to the taxi whose pickup is not long past (an hour after it, they are dropped). */
 async function showReservations() {
-  const reservations = storedReservations().filter((kept) => Date.parse(kept.pickupAt) > serviceNowMs() - 3600000);
+  const reservations = storedReservations().filter((kept) => Date.parse(kept.pickupAt) > clock.now() - 3600000);
   localStorage.setItem(reservationsKey(), JSON.stringify(reservations));
   document.getElementById("reservations-section").hidden = reservations.length === 0;
   const items = await Promise.all(reservations.map(async (reservation) => {
@@ -664,11 +653,27 @@ function stopGps() {
   terminal.gpsWatch = null;
 }
 
-/** The position line: where this app last put the taxi, and `note`. */
+/**
+ * The taxi's last position as the service has it (`GET /v1/driver`): drawn when newer than what this page sent.
+ * A page that is the taxi's terminal (a device id entered) and has sent nothing since it was loaded takes it up
+ * as its own last position, so that it goes on repeating it.
+ */
+function servicePosition(position) {
+  const serviceMs = Date.parse(position.time);
+  const point = { lon: position.lon, lat: position.lat };
+  if (!terminal.position && deviceSettings().deviceId) {
+    terminal.position = point;
+    terminal.lastFixServiceMs = serviceMs;
+  }
+  showTaxiAt(point, serviceMs, false);
+}
+
+/** The position line: where the taxi was last put (by this page, or as the service has it), and `note`. */
 function showPosition(note) {
-  const where = terminal.position
-    ? `Sent by this device: ${coordinates(terminal.position)}`
-    : deviceSettings().deviceId ? "Not sent yet by this device" : "From the taxi's terminal";
+  let where;
+  if (shownFix.byThisDevice) where = `Sent by this device: ${coordinates(shownFix.point)}`;
+  else if (shownFix.point) where = `Last position: ${coordinates(shownFix.point)} at ${clockTime(new Date(shownFix.serviceMs).toISOString(), true)}`;
+  else where = deviceSettings().deviceId ? "Not sent yet by this device" : "No position from the taxi's terminal yet";
   setText("position-text", note ? `${where}. ${note}` : where);
 }
 
@@ -687,7 +692,7 @@ async function sendFix(point, speedKmh, bearing) {
   const device = deviceOrAsk();
   if (!device) return false;
   const { deviceId, key } = device;
-  const timestamp = Math.floor(serviceNowMs() / 1000);
+  const timestamp = Math.floor(clock.now() / 1000);
   const parameters = new URLSearchParams({
     id: deviceId, lat: point.lat.toFixed(7), lon: point.lon.toFixed(7), timestamp: String(timestamp),
     speed: (speedKmh / 1.852).toFixed(1), bearing: String(Math.round(bearing)),
@@ -707,7 +712,7 @@ async function sendFix(point, speedKmh, bearing) {
     return false;
   }
   terminal.position = point;
-  showTaxiAt(point);
+  showTaxiAt(point, timestamp * 1000, true);
   showPosition("");
   return true;
 }
@@ -719,11 +724,11 @@ function scheduleTerminal() {
     if (!session.loggedIn) return;
     const leg = drive.on ? currentLeg() : null;
     if (leg) await driveStep(leg);
-    else if (terminal.position && deviceSettings().deviceId && serviceNowMs() - terminal.lastFixServiceMs >= repeatFixAfterServiceS * 1000) {
+    else if (terminal.position && deviceSettings().deviceId && clock.now() - terminal.lastFixServiceMs >= repeatFixAfterServiceS * 1000) {
       await sendFix(terminal.position, 0, 0);
     }
     scheduleTerminal();
-  }, realMs(fixEveryServiceS));
+  }, Math.max(100, clock.realMs(fixEveryServiceS)));
 }
 
 // ---- Drive (demo) ----

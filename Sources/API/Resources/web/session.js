@@ -4,7 +4,8 @@
 // Error carrying the service's own words (the problem's `detail`), and the
 // push socket (/v1/push) that opens again by itself after a drop, with a
 // growing pause, and hands each notification over once (ids only grow: one
-// not above the highest seen is a repeat after a reconnect).
+// not above the highest seen is a repeat after a reconnect); and the service's
+// clock (GET /v1/clock), on which both apps count down.
 
 /** An API error: the HTTP status and the problem document the service sent. */
 export class APIError extends Error {
@@ -121,6 +122,54 @@ export class Session {
     this.closing = true;
     if (this.socket) this.socket.close();
     this.socket = null;
+  }
+}
+
+/**
+ * The service's time, for both apps' countdowns and timestamps: the service may run on a simulated clock, so
+ * its "now" and its rate (service seconds a real second) are read from GET /v1/clock and carried forward by the
+ * browser's clock. The service told its time somewhere between asking and hearing back, so of the readings the
+ * one that came back soonest is kept (under a fast rate a slow answer would put a countdown seconds off), unless
+ * it is old enough that the service may have been restarted since.
+ */
+export class ServiceClock {
+  static readingLifetimeMs = 600000;
+
+  /** A clock read through `session` (GET /v1/clock needs no login); the browser's time until the first reading. */
+  constructor(session) {
+    this.session = session;
+    this.serviceMs = Date.now();
+    this.browserMs = Date.now();
+    this.rate = 1;
+    this.roundTripMs = Infinity;
+  }
+
+  /** One reading, kept when its round trip is the shortest yet or the kept one is old. */
+  async read() {
+    const asked = Date.now();
+    const answer = await this.session.call("GET", "/v1/clock", undefined, { anonymous: true });
+    const answered = Date.now();
+    const roundTripMs = answered - asked;
+    if (roundTripMs > this.roundTripMs && answered - this.browserMs < ServiceClock.readingLifetimeMs) return;
+    this.roundTripMs = roundTripMs;
+    this.browserMs = (asked + answered) / 2;
+    this.serviceMs = Date.parse(answer.now);
+    this.rate = answer.rate || 1;
+  }
+
+  /** Reads the clock again every `everyMs` (failures kept quiet: the last reading goes on); the interval's id. */
+  keepReading(everyMs = 60000) {
+    return setInterval(() => this.read().catch(() => {}), everyMs);
+  }
+
+  /** The service's time now, in milliseconds since the epoch. */
+  now() {
+    return this.serviceMs + (Date.now() - this.browserMs) * this.rate;
+  }
+
+  /** The real milliseconds that `serviceSeconds` of the service's time take. */
+  realMs(serviceSeconds) {
+    return (serviceSeconds * 1000) / this.rate;
   }
 }
 
