@@ -100,16 +100,8 @@ struct FixedPositions: TaxiPositions {
         let dispatcher = try await Self.dispatcher(["C": 400, "D": 150], clock: clock)
         try await Self.freeTaxi("C", in: "161", dispatcher, clock: clock)
         try await Self.freeTaxi("D", in: "48", dispatcher, clock: clock)
-        let events = try await dispatcher.execute(.reserve(
-            "p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: clock.now.addingTimeInterval(2 * 3600)))
-        guard case .reservationMade(let id, _, _) = events.first else {
-            Issue.record("not booked: \(events)")
-            return
-        }
-        clock.advance(by: .seconds(2 * 3600 - 600))
-        let phase = await Self.runTimers(of: dispatcher) { snapshot in
-            if case .allocated = snapshot.reservations[id]?.phase { true } else { false }
-        }.reservations[id]?.phase
+        let id = try await Self.bookAndRunToAllocation(dispatcher, clock: clock)
+        let phase = await dispatcher.snapshot.reservations[id]?.phase
         #expect(phase.map { if case .allocated("D", _) = $0 { true } else { false } } == true, "\(String(describing: phase))")
         dispatcher.close()
     }
@@ -120,16 +112,7 @@ struct FixedPositions: TaxiPositions {
         let clock = ManualClock(now: Date(timeIntervalSince1970: 1_790_000_000))
         let dispatcher = try await Self.dispatcher(["A": 420], clock: clock)
         try await Self.freeTaxi("A", in: "230", dispatcher, clock: clock)
-        let events = try await dispatcher.execute(.reserve(
-            "p1", origin: Self.pickup, zone: "230", destination: Self.pickup, pickupAt: clock.now.addingTimeInterval(2 * 3600)))
-        guard case .reservationMade(let id, _, _) = events.first else {
-            Issue.record("not booked: \(events)")
-            return
-        }
-        clock.advance(by: .seconds(2 * 3600 - 600))
-        _ = await Self.runTimers(of: dispatcher) { snapshot in
-            if case .allocated = snapshot.reservations[id]?.phase { true } else { false }
-        }
+        _ = try await Self.bookAndRunToAllocation(dispatcher, clock: clock)
         await dispatcher.waitForWrites()
         for recipient in ["passenger:p1", "taxi:A"] {
             let told = try await dispatcher.undeliveredNotices(for: recipient, limit: 50).map(\.notice)
@@ -159,6 +142,20 @@ struct FixedPositions: TaxiPositions {
         }.requests[id]?.phase
         #expect(phase.map { if case .arrived("A", _) = $0 { true } else { false } } == true, "\(String(describing: phase))")
         dispatcher.close()
+    }
+
+    /// Books p1 a ride from ``pickup`` in zone 230 two hours ahead, moves
+    /// the clock to its allocation time and runs the timers until the
+    /// reservation has a taxi (or a thousand turns have passed).
+    static func bookAndRunToAllocation(_ dispatcher: Dispatcher, clock: ManualClock) async throws -> ReservationID {
+        let events = try await dispatcher.execute(.reserve(
+            "p1", origin: pickup, zone: "230", destination: pickup, pickupAt: clock.now.addingTimeInterval(2 * 3600)))
+        guard case .reservationMade(let id, _, _) = events.first else { throw DispatcherError.invalid("not booked: \(events)") }
+        clock.advance(by: .seconds(2 * 3600 - 600))
+        _ = await runTimers(of: dispatcher) { snapshot in
+            if case .allocated = snapshot.reservations[id]?.phase { true } else { false }
+        }
+        return id
     }
 
     /// Runs the dispatcher's timer loop until `done` holds for its state

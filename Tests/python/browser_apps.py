@@ -13,7 +13,6 @@ folder of the web pages to serve instead of the built-in ones (`serve
 fixture `browser_tools` skips a test, naming the package, when Chromium,
 chromedriver, Leaflet or Selenium is missing.
 """
-import json
 import os
 import re
 import shutil
@@ -22,13 +21,13 @@ import subprocess
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
 import pytest
+
+from service_process import binary, call, free_port  # noqa: F401 (the tests import them from here too)
 
 # Selenium drives the Debian chromedriver named below: Selenium Manager never
 # runs (it would look up and download drivers), and no usage statistics are sent.
@@ -51,25 +50,8 @@ PHONE = {"width": 390, "height": 844, "deviceScaleFactor": 2, "mobile": True}
 TABLET = {"width": 1280, "height": 800, "deviceScaleFactor": 1, "mobile": False}
 
 
-def binary():
-    explicit = os.environ.get("MYTAXI_BIN")
-    if explicit:
-        return Path(explicit)
-    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout.strip()
-    return Path(bin_dir) / "mytaxi"
 
 
-def call(port, method, path, token=None, body=None):
-    """The JSON answer of one API call (urllib's HTTPError on an error status)."""
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
 
 
 def log_in(port, username):
@@ -96,11 +78,6 @@ def wait_for_lines(path, pattern, process, seconds=60):
     return wait_until(f"a line matching {pattern} in {path}", matching, seconds=seconds)
 
 
-def free_port():
-    """A TCP port free now, for a service that must know its own address before it starts (--public-url)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def metres_between(a, b):

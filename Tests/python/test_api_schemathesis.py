@@ -13,15 +13,14 @@ makes them (the first administrator from the command line, the rest through
 the API). Logging out and disabling accounts are left out: they would end the
 very tokens the run uses.
 """
-import json
-import os
 import shutil
 import subprocess
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
+
+from service_process import binary, call
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFIG = Path(__file__).resolve().parent / "schemathesis.toml"
@@ -29,25 +28,10 @@ PASSWORD = "schema-pass-1"
 
 
 def binaries():
-    explicit = os.environ.get("MYTAXI_BIN")
-    if explicit:
-        mytaxi = Path(explicit)
-    else:
-        bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
-                                 capture_output=True, text=True, check=True).stdout.strip()
-        mytaxi = Path(bin_dir) / "mytaxi"
+    mytaxi = binary()
     return mytaxi, mytaxi.parent / "mytaxi-loadgen"
 
 
-def call(port, method, path, token=None, body=None):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ import json
 import os
 import re
 import shutil
-import socket
 import subprocess
 import time
 import urllib.request
@@ -15,24 +14,15 @@ from pathlib import Path
 
 import pytest
 
+from service_process import binary, free_port
+
 ROOT = Path(__file__).resolve().parents[2]
 TAXIS = 12
 LIVE_LINE = re.compile(r"\): (\d+) taxis, (\d+) free, (\d+) rides open \(waiting, on the way or aboard\), (\d+) rides served, p50 wait")
 
 
-def binary():
-    explicit = os.environ.get("MYTAXI_BIN")
-    if explicit:
-        return Path(explicit)
-    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout.strip()
-    return Path(bin_dir) / "mytaxi"
 
 
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def example_calls(output):

@@ -37,6 +37,8 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from service_process import binary, call
+
 # Selenium drives the Debian chromedriver named below: Selenium Manager never
 # runs (it would look up and download drivers), and no usage statistics are sent.
 os.environ["SE_AVOID_STATS"] = "true"
@@ -64,24 +66,8 @@ HOSTILE_NAMES = [
 ]
 
 
-def binary():
-    explicit = os.environ.get("MYTAXI_BIN")
-    if explicit:
-        return Path(explicit)
-    bin_dir = subprocess.run(["swift", "build", "--show-bin-path"], cwd=ROOT,
-                             capture_output=True, text=True, check=True).stdout.strip()
-    return Path(bin_dir) / "mytaxi"
 
 
-def call(port, method, path, token=None, body=None):
-    request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", method=method,
-                                     data=None if body is None else json.dumps(body).encode())
-    if token:
-        request.add_header("Authorization", f"Bearer {token}")
-    if body is not None:
-        request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=30) as answer:
-        return json.loads(answer.read() or b"null")
 
 
 def answer_headers(port, path, token=None):
