@@ -167,6 +167,7 @@ public struct APIServer: Sendable {
         sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
         let accountsController = AccountsController(accounts: accounts, hasDevice: taxiRegistry.hasDevice)
         accountsController.addRoutes(to: v1.group("accounts").add(middleware: idempotent))
+        OwnAccountController(accounts: accounts).addRoutes(to: v1.group("account"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)

@@ -25,6 +25,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidToken
     /// An administrator named an account that does not exist.
     case unknownAccount(username: String)
+    /// A password change named a current password that is not the account's.
+    case wrongCurrentPassword
     /// The account store failed; nothing was changed.
     case storage(StorageError)
 
@@ -44,6 +46,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
             "the confirmation token is unknown, already used or expired; ask for a new confirmation e-mail"
         case .unknownAccount(let username):
             "there is no account named \(username); check the name (list them with `mytaxi accounts list`)"
+        case .wrongCurrentPassword:
+            "the current password is not this account's; type it again (the password is unchanged)"
         case .storage(let error):
             "the account store failed: \(error)"
         }

@@ -9,6 +9,9 @@ public enum SessionEnd: Sendable, Equatable {
     case loggedOut(tokenHash: Data)
     /// Every session of the account was ended: it was disabled.
     case accountDisabled(accountID: Int64)
+    /// Every session of the account but the one of `kept` (a token's hash)
+    /// was ended: the account's password was changed on that one.
+    case passwordChanged(accountID: Int64, kept: Data)
 }
 
 /// Tells every observer of the sessions this process ends (``SessionEnd``).

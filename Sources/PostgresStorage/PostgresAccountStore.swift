@@ -100,6 +100,16 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
+    public func changePassword(accountID: Int64, passwordHash: String, keepingToken kept: Data?) async throws(StorageError) -> AccountRecord? {
+        try await write { connection in
+            try connection.query("UPDATE account SET password_hash = $1 WHERE id = $2", [.text(passwordHash), .integer(accountID)])
+            try connection.query(
+                "UPDATE token SET revoked = true WHERE account_id = $1 AND hash IS DISTINCT FROM $2",
+                [.integer(accountID), kept.map { .bytes($0) } ?? .null])
+            return try Self.account(id: accountID, on: connection)
+        }
+    }
+
     public func insertToken(_ token: TokenRecord) async throws(StorageError) {
         try await write { connection in try Self.insert(token, on: connection) }
     }

@@ -139,6 +139,14 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
+    public func changePassword(accountID: Int64, passwordHash: String, keepingToken kept: Data?) async throws(StorageError) -> AccountRecord? {
+        try await write { db in
+            try db.execute(sql: "UPDATE account SET password_hash = ? WHERE id = ?", arguments: [passwordHash, accountID])
+            try db.execute(sql: "UPDATE token SET revoked = 1 WHERE account_id = ? AND hash IS NOT ?", arguments: [accountID, kept])
+            return try Self.account(db, id: accountID)
+        }
+    }
+
     public func insertToken(_ token: TokenRecord) async throws(StorageError) {
         try await write { db in try Self.insert(token, in: db) }
     }

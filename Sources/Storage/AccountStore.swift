@@ -47,6 +47,12 @@ public protocol AccountStore: Sendable {
     /// - Returns: the account as it is now, nil when there is none.
     func disable(accountID: Int64) async throws(StorageError) -> AccountRecord?
 
+    /// Sets the password of the account with `accountID` (its hash) and
+    /// revokes every token it has but `kept` (the session that changed
+    /// it), together: every other session ends when this returns.
+    /// - Returns: the account as it is now, nil when there is none.
+    func changePassword(accountID: Int64, passwordHash: String, keepingToken kept: Data?) async throws(StorageError) -> AccountRecord?
+
     /// Stores an issued token.
     /// - Throws: ``StorageError/writeFailed(reason:)`` when its account does
     ///   not exist or a token with the same hash does.

@@ -30,10 +30,10 @@ public final class InMemoryAccountStore: AccountStore {
             outbox.append(OutboxEmail(id: lastEmailID, createdAt: date.roundedToStoredMilliseconds, message: email))
         }
 
-        mutating func update(accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil) {
+        mutating func update(accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil, passwordHash: String? = nil) {
             let old = accounts[index]
             accounts[index] = AccountRecord(
-                id: old.id, username: old.username, role: old.role, email: old.email, passwordHash: old.passwordHash,
+                id: old.id, username: old.username, role: old.role, email: old.email, passwordHash: passwordHash ?? old.passwordHash,
                 taxi: old.taxi, emailConfirmed: emailConfirmed ?? old.emailConfirmed, disabled: disabled ?? old.disabled,
                 createdAt: old.createdAt)
         }
@@ -139,6 +139,15 @@ public final class InMemoryAccountStore: AccountStore {
             guard let index = contents.index(ofAccount: accountID) else { return nil }
             contents.update(accountAt: index, disabled: true)
             contents.revoke { $0.accountID == accountID }
+            return contents.accounts[index]
+        }
+    }
+
+    public func changePassword(accountID: Int64, passwordHash: String, keepingToken kept: Data?) async throws(StorageError) -> AccountRecord? {
+        contents.withLock { contents in
+            guard let index = contents.index(ofAccount: accountID) else { return nil }
+            contents.update(accountAt: index, passwordHash: passwordHash)
+            contents.revoke { $0.accountID == accountID && $0.hash != kept }
             return contents.accounts[index]
         }
     }

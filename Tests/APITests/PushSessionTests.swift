@@ -65,6 +65,16 @@ import Testing
         #expect(closed?.reason?.contains("disabled") == true)
     }
 
+    @Test func aPasswordChangedOnAnotherSessionClosesTheSocket() async throws {
+        let closed = try await closeFrame(of: .passenger) { harness, _ in
+            let other = try await harness.accounts.login(username: "pat", password: APIHarness.password)
+            let session = try #require(try await harness.accounts.authenticateSession(bearer: other.token))
+            try await harness.accounts.changePassword(on: session, current: APIHarness.password, new: "n3w-pass-word")
+        }
+        #expect(closed?.closeCode == .unknown(4004), "\(String(describing: closed))")
+        #expect(closed?.reason?.contains("password was changed") == true)
+    }
+
     @Test func aSocketClosesWhenItsSessionExpires() async throws {
         let closed = try await closeFrame(of: .administrator) { harness, _ in
             harness.clock.advance(by: AccountSettings().sessionLifetime + .seconds(1))

@@ -135,6 +135,28 @@ import Storage
         #expect(try await store.confirmEmail(accountID: 99, tokenHash: Self.hash(8)) == nil)
     }
 
+    /// A password change stores the new hash and revokes every token of the
+    /// account but the one kept, and no other account's.
+    @Test(arguments: implementations)
+    func aPasswordChangeRevokesTheAccountsOtherTokensOnly(implementation: String) async throws {
+        let (store, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let one = try await store.insert(Self.account("one", role: .dispatcher), confirmation: nil)
+        let two = try await store.insert(Self.account("two", role: .dispatcher), confirmation: nil)
+        for (byte, account) in [(1, one), (2, one), (3, two)] as [(UInt8, AccountRecord)] {
+            try await store.insertToken(Self.token(byte, account: account.id))
+        }
+        let changed = try #require(try await store.changePassword(accountID: one.id, passwordHash: "$2b$new", keepingToken: Self.hash(2)))
+        #expect(changed.passwordHash == "$2b$new")
+        for reader in [store] + (try reopen.map { [try $0()] } ?? []) {
+            #expect(try await reader.account(id: one.id)?.passwordHash == "$2b$new")
+            #expect(try await reader.token(hash: Self.hash(1))?.token.revoked == true)
+            #expect(try await reader.token(hash: Self.hash(2))?.token.revoked == false, "the session that changed it goes on")
+            #expect(try await reader.token(hash: Self.hash(3))?.token.revoked == false, "another account's")
+        }
+        #expect(try await store.changePassword(accountID: 99, passwordHash: "$2b$x", keepingToken: nil) == nil)
+    }
+
     /// Disabling an account revokes every token of it, and no other account's.
     @Test(arguments: implementations)
     func disablingRevokesEveryTokenOfTheAccountOnly(implementation: String) async throws {

@@ -283,10 +283,22 @@ def test_a_reservation_is_made_within_its_window_and_cancelled(app):
     tab.screenshot("app-history.png")
     tab.tap("#tabs a[data-screen=profile]")
     assert tab.wait_text("the profile names the passenger", "profile-username", lambda text: text == "ada")
+    tab.type("#password-current", "not-my-pass-1!")
+    tab.type("#password-new", "n3w-pass-word" + Keys.ENTER)
+    tab.wait_text("a wrong current password is refused in the service's words", "password-result",
+                  lambda text: "current password is not this account's" in text)
+    tab.type("#password-current", PASSWORD)
+    tab.type("#password-new", "n3w-pass-word" + Keys.ENTER)
+    tab.wait_text("the password is changed", "password-result", lambda text: text.startswith("The password is changed"))
+    with pytest.raises(urllib.error.HTTPError) as ended:
+        call(port, "GET", "/v1/reservations", ada)
+    assert ended.value.code == 401, "the passenger's other login (the test's own) has ended"
+    assert call(port, "POST", "/v1/sessions", body={"username": "ada", "password": "n3w-pass-word"})["token"]
+    tab.assert_named_controls("profile")
     tab.tap("#logout")
     tab.wait_shown("logged out: the login", "screen-login")
     assert tab.text("login-note") == "You are logged out."
-    assert tab.console_errors() == []
+    assert tab.console_errors([r"/v1/account/password - Failed to load resource: the server responded with a status of 422"]) == []
 
 
 def test_the_confirmation_token_pasted_by_hand(app):

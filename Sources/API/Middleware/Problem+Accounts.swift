@@ -21,7 +21,7 @@ extension Problem {
         case .taken: self = .conflict("\(error)")
         case .badCredentials: self = .unauthorized("\(error)")
         case .emailNotConfirmed, .disabled: self = Problem(status: .forbidden, detail: "\(error)")
-        case .invalidToken: self = .unprocessable("\(error)")
+        case .invalidToken, .wrongCurrentPassword: self = .unprocessable("\(error)")
         case .unknownAccount(let username): self = .notFound("there is no account named \(username); GET /v1/accounts lists them")
         case .storage: self = .unavailable("the account store cannot answer now; nothing was changed; try again shortly")
         }

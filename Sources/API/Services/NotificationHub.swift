@@ -185,6 +185,8 @@ public actor NotificationHub: Service {
         let (ended, reason): ([Int], PushClose) = switch end {
         case .loggedOut(let hash): (sessionOfSocket.filter { $0.value.tokenHash == hash }.map(\.key), .loggedOut)
         case .accountDisabled(let id): (sessionOfSocket.filter { $0.value.account.id == id }.map(\.key), .accountDisabled)
+        case .passwordChanged(let id, let kept):
+            (sessionOfSocket.filter { $0.value.account.id == id && $0.value.tokenHash != kept }.map(\.key), .passwordChanged)
         }
         for socket in ended { close(socket, telling: reason) }
     }

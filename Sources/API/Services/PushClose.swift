@@ -9,6 +9,8 @@ enum PushClose: Sendable, Equatable {
     case sessionExpired
     /// The account was disabled.
     case accountDisabled
+    /// The account's password was changed on another session.
+    case passwordChanged
     /// The service is stopping (WebSocket's 1001, going away).
     case serviceStopping
 
@@ -18,6 +20,7 @@ enum PushClose: Sendable, Equatable {
         case .loggedOut: 4001
         case .sessionExpired: 4002
         case .accountDisabled: 4003
+        case .passwordChanged: 4004
         case .serviceStopping: 1001
         }
     }
@@ -28,6 +31,7 @@ enum PushClose: Sendable, Equatable {
         case .loggedOut: "the session was logged out: log in again with POST /v1/sessions"
         case .sessionExpired: "the session expired: log in again with POST /v1/sessions"
         case .accountDisabled: "the account was disabled"
+        case .passwordChanged: "the account's password was changed: log in again with the new one"
         case .serviceStopping: "the service is stopping: connect again in a moment"
         }
     }

@@ -24,7 +24,7 @@
 //   where it reports (the ride's `taxi`, then each `taxi_position` message)
 //   with its route to the pickup (GET /v1/rides/{id}/route).
 // - Reservations (2 to 48 h ahead, the window shown and checked in the form),
-//   the history of 31 days, and the profile with "Log out".
+//   the history of 31 days, and the profile: the password changed, "Log out".
 //
 // The service may run on a simulated clock (GET /v1/clock: its time and
 // rate): every countdown and time window is reckoned on the service's time,
@@ -967,6 +967,23 @@ async function historyShown() {
   }), "No ride in the last 31 days.");
 }
 
+/** Changes the password: the other logins of the account end, this one goes on. */
+async function changePassword(event) {
+  event.preventDefault();
+  const result = byId("password-result");
+  result.classList.remove("error");
+  const body = { currentPassword: byId("password-current").value, newPassword: byId("password-new").value };
+  try {
+    await session.call("PUT", "/v1/account/password", body);
+  } catch (error) {
+    result.classList.add("error");
+    result.textContent = error.message;
+    return;
+  }
+  byId("password-form").reset();
+  result.textContent = "The password is changed; your other logins have ended.";
+}
+
 function profileShown() {
   setText("profile-username", session.username || "");
   setText("profile-clock", clock.rate === 1 ? "" : `The service runs on a simulated clock, ${clock.rate} times real time: it is ${when(clock.now())} there.`);
@@ -996,6 +1013,7 @@ byId("confirm-wait").addEventListener("click", confirmWait);
 byId("cancel-ride").addEventListener("click", cancelRide);
 byId("summary-close").addEventListener("click", () => { byId("summary").hidden = true; });
 byId("reservation-form").addEventListener("submit", reserve);
+byId("password-form").addEventListener("submit", changePassword);
 byId("logout").addEventListener("click", logOut);
 window.addEventListener("hashchange", route);
 
