@@ -35,11 +35,12 @@ os.environ["SE_AVOID_STATS"] = "true"
 try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.action_chains import ActionChains
     from selenium.webdriver.common.by import By
     from selenium.webdriver.common.keys import Keys
 except ImportError:
     webdriver = None
-    By = Keys = None
+    ActionChains = By = Keys = None
 
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "app-pass-1"

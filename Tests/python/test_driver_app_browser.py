@@ -35,11 +35,9 @@ import re
 import urllib.error
 
 import pytest
-from selenium.webdriver.common.by import By
-from selenium.webdriver.common.keys import Keys
 
-from browser_apps import (TABLET, DriverApp, LineTerminal, ServiceClock, browser_tools, call, chromium, coordinates_in,
-                          log_in, metres_between, mytaxi_serve, wait_until)
+from browser_apps import (TABLET, By, DriverApp, Keys, LineTerminal, ServiceClock, browser_tools, call, chromium,
+                          coordinates_in, log_in, metres_between, mytaxi_serve, wait_until)
 
 CLOCK_RATE = 10
 APP_TAXI, APP_DEVICE = "TX900001", "tablet-900001"

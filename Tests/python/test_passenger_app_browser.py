@@ -34,10 +34,8 @@ import urllib.error
 from datetime import datetime
 
 import pytest
-from selenium.webdriver.common.action_chains import ActionChains
-from selenium.webdriver.common.keys import Keys
 
-from browser_apps import (PASSWORD, PHONE, LineTerminal, PassengerApp, ServiceClock, browser_tools, call, chromium,
+from browser_apps import (PASSWORD, PHONE, ActionChains, Keys, LineTerminal, PassengerApp, ServiceClock, browser_tools, call, chromium,
                           log_in, mytaxi_serve, wait_until)
 
 CLOCK_RATE = 3
