@@ -149,8 +149,10 @@ public struct APIServer: Sendable {
         let loginsPerAddress = AttemptLimiter(burst: loginsPerAddressPerMinute, perMinute: loginsPerAddressPerMinute, clock: clock)
         let registrations = AttemptLimiter(
             burst: registrationsPerAddressPerMinute, perMinute: registrationsPerAddressPerMinute, clock: clock)
+        // One throttle for logins and password changes: a wrong password counts the same in either.
+        let passwordThrottle = LoginThrottle(clock: clock)
         let sessions = SessionsController(
-            accounts: accounts, dispatcher: dispatcher, throttle: LoginThrottle(clock: clock), addressLimiter: loginsPerAddress,
+            accounts: accounts, dispatcher: dispatcher, throttle: passwordThrottle, addressLimiter: loginsPerAddress,
             proxies: trustedProxies, seats: taxiRegistry.seats)
         // Dispatch commands reach the node that decides dispatch, whichever
         // node the client reached; a driver's login and logout are among them.
@@ -167,7 +169,7 @@ public struct APIServer: Sendable {
         sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
         let accountsController = AccountsController(accounts: accounts, hasDevice: taxiRegistry.hasDevice)
         accountsController.addRoutes(to: v1.group("accounts").add(middleware: idempotent))
-        OwnAccountController(accounts: accounts).addRoutes(to: v1.group("account"))
+        OwnAccountController(accounts: accounts, throttle: passwordThrottle, proxies: trustedProxies).addRoutes(to: v1.group("account"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
         let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)

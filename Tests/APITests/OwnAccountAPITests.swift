@@ -44,4 +44,25 @@ import Testing
             #expect(try await client.call(.put, "/v1/account/password", json: "{}").status == .unauthorized)
         }
     }
+
+    /// Wrong current passwords count as wrong logins do: after five, the
+    /// next attempt waits, even with the right password.
+    @Test func wrongCurrentPasswordsAreThrottledAsLoginsAre() async throws {
+        let harness = try await APIHarness()
+        let token = try await harness.token(.passenger)
+        try await harness.test { client in
+            for attempt in 1...5 {
+                let wrong = try await client.call(
+                    .put, "/v1/account/password", token: token, json: #"{"currentPassword": "guess-\#(attempt)!", "newPassword": "n3w-pass-word"}"#)
+                #expect(wrong.status == .unprocessableContent, "attempt \(attempt)")
+            }
+            let right = try await client.call(
+                .put, "/v1/account/password", token: token,
+                json: #"{"currentPassword": "\#(APIHarness.password)", "newPassword": "n3w-pass-word"}"#)
+            #expect(right.status == .tooManyRequests)
+            #expect(right.headers[.retryAfter] != nil)
+            let login = try await client.call(.post, "/v1/sessions", json: #"{"username": "pat", "password": "\#(APIHarness.password)"}"#)
+            #expect(login.status == .tooManyRequests, "the same count holds the login back")
+        }
+    }
 }
