@@ -37,6 +37,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
+from browser_apps import browser_tools  # noqa: F401 (a fixture: Chromium, chromedriver, Leaflet and Selenium checked)
 from service_process import binary, call
 
 # Selenium drives the Debian chromedriver named below: Selenium Manager never
@@ -53,7 +54,6 @@ except ImportError:
 ROOT = Path(__file__).resolve().parents[2]
 PASSWORD = "map-pass-1"
 TAXIS = 12
-LEAFLET = Path("/usr/share/javascript/leaflet/leaflet.js")
 MANHATTAN = ROOT / "Zones" / "manhattan" / "zones.geojson"
 CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
                            "connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; "
@@ -228,22 +228,6 @@ def city(tmp_path_factory):
         serve.terminate()
         serve.wait(timeout=30)
     assert "rides:" in (work / "summary").read_text(), "stopped by SIGTERM, the simulator printed its summary"
-
-
-@pytest.fixture(scope="module")
-def browser_tools():
-    """Chromium and chromedriver from Debian, Leaflet, Selenium: checked before the city is started."""
-    chromium = shutil.which("chromium")
-    if chromium is None:
-        pytest.skip("Chromium is not installed: `make test` installs Debian's chromium")
-    chromedriver = shutil.which("chromedriver")
-    if chromedriver is None:
-        pytest.skip("chromedriver is not installed: `make test` installs Debian's chromium-driver")
-    if not LEAFLET.exists():
-        pytest.skip("Leaflet is not installed: `make test` installs Debian's libjs-leaflet")
-    if webdriver is None:
-        pytest.skip("Selenium is not installed: `make test` installs selenium from PyPI")
-    return chromium, chromedriver
 
 
 @pytest.fixture()
