@@ -1,7 +1,6 @@
 import Accounts
 import DispatchCore
 import DispatchRuntime
-import FixRecords
 import Fleet
 import Foundation
 import Logging
@@ -255,13 +254,20 @@ public actor NotificationHub: Service {
         let now = clock.now
         for passenger in Set(passengerOfSocket.values) {
             guard let view = await dispatcher.openRide(of: passenger) else { continue }
+            switch view.request.phase {
+            case .assigned, .arrived: break
+            case .waiting, .offered, .aboard: continue
+            }
+            guard let taxi = view.request.phase.taxi, let fixTime = fleet.latestPosition(of: taxi)?.time else { continue }
+            // Only the sockets that have not had this fix yet; the message is made for them alone.
+            let behind = passengerOfSocket.filter { socket, follower in
+                follower == passenger && positionSentOfSocket[socket].map { fixTime > $0 } ?? true
+            }.map(\.key)
+            guard !behind.isEmpty else { continue }
             let ride = RideJSON(view, now: now, fleet: fleet)
-            guard ["assigned", "arrived"].contains(ride.status), let taxi = ride.taxi,
-                  let fixTime = FixTime.date(iso8601: taxi.time),
-                  let message = try? encoder.encode(TaxiPositionJSON(ride: ride, taxi: taxi)) else { continue }
-            for (socket, follower) in passengerOfSocket where follower == passenger {
-                guard positionSentOfSocket[socket].map({ fixTime > $0 }) ?? true,
-                      let recipient = recipientOfSocket[socket], let subscriber = users[recipient]?[socket] else { continue }
+            guard let position = ride.taxi, let message = try? encoder.encode(TaxiPositionJSON(ride: ride, taxi: position)) else { continue }
+            for socket in behind {
+                guard let recipient = recipientOfSocket[socket], let subscriber = users[recipient]?[socket] else { continue }
                 subscriber.outgoing.yield(.message(message))
                 positionSentOfSocket[socket] = fixTime
             }
