@@ -164,11 +164,17 @@ public struct APIServer: Sendable {
         sessions.addPublicRoutes(to: router.group("v1/sessions").add(middleware: dispatchCommands))
         PassengersController(accounts: accounts, limiter: registrations, proxies: trustedProxies)
             .addRoutes(to: router.group("v1/passengers").add(middleware: idempotent))
+        PasswordResetsController(accounts: accounts, limiter: registrations, proxies: trustedProxies)
+            .addRoutes(to: router.group("v1/password-resets"))
 
         let v1 = router.group("v1").add(middleware: AuthenticationMiddleware(accounts: accounts))
         sessions.addRoutes(to: v1.group("sessions").add(middleware: dispatchCommands))
-        let accountsController = AccountsController(accounts: accounts, hasDevice: taxiRegistry.hasDevice)
+        let accountsController = AccountsController(
+            accounts: accounts, hasDevice: taxiRegistry.hasDevice,
+            anonymiseRides: { [dispatcher] passenger, replacement in try await dispatcher.anonymiseRides(of: passenger, as: replacement) },
+            openRide: { [dispatcher] passenger in await dispatcher.openRideOrReservation(of: passenger) })
         accountsController.addRoutes(to: v1.group("accounts").add(middleware: idempotent))
+        accountsController.addAuditRoutes(to: v1.group("audit"))
         OwnAccountController(accounts: accounts, throttle: passwordThrottle, proxies: trustedProxies).addRoutes(to: v1.group("account"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))

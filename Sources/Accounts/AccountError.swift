@@ -27,6 +27,8 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownAccount(username: String)
     /// A password change named a current password that is not the account's.
     case wrongCurrentPassword
+    /// An administrator named a deleted account, which nothing changes any more.
+    case deleted(username: String)
     /// The account store failed; nothing was changed.
     case storage(StorageError)
 
@@ -43,11 +45,13 @@ public enum AccountError: Error, Sendable, Equatable, CustomStringConvertible {
         case .disabled:
             "this account is disabled; ask an administrator"
         case .invalidToken:
-            "the confirmation token is unknown, already used or expired; ask for a new confirmation e-mail"
+            "the token is unknown, already used or expired; ask for a new confirmation e-mail (or a new password reset)"
         case .unknownAccount(let username):
             "there is no account named \(username); check the name (list them with `mytaxi accounts list`)"
         case .wrongCurrentPassword:
             "the current password is not this account's; type it again (the password is unchanged)"
+        case .deleted(let username):
+            "the account \(username) is deleted: its personal data is erased and it cannot be changed or enabled; create a new account"
         case .storage(let error):
             "the account store failed: \(error)"
         }

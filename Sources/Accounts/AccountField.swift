@@ -9,6 +9,8 @@ public enum AccountField: String, Sendable, Codable, CaseIterable, CustomStringC
     case password
     /// The taxi a driver drives.
     case taxi
+    /// What the account may do.
+    case role
 
     public var description: String {
         switch self {
@@ -16,6 +18,7 @@ public enum AccountField: String, Sendable, Codable, CaseIterable, CustomStringC
         case .email: "e-mail address"
         case .password: "password"
         case .taxi: "taxi"
+        case .role: "role"
         }
     }
 }

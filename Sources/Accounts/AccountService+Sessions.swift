@@ -87,24 +87,23 @@ extension AccountService {
         return found?.token.kind == .session && found?.account.disabled == true
     }
 
-    /// Confirms a passenger's e-mail address with the token of the
-    /// confirmation e-mail, which then no longer works: the passenger may
-    /// log in from now on.
+    /// Confirms an e-mail address with the token of a confirmation e-mail,
+    /// which then no longer works: a new passenger may log in from now on;
+    /// an account that asked to move to a new address
+    /// (``requestEmailChange(on:password:newEmail:)``) has it from now on.
     /// - Returns: the account, confirmed.
     /// - Throws: ``AccountError/invalidToken`` for a token unknown, used or
-    ///   expired; ``AccountError/disabled``; ``AccountError/storage(_:)``.
+    ///   expired; ``AccountError/disabled``; ``AccountError/taken(field:value:)``
+    ///   when another account took the new address meanwhile;
+    ///   ``AccountError/storage(_:)``.
     @discardableResult
     public func confirmEmail(token: String) async throws(AccountError) -> AccountRecord {
-        guard token.utf8.count <= Self.maximumBearerLength else { throw .invalidToken }
-        let hash = SecretToken.hash(of: token)
-        let found = try await storing { () async throws(StorageError) in try await store.token(hash: hash) }
-        guard let found, found.token.kind == .emailConfirmation, !found.token.revoked,
-              clock.now < found.token.expiresAt
-        else { throw .invalidToken }
+        let found = try await workingToken(token, kind: .emailConfirmation, .emailChange)
         if found.account.disabled { throw .disabled }
         let confirmed = try await storing { () async throws(StorageError) in
-            try await store.confirmEmail(accountID: found.account.id, tokenHash: hash)
+            try await store.confirmEmail(accountID: found.account.id, tokenHash: found.token.hash)
         }
+        sessions.forget(accountID: found.account.id)
         return confirmed ?? found.account
     }
 

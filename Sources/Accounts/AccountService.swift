@@ -98,7 +98,7 @@ public final class AccountService: Sendable {
 
     /// Creates an account of any role on an administrator's word (SPEC A2),
     /// and the first administrator from the command line: its e-mail
-    /// address, if any, counts as confirmed. A passenger needs an e-mail
+    /// address, if any, counts as confirmed. The audit log says `actor` did it. A passenger needs an e-mail
     /// address; a driver drives `taxi`, by default the taxi whose id is the
     /// username; no other role has a taxi. Whether the taxi is in the
     /// devices file is for the caller to check.
@@ -108,7 +108,8 @@ public final class AccountService: Sendable {
     ///   broken, ``AccountError/taken(field:value:)``, ``AccountError/storage(_:)``.
     @discardableResult
     public func createAccount(
-        role: Role, username: String, password: String, email: String? = nil, taxi: TaxiID? = nil
+        role: Role, username: String, password: String, email: String? = nil, taxi: TaxiID? = nil,
+        by actor: String = AccountService.consoleActor
     ) async throws(AccountError) -> AccountRecord {
         var malformed: [FieldProblem] = []
         do {
@@ -132,29 +133,9 @@ public final class AccountService: Sendable {
         let account = NewAccount(
             username: username, role: role, email: email, passwordHash: await hasher.hash(password),
             taxi: role == .driver ? taxi ?? TaxiID(username) : nil, emailConfirmed: email != nil, createdAt: clock.now)
-        return try await storing { () async throws(StorageError) in try await store.insert(account, confirmation: nil) }
-    }
-
-    /// The accounts, or those with `role`, oldest first: at most `limit`,
-    /// whose ids come after `after` (0: from the first).
-    public func list(role: Role? = nil, after: Int64 = 0, limit: Int = .max) async throws(AccountError) -> [AccountRecord] {
-        try await storing { () async throws(StorageError) in try await store.accounts(role: role, after: after, limit: limit) }
-    }
-
-    /// Disables the account named `username` (any case) and revokes all its
-    /// tokens together: its bearer tokens stop working when this returns,
-    /// and it can no longer log in.
-    /// - Throws: ``AccountError/unknownAccount(username:)``, ``AccountError/storage(_:)``.
-    @discardableResult
-    public func disable(username: String) async throws(AccountError) -> AccountRecord {
-        let disabled = try await storing { () async throws(StorageError) -> AccountRecord? in
-            guard let account = try await store.account(username: username) else { return nil }
-            return try await store.disable(accountID: account.id)
-        }
-        guard let disabled else { throw .unknownAccount(username: username) }
-        sessions.forget(accountID: disabled.id)
-        sessionEnds.tell(.accountDisabled(accountID: disabled.id))
-        return disabled
+        let created = try await storing { () async throws(StorageError) in try await store.insert(account, confirmation: nil) }
+        try await audit(actor, "account.create", created.username, created.description)
+        return created
     }
 
     /// The newest `limit` e-mails of the outbox, newest first: what a mail

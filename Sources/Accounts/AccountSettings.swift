@@ -11,6 +11,11 @@ public struct AccountSettings: Sendable {
     public var sessionLifetime: Duration
     /// How long a confirmation e-mail's token works (24 h by default).
     public var confirmationLifetime: Duration
+    /// How long a "forgot password" e-mail's token works (1 h by default).
+    public var passwordResetLifetime: Duration
+    /// When set, "forgot password" e-mails also carry a link: this text
+    /// with the token appended (e.g. `https://taxi.example/app#reset=`).
+    public var passwordResetLinkPrefix: String?
     /// How long this process trusts a session it recognised before reading
     /// the store again (5 s by default): what another service instance
     /// sharing the store revokes takes effect within this time; what this
@@ -24,8 +29,11 @@ public struct AccountSettings: Sendable {
     public init(
         bcryptCost: UInt8 = 10, sessionLifetime: Duration = .seconds(12 * 3600),
         confirmationLifetime: Duration = .seconds(24 * 3600), sessionRecheckInterval: Duration = .seconds(5),
-        confirmationLinkPrefix: String? = nil
+        confirmationLinkPrefix: String? = nil, passwordResetLifetime: Duration = .seconds(3600),
+        passwordResetLinkPrefix: String? = nil
     ) {
+        self.passwordResetLifetime = passwordResetLifetime
+        self.passwordResetLinkPrefix = passwordResetLinkPrefix
         self.bcryptCost = min(max(bcryptCost, 4), 31)
         self.sessionLifetime = sessionLifetime
         self.confirmationLifetime = confirmationLifetime

@@ -9,9 +9,13 @@ public enum SessionEnd: Sendable, Equatable {
     case loggedOut(tokenHash: Data)
     /// Every session of the account was ended: it was disabled.
     case accountDisabled(accountID: Int64)
-    /// Every session of the account but the one of `kept` (a token's hash)
-    /// was ended: the account's password was changed on that one.
-    case passwordChanged(accountID: Int64, kept: Data)
+    /// Every session of the account but the one of `kept` (a token's hash;
+    /// nil: every one) was ended: the account's password was changed on
+    /// that one, or reset from a "forgot password" e-mail.
+    case passwordChanged(accountID: Int64, kept: Data?)
+    /// Every session of the account was ended: an administrator changed its
+    /// role or its taxi, or deleted it.
+    case accountChanged(accountID: Int64)
 }
 
 /// Tells every observer of the sessions this process ends (``SessionEnd``).

@@ -348,6 +348,30 @@ public actor Dispatcher {
         }
     }
 
+    /// Files every ended ride and booking of `passenger` under `replacement`
+    /// (a deleted account's placeholder name) and forgets the notifications
+    /// for `passenger` (SPEC A2: a deleted passenger's data is erased, its
+    /// rides stay for the statistics).
+    /// - Returns: how many rides and bookings were filed anew.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be written.
+    @discardableResult
+    public func anonymiseRides(of passenger: PassengerID, as replacement: PassengerID) async throws(DispatcherError) -> Int {
+        do {
+            return try await log.anonymise(
+                passenger: passenger.text, as: replacement.text, recipient: DispatchNotices.recipient(passenger: passenger))
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// The id of the open ride or the upcoming reservation of `passenger`
+    /// (`R12`, `B3`), nil when it has neither: what must end before its account is deleted.
+    public func openRideOrReservation(of passenger: PassengerID) -> String? {
+        let state = engine.snapshot
+        if let ride = state.openRequestOfPassenger[passenger] { return ride.description }
+        return state.reservations(where: { $0.passenger == passenger }).first?.id.description
+    }
+
     /// The rides and bookings that ended in the past `days` days of every
     /// passenger whose id starts with `prefix` (the dispatchers' phone
     /// callers, `phone:`), most recent first.

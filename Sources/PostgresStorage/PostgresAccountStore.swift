@@ -21,19 +21,23 @@ public final class PostgresAccountStore: AccountStore {
     static var tokenKindNames: String { TokenKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ") }
 
     private static let accountColumns =
-        "account.id, username, role, email, password_hash, taxi, email_confirmed, disabled, account.created_ms"
+        "account.id, username, role, account.email, password_hash, taxi, email_confirmed, disabled, account.created_ms, deleted"
+
+    /// The SQL condition of each account state, as ``AccountRecord/state`` decides it.
+    private static func condition(of state: AccountState) -> String {
+        switch state {
+        case .deleted: "deleted"
+        case .disabled: "NOT deleted AND disabled"
+        case .unconfirmed: "NOT deleted AND NOT disabled AND role = 'passenger' AND NOT email_confirmed"
+        case .active: "NOT deleted AND NOT disabled AND (role <> 'passenger' OR email_confirmed)"
+        }
+    }
 
     @discardableResult
     public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
         try await write { connection in
-            // Column names from this list only, never from a caller.
             for (column, value) in [("username", account.username), ("email", account.email), ("taxi", account.taxi?.text)] {
-                guard let value else { continue }
-                if try connection.query(
-                    "SELECT 1 FROM account WHERE lower(\(column) COLLATE \"C\") = lower($1 COLLATE \"C\")", [.text(value)]
-                ).count > 0 {
-                    throw StorageError.conflict(field: column, value: value)
-                }
+                try Self.checkFree(column, value, on: connection)
             }
             let id = try connection.query(
                 """
@@ -71,11 +75,19 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
-        try await read { connection in
+    public func accounts(matching query: AccountQuery, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
+        let state = query.state.map { " AND (\(Self.condition(of: $0)))" } ?? ""
+        return try await read { connection in
             try Self.accounts(connection.query(
-                "SELECT \(Self.accountColumns) FROM account WHERE ($1::text IS NULL OR role = $1::text) AND id > $2 ORDER BY id LIMIT $3",
-                [.optional(role?.rawValue), .integer(after), .integer(Int64(clamping: max(0, limit)))]))
+                """
+                SELECT \(Self.accountColumns) FROM account
+                WHERE ($1::text IS NULL OR role = $1::text)\(state)
+                    AND ($2::text IS NULL OR strpos(lower(username COLLATE "C"), lower($2::text COLLATE "C")) > 0
+                        OR strpos(lower(coalesce(email, '') COLLATE "C"), lower($2::text COLLATE "C")) > 0)
+                    AND id > $3 ORDER BY id LIMIT $4
+                """,
+                [.optional(query.role?.rawValue), .optional(query.text), .integer(after),
+                 .integer(Int64(clamping: max(0, limit)))]))
         }
     }
 
@@ -85,6 +97,12 @@ public final class PostgresAccountStore: AccountStore {
 
     public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
         try await write { connection in
+            let token = try connection.query(
+                "SELECT email FROM token WHERE hash = $1 AND account_id = $2", [.bytes(tokenHash), .integer(accountID)])
+            if token.count == 1, let newAddress = try token.text(0, "email") {
+                try Self.checkFree("email", newAddress, but: accountID, on: connection)
+                try connection.query("UPDATE account SET email = $1 WHERE id = $2", [.text(newAddress), .integer(accountID)])
+            }
             try connection.query("UPDATE account SET email_confirmed = true WHERE id = $1", [.integer(accountID)])
             try connection.query(
                 "UPDATE token SET revoked = true WHERE hash = $1 AND account_id = $2", [.bytes(tokenHash), .integer(accountID)])
@@ -92,10 +110,43 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+    public func setDisabled(_ disabled: Bool, accountID: Int64) async throws(StorageError) -> AccountRecord? {
         try await write { connection in
-            try connection.query("UPDATE account SET disabled = true WHERE id = $1", [.integer(accountID)])
-            try connection.query("UPDATE token SET revoked = true WHERE account_id = $1", [.integer(accountID)])
+            try connection.query(
+                "UPDATE account SET disabled = ($1 OR deleted) WHERE id = $2", [.boolean(disabled), .integer(accountID)])
+            if disabled { try connection.query("UPDATE token SET revoked = true WHERE account_id = $1", [.integer(accountID)]) }
+            return try Self.account(id: accountID, on: connection)
+        }
+    }
+
+    public func update(
+        accountID: Int64, role: Role, email: String?, emailConfirmed: Bool, taxi: TaxiID?
+    ) async throws(StorageError) -> AccountRecord? {
+        try await write { connection in
+            try Self.checkFree("email", email, but: accountID, on: connection)
+            try Self.checkFree("taxi", taxi?.text, but: accountID, on: connection)
+            try connection.query(
+                """
+                UPDATE token SET revoked = true WHERE account_id = $1 AND EXISTS (
+                    SELECT 1 FROM account WHERE id = $1 AND (role <> $2 OR taxi IS DISTINCT FROM $3))
+                """,
+                [.integer(accountID), .text(role.rawValue), .optional(taxi?.text)])
+            try connection.query(
+                "UPDATE account SET role = $1, email = $2, email_confirmed = $3, taxi = $4 WHERE id = $5",
+                [.text(role.rawValue), .optional(email), .boolean(emailConfirmed), .optional(taxi?.text), .integer(accountID)])
+            return try Self.account(id: accountID, on: connection)
+        }
+    }
+
+    public func erase(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        try await write { connection in
+            try connection.query(
+                """
+                UPDATE account SET username = $1, email = NULL, password_hash = $2, taxi = NULL, email_confirmed = false,
+                    disabled = true, deleted = true WHERE id = $3
+                """,
+                [.text(AccountRecord.deletedUsername(id: accountID)), .text(AccountRecord.erasedPasswordHash), .integer(accountID)])
+            try connection.query("DELETE FROM token WHERE account_id = $1", [.integer(accountID)])
             return try Self.account(id: accountID, on: connection)
         }
     }
@@ -118,7 +169,8 @@ public final class PostgresAccountStore: AccountStore {
         try await read { connection in
             let rows = try connection.query(
                 """
-                SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked
+                SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked,
+                    token.email AS token_email
                 FROM token JOIN account ON account.id = token.account_id WHERE hash = $1
                 """, [.bytes(hash)])
             guard rows.count == 1, let account = try Self.accounts(rows).first else { return nil }
@@ -129,7 +181,8 @@ public final class PostgresAccountStore: AccountStore {
             let token = TokenRecord(
                 hash: try rows.bytes(0, "hash"), accountID: account.id, kind: kind,
                 createdAt: Date(storedMilliseconds: try rows.integer(0, "token_created_ms")),
-                expiresAt: Date(storedMilliseconds: try rows.integer(0, "expires_ms")), revoked: try rows.boolean(0, "revoked"))
+                expiresAt: Date(storedMilliseconds: try rows.integer(0, "expires_ms")), revoked: try rows.boolean(0, "revoked"),
+                email: try rows.text(0, "token_email"))
             return (token, account)
         }
     }
@@ -152,7 +205,7 @@ public final class PostgresAccountStore: AccountStore {
     public func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int {
         try await write { connection in
             let abandoned = """
-                SELECT id FROM account WHERE role = 'passenger' AND NOT email_confirmed AND NOT EXISTS (
+                SELECT id FROM account WHERE role = 'passenger' AND NOT email_confirmed AND NOT deleted AND NOT EXISTS (
                     SELECT 1 FROM token WHERE token.account_id = account.id AND kind = $1 AND expires_ms >= $2)
                 """
             let arguments: [PostgresValue] = [.text(TokenKind.emailConfirmation.rawValue), .integer(date.storedMilliseconds)]
@@ -180,10 +233,54 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
+    @discardableResult
+    public func appendAudit(_ action: AuditAction, at date: Date) async throws(StorageError) -> AuditEntry {
+        try await write { connection in
+            let id = try connection.query(
+                "INSERT INTO audit (at_ms, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5) RETURNING id",
+                [.integer(date.storedMilliseconds), .text(action.actor), .text(action.action), .text(action.target),
+                 .text(action.detail)]
+            ).integer(0, "id")
+            return AuditEntry(
+                id: id, at: date.roundedToStoredMilliseconds, actor: action.actor, action: action.action,
+                target: action.target, detail: action.detail)
+        }
+    }
+
+    public func auditEntries(target: String?, before: Int64, limit: Int) async throws(StorageError) -> [AuditEntry] {
+        try await read { connection in
+            let rows = try connection.query(
+                """
+                SELECT id, at_ms, actor, action, target, detail FROM audit
+                WHERE ($1::text IS NULL OR lower(target COLLATE "C") = lower($1::text COLLATE "C")) AND id < $2
+                ORDER BY id DESC LIMIT $3
+                """,
+                [.optional(target), .integer(before), .integer(Int64(clamping: max(0, limit)))])
+            return try (0..<rows.count).map { row in
+                AuditEntry(
+                    id: try rows.integer(row, "id"), at: Date(storedMilliseconds: try rows.integer(row, "at_ms")),
+                    actor: try rows.string(row, "actor"), action: try rows.string(row, "action"),
+                    target: try rows.string(row, "target"), detail: try rows.string(row, "detail"))
+            }
+        }
+    }
+
+    /// Throws a conflict when an account other than `id` has `value` in
+    /// `column`, regardless of ASCII case (a column name from this file only).
+    private static func checkFree(_ column: String, _ value: String?, but id: Int64? = nil, on connection: PostgresConnection) throws {
+        guard let value else { return }
+        if try connection.query(
+            "SELECT 1 FROM account WHERE lower(\(column) COLLATE \"C\") = lower($1 COLLATE \"C\") AND id IS DISTINCT FROM $2",
+            [.text(value), id.map { .integer($0) } ?? .null]
+        ).count > 0 {
+            throw StorageError.conflict(field: column, value: value)
+        }
+    }
+
     private static func insert(_ confirmation: AccountConfirmation, accountID: Int64, on connection: PostgresConnection) throws {
         try insert(
-            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
-                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
+            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: confirmation.kind,
+                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt, email: confirmation.newAddress),
             on: connection)
         try insert(confirmation.email, at: confirmation.createdAt, on: connection)
     }
@@ -196,9 +293,9 @@ public final class PostgresAccountStore: AccountStore {
 
     private static func insert(_ token: TokenRecord, on connection: PostgresConnection) throws {
         try connection.query(
-            "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked) VALUES ($1, $2, $3, $4, $5, $6)",
+            "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked, email) VALUES ($1, $2, $3, $4, $5, $6, $7)",
             [.bytes(token.hash), .integer(token.accountID), .text(token.kind.rawValue), .integer(token.createdAt.storedMilliseconds),
-             .integer(token.expiresAt.storedMilliseconds), .boolean(token.revoked)])
+             .integer(token.expiresAt.storedMilliseconds), .boolean(token.revoked), .optional(token.email)])
     }
 
     private static func account(id: Int64, on connection: PostgresConnection) throws -> AccountRecord? {
@@ -213,7 +310,8 @@ public final class PostgresAccountStore: AccountStore {
                 id: try rows.integer(row, "id"), username: try rows.string(row, "username"), role: role,
                 email: try rows.text(row, "email"), passwordHash: try rows.string(row, "password_hash"),
                 taxi: try rows.text(row, "taxi").map { TaxiID($0) }, emailConfirmed: try rows.boolean(row, "email_confirmed"),
-                disabled: try rows.boolean(row, "disabled"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")))
+                disabled: try rows.boolean(row, "disabled"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")),
+                deleted: try rows.boolean(row, "deleted"))
         }
     }
 

@@ -173,4 +173,21 @@ public final class PostgresDispatchLog: FencedDispatchLog {
             }
         }
     }
+
+    @discardableResult
+    public func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int {
+        try await pool.run(transaction: true, { .writeFailed(reason: $0) }) { connection in
+            let rows = try connection.query("SELECT id, record FROM ride_history WHERE passenger = $1 FOR UPDATE", [.text(passenger)])
+            let encoder = JSONEncoder()
+            for row in 0..<rows.count {
+                var record = try JSONDecoder().decode(RideHistoryRecord.self, from: try rows.bytes(row, "record"))
+                record.passenger = replacement
+                try connection.query(
+                    "UPDATE ride_history SET passenger = $1, record = $2 WHERE id = $3",
+                    [.text(replacement), .bytes(try encoder.encode(record)), .integer(try rows.integer(row, "id"))])
+            }
+            try connection.query("DELETE FROM notification WHERE recipient = $1", [.optional(recipient)])
+            return rows.count
+        }
+    }
 }

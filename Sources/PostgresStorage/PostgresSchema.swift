@@ -80,7 +80,7 @@ public enum PostgresSchema {
                 CREATE TABLE token (
                     hash bytea PRIMARY KEY CHECK (length(hash) = 32),
                     account_id int8 NOT NULL REFERENCES account (id),
-                    kind text NOT NULL CHECK (kind IN (\(PostgresAccountStore.tokenKindNames))),
+                    kind text NOT NULL CHECK (kind IN ('session', 'emailConfirmation')),
                     created_ms int8 NOT NULL,
                     expires_ms int8 NOT NULL,
                     revoked boolean NOT NULL DEFAULT false);
@@ -183,6 +183,22 @@ public enum PostgresSchema {
                     body bytea NOT NULL,
                     answered_ms int8 NOT NULL);
                 CREATE INDEX idempotent_answer_age ON idempotent_answer (answered_ms);
+                """),
+        PostgresMigration(
+            version: 10, description: "deleted accounts, password-reset and e-mail-change tokens, the audit log",
+            sql: """
+                ALTER TABLE account ADD COLUMN deleted boolean NOT NULL DEFAULT false;
+                ALTER TABLE token ADD COLUMN email text;
+                ALTER TABLE token DROP CONSTRAINT token_kind_check;
+                ALTER TABLE token ADD CONSTRAINT token_kind_check CHECK (kind IN (\(PostgresAccountStore.tokenKindNames)));
+                CREATE TABLE audit (
+                    id bigserial PRIMARY KEY,
+                    at_ms int8 NOT NULL,
+                    actor text NOT NULL,
+                    action text NOT NULL,
+                    target text NOT NULL,
+                    detail text NOT NULL);
+                CREATE INDEX audit_target ON audit (lower(target COLLATE "C"), id);
                 """),
     ]
 

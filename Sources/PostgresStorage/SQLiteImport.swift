@@ -41,7 +41,9 @@ public enum SQLiteImport {
                     guard held.isEmpty else { throw SQLiteImportError.targetNotEmpty(server: pool.url.server, holds: held) }
                     var summary = SQLiteImportSummary()
                     try importAccounts(reader, on: connection, into: &summary)
-                    progress("accounts: \(summary.accounts), tokens: \(summary.tokens), outbox e-mails: \(summary.outboxEmails)")
+                    progress(
+                        "accounts: \(summary.accounts), tokens: \(summary.tokens), outbox e-mails: \(summary.outboxEmails), "
+                            + "audit entries: \(summary.auditEntries)")
                     try importZoneSets(reader, on: connection, into: &summary)
                     progress("zone set versions: \(summary.zoneSetVersions)")
                     try importDispatchLog(reader, on: connection, into: &summary)
@@ -74,7 +76,7 @@ public enum SQLiteImport {
         let tables = [
             ("archived_fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
             ("ride_history", "rides"), ("notification", "notifications"), ("account", "accounts"), ("token", "tokens"),
-            ("outbox", "outbox e-mails"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
+            ("outbox", "outbox e-mails"), ("audit", "audit entries"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
         ]
         return try tables.compactMap { table, what in
             // Table names from this list only, never from a caller.
@@ -89,20 +91,20 @@ public enum SQLiteImport {
         for account in try reader.accounts() {
             try connection.query(
                 """
-                INSERT INTO account (id, username, role, email, password_hash, taxi, email_confirmed, disabled, created_ms)
-                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+                INSERT INTO account (id, username, role, email, password_hash, taxi, email_confirmed, disabled, created_ms, deleted)
+                VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
                 """,
                 [.integer(account.id), .text(account.username), .text(account.role.rawValue), .optional(account.email),
                  .text(account.passwordHash), .optional(account.taxi?.text), .boolean(account.emailConfirmed),
-                 .boolean(account.disabled), .integer(account.createdAt.storedMilliseconds)])
+                 .boolean(account.disabled), .integer(account.createdAt.storedMilliseconds), .boolean(account.deleted)])
             summary.accounts += 1
         }
         for token in try reader.tokens() {
             try connection.query(
-                "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked) VALUES ($1, $2, $3, $4, $5, $6)",
+                "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked, email) VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 [.bytes(token.hash), .integer(token.accountID), .text(token.kind.rawValue),
                  .integer(token.createdAt.storedMilliseconds), .integer(token.expiresAt.storedMilliseconds),
-                 .boolean(token.revoked)])
+                 .boolean(token.revoked), .optional(token.email)])
             summary.tokens += 1
         }
         for email in try reader.outbox() {
@@ -112,8 +114,16 @@ public enum SQLiteImport {
                  .integer(email.createdAt.storedMilliseconds)])
             summary.outboxEmails += 1
         }
+        for entry in try reader.auditEntries() {
+            try connection.query(
+                "INSERT INTO audit (id, at_ms, actor, action, target, detail) VALUES ($1, $2, $3, $4, $5, $6)",
+                [.integer(entry.id), .integer(entry.at.storedMilliseconds), .text(entry.actor), .text(entry.action),
+                 .text(entry.target), .text(entry.detail)])
+            summary.auditEntries += 1
+        }
         try continueCounter(of: "account", column: "id", on: connection)
         try continueCounter(of: "outbox", column: "id", on: connection)
+        try continueCounter(of: "audit", column: "id", on: connection)
     }
 
     private static func importZoneSets(
@@ -235,6 +245,8 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var tokens = 0
     /// E-mails of the outbox.
     public var outboxEmails = 0
+    /// Entries of the audit log.
+    public var auditEntries = 0
     /// Zone set versions.
     public var zoneSetVersions = 0
     /// Whether a snapshot of the speeds learned from the fleet was there.
@@ -244,7 +256,7 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         "\(fixes) fixes, \(dispatchLogEntries) dispatch log entries (\(dispatchSnapshot ? "with" : "no") snapshot), "
             + "\(rides) rides, \(notifications) notifications, \(accounts) accounts, \(tokens) tokens, "
-            + "\(outboxEmails) outbox e-mails, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
+            + "\(outboxEmails) outbox e-mails, \(auditEntries) audit entries, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
     }
 }
 

@@ -32,7 +32,6 @@ public final class SQLiteAccountStore: AccountStore {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("accounts, tokens and the outbox") { db in
             let roles = Role.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
-            let kinds = TokenKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
             try db.execute(sql: """
                 CREATE TABLE account (
                     id INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -47,7 +46,7 @@ public final class SQLiteAccountStore: AccountStore {
                 CREATE TABLE token (
                     hash BLOB PRIMARY KEY CHECK (length(hash) = 32),
                     account_id INTEGER NOT NULL REFERENCES account (id),
-                    kind TEXT NOT NULL CHECK (kind IN (\(kinds))),
+                    kind TEXT NOT NULL CHECK (kind IN ('session', 'emailConfirmation')),
                     created_ms INTEGER NOT NULL,
                     expires_ms INTEGER NOT NULL,
                     revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1))) WITHOUT ROWID;
@@ -61,20 +60,56 @@ public final class SQLiteAccountStore: AccountStore {
                     created_ms INTEGER NOT NULL);
                 """)
         }
+        migrator.registerMigration("deleted accounts, password-reset and e-mail-change tokens, the audit log") { db in
+            // SQLite cannot change a CHECK: the token table is made anew with every kind and the new address.
+            let kinds = TokenKind.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.execute(sql: """
+                ALTER TABLE account ADD COLUMN deleted INTEGER NOT NULL DEFAULT 0 CHECK (deleted IN (0, 1));
+                CREATE TABLE token_with_address (
+                    hash BLOB PRIMARY KEY CHECK (length(hash) = 32),
+                    account_id INTEGER NOT NULL REFERENCES account (id),
+                    kind TEXT NOT NULL CHECK (kind IN (\(kinds))),
+                    created_ms INTEGER NOT NULL,
+                    expires_ms INTEGER NOT NULL,
+                    revoked INTEGER NOT NULL DEFAULT 0 CHECK (revoked IN (0, 1)),
+                    email TEXT) WITHOUT ROWID;
+                INSERT INTO token_with_address (hash, account_id, kind, created_ms, expires_ms, revoked)
+                    SELECT hash, account_id, kind, created_ms, expires_ms, revoked FROM token;
+                DROP TABLE token;
+                ALTER TABLE token_with_address RENAME TO token;
+                CREATE INDEX token_account ON token (account_id);
+                CREATE INDEX token_expiry ON token (expires_ms);
+                CREATE TABLE audit (
+                    id INTEGER PRIMARY KEY AUTOINCREMENT,
+                    at_ms INTEGER NOT NULL,
+                    actor TEXT NOT NULL,
+                    action TEXT NOT NULL,
+                    target TEXT NOT NULL COLLATE NOCASE,
+                    detail TEXT NOT NULL);
+                CREATE INDEX audit_target ON audit (target, id);
+                """)
+        }
         return migrator
     }
 
     static let accountColumns =
-        "account.id, username, role, email, password_hash, taxi, email_confirmed, disabled, account.created_ms"
+        "account.id, username, role, account.email, password_hash, taxi, email_confirmed, disabled, account.created_ms, deleted"
+
+    /// The SQL condition of each account state, as ``AccountRecord/state`` decides it.
+    static func condition(of state: AccountState) -> String {
+        switch state {
+        case .deleted: "deleted = 1"
+        case .disabled: "deleted = 0 AND disabled = 1"
+        case .unconfirmed: "deleted = 0 AND disabled = 0 AND role = 'passenger' AND email_confirmed = 0"
+        case .active: "deleted = 0 AND disabled = 0 AND (role <> 'passenger' OR email_confirmed = 1)"
+        }
+    }
 
     @discardableResult
     public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
         try await write { db in
-            for (field, value) in [("username", account.username), ("email", account.email), ("taxi", account.taxi?.text)] {
-                guard let value else { continue }
-                if try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE \(field) = ?", arguments: [value]) == true {
-                    throw StorageError.conflict(field: field, value: value)
-                }
+            for (column, value) in [("username", account.username), ("email", account.email), ("taxi", account.taxi?.text)] {
+                try Self.checkFree(column, value, in: db)
             }
             try db.execute(
                 sql: """
@@ -110,11 +145,19 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
-        try await read { db in
+    public func accounts(matching query: AccountQuery, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
+        let state = query.state.map { " AND (\(Self.condition(of: $0)))" } ?? ""
+        let text = query.text.map(AccountQuery.folded)
+        return try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT \(Self.accountColumns) FROM account WHERE (? IS NULL OR role = ?) AND id > ? ORDER BY id LIMIT ?",
-                arguments: [role?.rawValue, role?.rawValue, after, Int64(clamping: max(0, limit))]
+                db,
+                sql: """
+                    SELECT \(Self.accountColumns) FROM account
+                    WHERE (? IS NULL OR role = ?)\(state)
+                        AND (? IS NULL OR instr(lower(username), ?) > 0 OR instr(lower(coalesce(email, '')), ?) > 0)
+                        AND id > ? ORDER BY id LIMIT ?
+                    """,
+                arguments: [query.role?.rawValue, query.role?.rawValue, text, text, text, after, Int64(clamping: max(0, limit))]
             ).map(Self.account)
         }
     }
@@ -125,16 +168,52 @@ public final class SQLiteAccountStore: AccountStore {
 
     public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
         try await write { db in
+            let newAddress = try String?.fetchOne(
+                db, sql: "SELECT email FROM token WHERE hash = ? AND account_id = ?", arguments: [tokenHash, accountID]) ?? nil
+            if let newAddress {
+                try Self.checkFree("email", newAddress, but: accountID, in: db)
+                try db.execute(sql: "UPDATE account SET email = ? WHERE id = ?", arguments: [newAddress, accountID])
+            }
             try db.execute(sql: "UPDATE account SET email_confirmed = 1 WHERE id = ?", arguments: [accountID])
             try db.execute(sql: "UPDATE token SET revoked = 1 WHERE hash = ? AND account_id = ?", arguments: [tokenHash, accountID])
             return try Self.account(db, id: accountID)
         }
     }
 
-    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+    public func setDisabled(_ disabled: Bool, accountID: Int64) async throws(StorageError) -> AccountRecord? {
         try await write { db in
-            try db.execute(sql: "UPDATE account SET disabled = 1 WHERE id = ?", arguments: [accountID])
-            try db.execute(sql: "UPDATE token SET revoked = 1 WHERE account_id = ?", arguments: [accountID])
+            try db.execute(sql: "UPDATE account SET disabled = (? OR deleted) WHERE id = ?", arguments: [disabled, accountID])
+            if disabled { try db.execute(sql: "UPDATE token SET revoked = 1 WHERE account_id = ?", arguments: [accountID]) }
+            return try Self.account(db, id: accountID)
+        }
+    }
+
+    public func update(
+        accountID: Int64, role: Role, email: String?, emailConfirmed: Bool, taxi: TaxiID?
+    ) async throws(StorageError) -> AccountRecord? {
+        try await write { db in
+            try Self.checkFree("email", email, but: accountID, in: db)
+            try Self.checkFree("taxi", taxi?.text, but: accountID, in: db)
+            let changesWhoItIs = try Bool.fetchOne(
+                db, sql: "SELECT role IS NOT ? OR taxi IS NOT ? FROM account WHERE id = ?",
+                arguments: [role.rawValue, taxi?.text, accountID]) ?? false
+            if changesWhoItIs { try db.execute(sql: "UPDATE token SET revoked = 1 WHERE account_id = ?", arguments: [accountID]) }
+            try db.execute(
+                sql: "UPDATE account SET role = ?, email = ?, email_confirmed = ?, taxi = ? WHERE id = ?",
+                arguments: [role.rawValue, email, emailConfirmed, taxi?.text, accountID])
+            return try Self.account(db, id: accountID)
+        }
+    }
+
+    public func erase(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        try await write { db in
+            try db.execute(
+                sql: """
+                    UPDATE account SET username = ?, email = NULL, password_hash = ?, taxi = NULL, email_confirmed = 0,
+                        disabled = 1, deleted = 1 WHERE id = ?
+                    """,
+                arguments: [AccountRecord.deletedUsername(id: accountID), AccountRecord.erasedPasswordHash, accountID])
+            try db.execute(sql: "DELETE FROM token WHERE account_id = ?", arguments: [accountID])
             return try Self.account(db, id: accountID)
         }
     }
@@ -156,7 +235,8 @@ public final class SQLiteAccountStore: AccountStore {
             guard let row = try Row.fetchOne(
                 db,
                 sql: """
-                    SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked
+                    SELECT \(Self.accountColumns), hash, kind, token.created_ms AS token_created_ms, expires_ms, revoked,
+                        token.email AS token_email
                     FROM token JOIN account ON account.id = token.account_id WHERE hash = ?
                     """,
                 arguments: [hash])
@@ -169,7 +249,7 @@ public final class SQLiteAccountStore: AccountStore {
             let token = TokenRecord(
                 hash: row["hash"], accountID: account.id, kind: kind,
                 createdAt: Date(storedMilliseconds: row["token_created_ms"]),
-                expiresAt: Date(storedMilliseconds: row["expires_ms"]), revoked: row["revoked"])
+                expiresAt: Date(storedMilliseconds: row["expires_ms"]), revoked: row["revoked"], email: row["token_email"])
             return (token, account)
         }
     }
@@ -194,7 +274,7 @@ public final class SQLiteAccountStore: AccountStore {
     public func deleteUnconfirmedPassengers(asOf date: Date) async throws(StorageError) -> Int {
         try await write { db in
             let abandoned = """
-                SELECT id FROM account WHERE role = 'passenger' AND email_confirmed = 0 AND NOT EXISTS (
+                SELECT id FROM account WHERE role = 'passenger' AND email_confirmed = 0 AND deleted = 0 AND NOT EXISTS (
                     SELECT 1 FROM token WHERE token.account_id = account.id AND kind = ? AND expires_ms >= ?)
                 """
             let arguments: StatementArguments = [TokenKind.emailConfirmation.rawValue, date.storedMilliseconds]
@@ -221,10 +301,47 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
+    @discardableResult
+    public func appendAudit(_ action: AuditAction, at date: Date) async throws(StorageError) -> AuditEntry {
+        try await write { db in
+            try db.execute(
+                sql: "INSERT INTO audit (at_ms, actor, action, target, detail) VALUES (?, ?, ?, ?, ?)",
+                arguments: [date.storedMilliseconds, action.actor, action.action, action.target, action.detail])
+            return AuditEntry(
+                id: db.lastInsertedRowID, at: date.roundedToStoredMilliseconds, actor: action.actor, action: action.action,
+                target: action.target, detail: action.detail)
+        }
+    }
+
+    public func auditEntries(target: String?, before: Int64, limit: Int) async throws(StorageError) -> [AuditEntry] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT id, at_ms, actor, action, target, detail FROM audit
+                    WHERE (? IS NULL OR target = ?) AND id < ? ORDER BY id DESC LIMIT ?
+                    """,
+                arguments: [target, target, before, Int64(clamping: max(0, limit))]
+            ).map { row in
+                AuditEntry(
+                    id: row["id"], at: Date(storedMilliseconds: row["at_ms"]), actor: row["actor"], action: row["action"],
+                    target: row["target"], detail: row["detail"])
+            }
+        }
+    }
+
+    /// Throws a conflict when an account other than `id` has `value` in `column` (a name from this file only).
+    private static func checkFree(_ column: String, _ value: String?, but id: Int64? = nil, in db: Database) throws {
+        guard let value else { return }
+        if try Bool.fetchOne(db, sql: "SELECT 1 FROM account WHERE \(column) = ? AND id IS NOT ?", arguments: [value, id]) == true {
+            throw StorageError.conflict(field: column, value: value)
+        }
+    }
+
     private static func insert(_ confirmation: AccountConfirmation, accountID: Int64, in db: Database) throws {
         try insert(
-            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
-                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt),
+            TokenRecord(hash: confirmation.tokenHash, accountID: accountID, kind: confirmation.kind,
+                        createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt, email: confirmation.newAddress),
             in: db)
         try insert(confirmation.email, at: confirmation.createdAt, in: db)
     }
@@ -237,9 +354,9 @@ public final class SQLiteAccountStore: AccountStore {
 
     private static func insert(_ token: TokenRecord, in db: Database) throws {
         try db.execute(
-            sql: "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked) VALUES (?, ?, ?, ?, ?, ?)",
+            sql: "INSERT INTO token (hash, account_id, kind, created_ms, expires_ms, revoked, email) VALUES (?, ?, ?, ?, ?, ?, ?)",
             arguments: [token.hash, token.accountID, token.kind.rawValue, token.createdAt.storedMilliseconds,
-                        token.expiresAt.storedMilliseconds, token.revoked])
+                        token.expiresAt.storedMilliseconds, token.revoked, token.email])
     }
 
     private static func account(_ db: Database, id: Int64) throws -> AccountRecord? {
@@ -253,7 +370,7 @@ public final class SQLiteAccountStore: AccountStore {
             id: row["id"], username: row["username"], role: role, email: row["email"],
             passwordHash: row["password_hash"], taxi: (row["taxi"] as String?).map { TaxiID($0) },
             emailConfirmed: row["email_confirmed"], disabled: row["disabled"],
-            createdAt: Date(storedMilliseconds: row["created_ms"]))
+            createdAt: Date(storedMilliseconds: row["created_ms"]), deleted: row["deleted"])
     }
 
     /// Runs `body` in a write transaction; a ``StorageError`` it throws

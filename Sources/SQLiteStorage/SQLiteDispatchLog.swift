@@ -212,6 +212,28 @@ public final class SQLiteDispatchLog: DispatchLog {
         }
     }
 
+    @discardableResult
+    public func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int {
+        do {
+            return try await database.write { db in
+                let rows = try Row.fetchAll(db, sql: "SELECT id, record FROM ride_history WHERE passenger = ?", arguments: [passenger])
+                let encoder = JSONEncoder()
+                for row in rows {
+                    var record = try JSONDecoder().decode(RideHistoryRecord.self, from: row["record"] as Data)
+                    record.passenger = replacement
+                    try db.execute(
+                        sql: "UPDATE ride_history SET passenger = ?, record = ? WHERE id = ?",
+                        arguments: [replacement, try encoder.encode(record), row["id"] as Int64])
+                }
+                try NotificationFiler.move(in: db)
+                try db.execute(sql: "DELETE FROM notification WHERE recipient = ?", arguments: [recipient])
+                return rows.count
+            }
+        } catch {
+            throw .writeFailed(reason: "\(error)")
+        }
+    }
+
     private static func milliseconds(_ date: Date) -> Int64 {
         Int64((date.timeIntervalSince1970 * 1000).rounded())
     }

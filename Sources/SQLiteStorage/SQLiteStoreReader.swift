@@ -39,6 +39,10 @@ public final class SQLiteStoreReader {
                 location: "the data directory \(directory)",
                 reason: "no embedded store there (none of \(Self.fileNames.joined(separator: ", ")))")
         }
+        if present.contains("accounts.sqlite") {
+            // An accounts file of an older version is brought to the schema read below.
+            _ = try SQLiteAccountStore(directory: directory)
+        }
         func open(_ name: String) throws(StorageError) -> DatabaseQueue? {
             guard present.contains(name) else { return nil }
             do {
@@ -115,7 +119,8 @@ public final class SQLiteStoreReader {
     /// Every token, revoked and expired ones too.
     public func tokens() throws -> [TokenRecord] {
         try read(accountsDatabase, "accounts.sqlite") { db in
-            try Row.fetchAll(db, sql: "SELECT hash, account_id, kind, created_ms, expires_ms, revoked FROM token ORDER BY created_ms, hash")
+            try Row.fetchAll(
+                db, sql: "SELECT hash, account_id, kind, created_ms, expires_ms, revoked, email FROM token ORDER BY created_ms, hash")
                 .map { row in
                     let kindName: String = row["kind"]
                     guard let kind = TokenKind(rawValue: kindName) else {
@@ -124,8 +129,19 @@ public final class SQLiteStoreReader {
                     return TokenRecord(
                         hash: row["hash"], accountID: row["account_id"], kind: kind,
                         createdAt: Date(storedMilliseconds: row["created_ms"]),
-                        expiresAt: Date(storedMilliseconds: row["expires_ms"]), revoked: row["revoked"])
+                        expiresAt: Date(storedMilliseconds: row["expires_ms"]), revoked: row["revoked"], email: row["email"])
                 }
+        } ?? []
+    }
+
+    /// Every entry of the audit log, oldest first.
+    public func auditEntries() throws -> [AuditEntry] {
+        try read(accountsDatabase, "accounts.sqlite") { db in
+            try Row.fetchAll(db, sql: "SELECT id, at_ms, actor, action, target, detail FROM audit ORDER BY id").map { row in
+                AuditEntry(
+                    id: row["id"], at: Date(storedMilliseconds: row["at_ms"]), actor: row["actor"], action: row["action"],
+                    target: row["target"], detail: row["detail"])
+            }
         } ?? []
     }
 

@@ -258,7 +258,7 @@ public struct ServeAccounts: ParsableArguments {
     public var registrationLimit: Int?
 
     @Option(name: .customLong("public-url"), help: ArgumentHelp(
-        "The service's address as its users reach it, e.g. https://taxi.example.com: the confirmation e-mail carries a link to the passenger app there (URL/app#confirm=TOKEN). (default: no link, the token only)",
+        "The service's address as its users reach it, e.g. https://taxi.example.com: the confirmation and password-reset e-mails carry a link to the passenger app there (URL/app#confirm=TOKEN, URL/app#reset=TOKEN). (default: no link, the token only)",
         valueName: "URL"))
     public var publicURL: String?
 

@@ -277,6 +277,7 @@ extension ServeAccounts {
             }
             let base = publicURL.hasSuffix("/") ? String(publicURL.dropLast()) : publicURL
             configuration.accountSettings.confirmationLinkPrefix = base + "/app#confirm="
+            configuration.accountSettings.passwordResetLinkPrefix = base + "/app#reset="
         }
         if let historyMaxDays {
             configuration.historyMaxWindow = TimeInterval(try SettingChecks.count(historyMaxDays, flag: "history-max-days")) * 86_400

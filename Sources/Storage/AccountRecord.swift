@@ -26,11 +26,14 @@ public struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
     public let disabled: Bool
     /// When the account was created, to the millisecond.
     public let createdAt: Date
+    /// A deleted account keeps only its id, a placeholder username
+    /// (``AccountRecord/deletedUsername(id:)``) and its anonymised rides.
+    public let deleted: Bool
 
     /// An account as the store returns it.
     public init(
         id: Int64, username: String, role: Role, email: String?, passwordHash: String, taxi: TaxiID?,
-        emailConfirmed: Bool, disabled: Bool, createdAt: Date
+        emailConfirmed: Bool, disabled: Bool, createdAt: Date, deleted: Bool = false
     ) {
         self.id = id
         self.username = username
@@ -41,14 +44,24 @@ public struct AccountRecord: Sendable, Equatable, CustomStringConvertible {
         self.emailConfirmed = emailConfirmed
         self.disabled = disabled
         self.createdAt = createdAt
+        self.deleted = deleted
     }
+
+    /// The username a deleted account keeps, which no registration can
+    /// take (a username has no `~`): its rides stay under this name.
+    public static func deletedUsername(id: Int64) -> String { "deleted~\(id)" }
+
+    /// What a deleted account keeps for a password hash: no bcrypt hash,
+    /// so that no password ever matches it.
+    public static let erasedPasswordHash = "!"
+
 
     /// `username (role)`, then the e-mail, the taxi and the flags that apply; never the hash.
     public var description: String {
         var parts = ["\(username) (\(role))"]
         if let email { parts.append("email \(email)" + (emailConfirmed ? "" : " unconfirmed")) }
         if let taxi { parts.append("taxi \(taxi)") }
-        if disabled { parts.append("disabled") }
+        if deleted { parts.append("deleted") } else if disabled { parts.append("disabled") }
         return parts.joined(separator: ", ")
     }
 }

@@ -1,3 +1,4 @@
+import FixRecords
 import Foundation
 
 /// Where accounts, their tokens and the e-mail outbox live (SPEC A2):
@@ -27,25 +28,48 @@ public protocol AccountStore: Sendable {
     /// The account whose e-mail address is `email` regardless of ASCII case, nil when there is none.
     func account(email: String) async throws(StorageError) -> AccountRecord?
 
-    /// The accounts, or those with `role`, oldest first: at most `limit` of
+    /// The accounts that `query` finds, oldest first: at most `limit` of
     /// them, whose ids come after `after` (0: from the first), so that a
     /// long list is read page by page.
-    func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord]
+    func accounts(matching query: AccountQuery, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord]
 
-    /// Issues another confirmation for the account with `accountID`: its
-    /// token and e-mail, in one transaction.
+    /// Issues a one-time token for the account with `accountID` (a
+    /// confirmation, an e-mail change, a password reset): its token and
+    /// e-mail, in one transaction.
     /// - Throws: ``StorageError/writeFailed(reason:)`` when there is no such account.
     func addConfirmation(_ confirmation: AccountConfirmation, accountID: Int64) async throws(StorageError)
 
     /// Marks the e-mail address of the account with `accountID` confirmed
-    /// and revokes the token with `tokenHash` (it is good once), together.
+    /// and revokes the token with `tokenHash` (it is good once), together;
+    /// when the token carries a new address (``TokenKind/emailChange``),
+    /// the account takes that address.
     /// - Returns: the account as it is now, nil when there is none.
+    /// - Throws: ``StorageError/conflict(field:value:)`` naming `email` when
+    ///   another account took the new address meanwhile (nothing changes).
     func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord?
 
     /// Disables the account with `accountID` and revokes every token it
-    /// has, together, so that none works from the moment this returns.
+    /// has, together, so that none works from the moment this returns; or,
+    /// with `disabled` false, enables it again (its old tokens stay revoked).
     /// - Returns: the account as it is now, nil when there is none.
-    func disable(accountID: Int64) async throws(StorageError) -> AccountRecord?
+    func setDisabled(_ disabled: Bool, accountID: Int64) async throws(StorageError) -> AccountRecord?
+
+    /// Sets the role, the e-mail address (and whether it is confirmed) and
+    /// the taxi of the account with `accountID`, as given. When the role or
+    /// the taxi changes, every token of the account is revoked with it: a
+    /// session acts for the account as it was when it logged in.
+    /// - Returns: the account as it is now, nil when there is none.
+    /// - Throws: ``StorageError/conflict(field:value:)`` naming `email` or
+    ///   `taxi` when another account has it (nothing changes).
+    func update(accountID: Int64, role: Role, email: String?, emailConfirmed: Bool, taxi: TaxiID?) async throws(StorageError) -> AccountRecord?
+
+    /// Erases the personal data of the account with `accountID` and every
+    /// token it has, together: its username becomes
+    /// ``AccountRecord/deletedUsername(id:)``, its e-mail address, taxi and
+    /// password are gone, and it is marked deleted and disabled for good.
+    /// The row stays, so that its id is never reused.
+    /// - Returns: the account as it is now, nil when there is none.
+    func erase(accountID: Int64) async throws(StorageError) -> AccountRecord?
 
     /// Sets the password of the account with `accountID` (its hash) and
     /// revokes every token it has but `kept` (the session that changed
@@ -89,11 +113,21 @@ public protocol AccountStore: Sendable {
 
     /// The newest `limit` e-mails of the outbox, newest first.
     func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]
+
+    /// Writes `action` to the audit log, done at `date`.
+    /// - Returns: the entry as stored, with its id.
+    @discardableResult
+    func appendAudit(_ action: AuditAction, at date: Date) async throws(StorageError) -> AuditEntry
+
+    /// The audit log, newest first: at most `limit` entries whose ids come
+    /// before `before` (`Int64.max`: from the newest), those about `target`
+    /// only when it is given (regardless of ASCII case).
+    func auditEntries(target: String?, before: Int64, limit: Int) async throws(StorageError) -> [AuditEntry]
 }
 
 extension AccountStore {
     /// Every account, or those with `role`, oldest first.
     public func accounts(role: Role?) async throws(StorageError) -> [AccountRecord] {
-        try await accounts(role: role, after: 0, limit: .max)
+        try await accounts(matching: AccountQuery(role: role), after: 0, limit: .max)
     }
 }

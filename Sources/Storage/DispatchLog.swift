@@ -49,6 +49,15 @@ public protocol DispatchLog: Sendable {
     /// Records that `recipient` has been handed every notification up to
     /// and including `key`, so that none of them is handed over again.
     func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError)
+
+    /// Files every ride and booking of `passenger` under `replacement` (a
+    /// deleted account's placeholder name) and forgets the notifications
+    /// stored for it (for `recipient`, its name among them), together, so that the history keeps the rides for
+    /// the statistics and names no one (SPEC A2: a deleted passenger's data
+    /// is erased).
+    /// - Returns: how many rides and bookings were filed anew.
+    @discardableResult
+    func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int
 }
 
 /// One thing to write to a ``DispatchLog``.

@@ -10,6 +10,7 @@ public final class InMemoryAccountStore: AccountStore {
         var accounts: [AccountRecord] = []
         var tokens: [Data: TokenRecord] = [:]
         var outbox: [OutboxEmail] = []
+        var audit: [AuditEntry] = []
         var lastAccountID: Int64 = 0
         var lastEmailID: Int64 = 0
 
@@ -30,19 +31,32 @@ public final class InMemoryAccountStore: AccountStore {
             outbox.append(OutboxEmail(id: lastEmailID, createdAt: date.roundedToStoredMilliseconds, message: email))
         }
 
-        mutating func update(accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil, passwordHash: String? = nil) {
+        mutating func update(
+            accountAt index: Int, emailConfirmed: Bool? = nil, disabled: Bool? = nil, passwordHash: String? = nil,
+            email: String?? = nil
+        ) {
             let old = accounts[index]
             accounts[index] = AccountRecord(
-                id: old.id, username: old.username, role: old.role, email: old.email, passwordHash: passwordHash ?? old.passwordHash,
-                taxi: old.taxi, emailConfirmed: emailConfirmed ?? old.emailConfirmed, disabled: disabled ?? old.disabled,
-                createdAt: old.createdAt)
+                id: old.id, username: old.username, role: old.role, email: email ?? old.email,
+                passwordHash: passwordHash ?? old.passwordHash, taxi: old.taxi,
+                emailConfirmed: emailConfirmed ?? old.emailConfirmed, disabled: disabled ?? old.disabled,
+                createdAt: old.createdAt, deleted: old.deleted)
+        }
+
+        /// Throws a conflict when an account other than `id` has `value` in `field`.
+        func checkFree(_ field: String, _ value: String?, read: (AccountRecord) -> String?, but id: Int64? = nil) throws(StorageError) {
+            guard let value else { return }
+            let key = AccountQuery.folded(value)
+            if accounts.contains(where: { $0.id != id && read($0).map(AccountQuery.folded) == key }) {
+                throw .conflict(field: field, value: value)
+            }
         }
 
         mutating func revoke(where matches: (TokenRecord) -> Bool) {
             for (hash, token) in tokens where matches(token) && !token.revoked {
                 tokens[hash] = TokenRecord(
                     hash: hash, accountID: token.accountID, kind: token.kind, createdAt: token.createdAt,
-                    expiresAt: token.expiresAt, revoked: true)
+                    expiresAt: token.expiresAt, revoked: true, email: token.email)
             }
         }
 
@@ -55,13 +69,13 @@ public final class InMemoryAccountStore: AccountStore {
             tokens[token.hash] = TokenRecord(
                 hash: token.hash, accountID: token.accountID, kind: token.kind,
                 createdAt: token.createdAt.roundedToStoredMilliseconds,
-                expiresAt: token.expiresAt.roundedToStoredMilliseconds, revoked: token.revoked)
+                expiresAt: token.expiresAt.roundedToStoredMilliseconds, revoked: token.revoked, email: token.email)
         }
 
         mutating func insert(_ confirmation: AccountConfirmation, accountID: Int64) throws(StorageError) {
             try insert(TokenRecord(
-                hash: confirmation.tokenHash, accountID: accountID, kind: .emailConfirmation,
-                createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt))
+                hash: confirmation.tokenHash, accountID: accountID, kind: confirmation.kind,
+                createdAt: confirmation.createdAt, expiresAt: confirmation.expiresAt, email: confirmation.newAddress))
             append(confirmation.email, at: confirmation.createdAt)
         }
     }
@@ -74,16 +88,9 @@ public final class InMemoryAccountStore: AccountStore {
     @discardableResult
     public func insert(_ account: NewAccount, confirmation: AccountConfirmation?) async throws(StorageError) -> AccountRecord {
         try contents.withLock { (contents: inout Contents) throws(StorageError) in
-            let taken: [(String, String?, (AccountRecord) -> String?)] = [
-                ("username", account.username, \.username), ("email", account.email, \.email),
-                ("taxi", account.taxi?.text, { $0.taxi?.text }),
-            ]
-            for (field, value, read) in taken {
-                guard let value else { continue }
-                if contents.accounts.contains(where: { read($0).map(Self.folded) == Self.folded(value) }) {
-                    throw .conflict(field: field, value: value)
-                }
-            }
+            try contents.checkFree("username", account.username, read: \.username)
+            try contents.checkFree("email", account.email, read: \.email)
+            try contents.checkFree("taxi", account.taxi?.text, read: { $0.taxi?.text })
             var next = contents
             next.lastAccountID += 1
             let record = AccountRecord(
@@ -102,18 +109,18 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     public func account(username: String) async throws(StorageError) -> AccountRecord? {
-        let key = Self.folded(username)
-        return contents.withLock { contents in contents.accounts.first { Self.folded($0.username) == key } }
+        let key = AccountQuery.folded(username)
+        return contents.withLock { contents in contents.accounts.first { AccountQuery.folded($0.username) == key } }
     }
 
     public func account(email: String) async throws(StorageError) -> AccountRecord? {
-        let key = Self.folded(email)
-        return contents.withLock { contents in contents.accounts.first { $0.email.map(Self.folded) == key } }
+        let key = AccountQuery.folded(email)
+        return contents.withLock { contents in contents.accounts.first { $0.email.map(AccountQuery.folded) == key } }
     }
 
-    public func accounts(role: Role?, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
+    public func accounts(matching query: AccountQuery, after: Int64, limit: Int) async throws(StorageError) -> [AccountRecord] {
         contents.withLock { contents in
-            Array(contents.accounts.lazy.filter { $0.id > after && (role == nil || $0.role == role) }.prefix(max(0, limit)))
+            Array(contents.accounts.lazy.filter { $0.id > after && query.matches($0) }.prefix(max(0, limit)))
         }
     }
 
@@ -126,19 +133,53 @@ public final class InMemoryAccountStore: AccountStore {
     }
 
     public func confirmEmail(accountID: Int64, tokenHash: Data) async throws(StorageError) -> AccountRecord? {
-        contents.withLock { contents in
+        try contents.withLock { (contents: inout Contents) throws(StorageError) -> AccountRecord? in
             guard let index = contents.index(ofAccount: accountID) else { return nil }
-            contents.update(accountAt: index, emailConfirmed: true)
+            if let newAddress = contents.tokens[tokenHash]?.email {
+                try contents.checkFree("email", newAddress, read: \.email, but: accountID)
+                contents.update(accountAt: index, emailConfirmed: true, email: .some(newAddress))
+            } else {
+                contents.update(accountAt: index, emailConfirmed: true)
+            }
             contents.revoke { $0.hash == tokenHash && $0.accountID == accountID }
             return contents.accounts[index]
         }
     }
 
-    public func disable(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+    public func setDisabled(_ disabled: Bool, accountID: Int64) async throws(StorageError) -> AccountRecord? {
         contents.withLock { contents in
             guard let index = contents.index(ofAccount: accountID) else { return nil }
-            contents.update(accountAt: index, disabled: true)
-            contents.revoke { $0.accountID == accountID }
+            contents.update(accountAt: index, disabled: disabled || contents.accounts[index].deleted)
+            if disabled { contents.revoke { $0.accountID == accountID } }
+            return contents.accounts[index]
+        }
+    }
+
+    public func update(
+        accountID: Int64, role: Role, email: String?, emailConfirmed: Bool, taxi: TaxiID?
+    ) async throws(StorageError) -> AccountRecord? {
+        try contents.withLock { (contents: inout Contents) throws(StorageError) -> AccountRecord? in
+            guard let index = contents.index(ofAccount: accountID) else { return nil }
+            try contents.checkFree("email", email, read: \.email, but: accountID)
+            try contents.checkFree("taxi", taxi?.text, read: { $0.taxi?.text }, but: accountID)
+            let old = contents.accounts[index]
+            if old.role != role || old.taxi != taxi { contents.revoke { $0.accountID == accountID } }
+            contents.accounts[index] = AccountRecord(
+                id: old.id, username: old.username, role: role, email: email, passwordHash: old.passwordHash, taxi: taxi,
+                emailConfirmed: emailConfirmed, disabled: old.disabled, createdAt: old.createdAt, deleted: old.deleted)
+            return contents.accounts[index]
+        }
+    }
+
+    public func erase(accountID: Int64) async throws(StorageError) -> AccountRecord? {
+        contents.withLock { contents in
+            guard let index = contents.index(ofAccount: accountID) else { return nil }
+            let old = contents.accounts[index]
+            contents.accounts[index] = AccountRecord(
+                id: old.id, username: AccountRecord.deletedUsername(id: old.id), role: old.role, email: nil,
+                passwordHash: AccountRecord.erasedPasswordHash, taxi: nil, emailConfirmed: false, disabled: true,
+                createdAt: old.createdAt, deleted: true)
+            contents.tokens = contents.tokens.filter { $0.value.accountID != accountID }
             return contents.accounts[index]
         }
     }
@@ -187,7 +228,9 @@ public final class InMemoryAccountStore: AccountStore {
         let limit = date.roundedToStoredMilliseconds
         return contents.withLock { contents in
             let waiting = Set(contents.tokens.values.filter { $0.kind == .emailConfirmation && $0.expiresAt >= limit }.map(\.accountID))
-            let abandoned = Set(contents.accounts.filter { $0.role == .passenger && !$0.emailConfirmed && !waiting.contains($0.id) }.map(\.id))
+            let abandoned = Set(contents.accounts.filter {
+                $0.role == .passenger && !$0.emailConfirmed && !$0.deleted && !waiting.contains($0.id)
+            }.map(\.id))
             contents.accounts.removeAll { abandoned.contains($0.id) }
             contents.tokens = contents.tokens.filter { !abandoned.contains($0.value.accountID) }
             return abandoned.count
@@ -202,8 +245,22 @@ public final class InMemoryAccountStore: AccountStore {
         contents.withLock { contents in Array(contents.outbox.reversed().prefix(max(0, limit))) }
     }
 
-    /// `text` with ASCII capitals made small and every other character left as it is, as SQLite's `NOCASE` compares.
-    private static func folded(_ text: String) -> String {
-        String(decoding: text.utf8.map { (65...90).contains($0) ? $0 + 32 : $0 }, as: UTF8.self)
+    @discardableResult
+    public func appendAudit(_ action: AuditAction, at date: Date) async throws(StorageError) -> AuditEntry {
+        contents.withLock { contents in
+            let entry = AuditEntry(
+                id: (contents.audit.last?.id ?? 0) + 1, at: date.roundedToStoredMilliseconds, actor: action.actor,
+                action: action.action, target: action.target, detail: action.detail)
+            contents.audit.append(entry)
+            return entry
+        }
+    }
+
+    public func auditEntries(target: String?, before: Int64, limit: Int) async throws(StorageError) -> [AuditEntry] {
+        let key = target.map(AccountQuery.folded)
+        return contents.withLock { contents in
+            Array(contents.audit.reversed().lazy.filter { $0.id < before && (key == nil || AccountQuery.folded($0.target) == key) }
+                .prefix(max(0, limit)))
+        }
     }
 }

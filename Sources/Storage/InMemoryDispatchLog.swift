@@ -88,6 +88,22 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
         }
     }
 
+    @discardableResult
+    public func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int {
+        contents.withLock { contents in
+            var moved = 0
+            for index in contents.history.indices where contents.history[index].passenger == passenger {
+                contents.history[index].passenger = replacement
+                moved += 1
+            }
+            if let recipient {
+                contents.notifications.removeAll { $0.recipient == recipient }
+                contents.deliveredThrough[recipient] = nil
+            }
+            return moved
+        }
+    }
+
     /// Most recent first; of records that ended together, the one written last first.
     private static func newestFirst(_ records: [RideHistoryRecord], limit: Int) -> [RideHistoryRecord] {
         Array(records.enumerated().sorted { ($0.element.endedAt, $0.offset) > ($1.element.endedAt, $1.offset) }.map(\.element).prefix(limit))

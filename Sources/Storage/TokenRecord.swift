@@ -15,14 +15,20 @@ public struct TokenRecord: Sendable, Equatable {
     public let expiresAt: Date
     /// Whether it was revoked (a logout, a disabled account, a used confirmation).
     public let revoked: Bool
+    /// The new e-mail address an ``TokenKind/emailChange`` token confirms; nil for every other kind.
+    public let email: String?
 
     /// A token record; `revoked` is false for one being issued.
-    public init(hash: Data, accountID: Int64, kind: TokenKind, createdAt: Date, expiresAt: Date, revoked: Bool = false) {
+    public init(
+        hash: Data, accountID: Int64, kind: TokenKind, createdAt: Date, expiresAt: Date, revoked: Bool = false,
+        email: String? = nil
+    ) {
         self.hash = hash
         self.accountID = accountID
         self.kind = kind
         self.createdAt = createdAt
         self.expiresAt = expiresAt
         self.revoked = revoked
+        self.email = email
     }
 }

@@ -41,7 +41,7 @@ import Testing
         ])) {
             try await harness.service.createAccount(role: .dispatcher, username: "desk", password: "no-digits!", taxi: "T-1")
         }
-        #expect(try await harness.service.list().isEmpty)
+        #expect(try await harness.service.search().isEmpty)
     }
 
     @Test func accountsAreListedOldestFirstAllOrByRole() async throws {
@@ -49,9 +49,9 @@ import Testing
         let root = try await harness.service.createAccount(role: .administrator, username: "root", password: AccountsHarness.password)
         let driver = try await harness.service.createAccount(role: .driver, username: "T-1", password: AccountsHarness.password)
         let ada = try await harness.confirmedPassenger("ada")
-        #expect(try await harness.service.list() == [root, driver, ada])
-        #expect(try await harness.service.list(role: .driver) == [driver])
-        #expect(try await harness.service.list(role: .partner) == [])
+        #expect(try await harness.service.search() == [root, driver, ada])
+        #expect(try await harness.service.search(AccountQuery(role: .driver)) == [driver])
+        #expect(try await harness.service.search(AccountQuery(role: .partner)) == [])
     }
 
     @Test func disablingAnUnknownAccountSaysSo() async throws {

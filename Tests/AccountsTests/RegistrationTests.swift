@@ -60,7 +60,7 @@ import Testing
         ])) {
             try await harness.service.registerPassenger(username: "ada lovelace", email: "ada", password: "analytical!")
         }
-        #expect(try await harness.service.list().isEmpty)
+        #expect(try await harness.service.search().isEmpty)
         #expect(try await harness.service.outbox().isEmpty)
     }
 
@@ -93,7 +93,7 @@ import Testing
         try await harness.service.registerPassenger(username: "ada", email: "ada@example.org", password: AccountsHarness.password)
         let again = try await harness.service.registerPassenger(username: "ada2", email: "Ada@Example.org", password: AccountsHarness.password)
         #expect(again == .addressAlreadyRegistered)
-        #expect(try await harness.service.list().map(\.username) == ["ada"], "nothing was stored")
+        #expect(try await harness.service.search().map(\.username) == ["ada"], "nothing was stored")
         let mail = try #require(try await harness.service.outbox().first)
         #expect(mail.message.to == "Ada@Example.org")
         #expect(mail.message.subject == "You already have a mytaxi account")
@@ -115,10 +115,10 @@ import Testing
         harness.clock.advance(by: .seconds(2))
         let again = try await harness.service.registerPassenger(username: "ada", email: "ada@example.org", password: AccountsHarness.password)
         #expect(again.account?.username == "ada", "the expired registration was deleted first")
-        #expect(try await harness.service.list().map(\.username) == ["bob", "ada"], "a confirmed passenger stays")
+        #expect(try await harness.service.search().map(\.username) == ["bob", "ada"], "a confirmed passenger stays")
         harness.clock.advance(by: .seconds(24 * 3600 + 1))
         #expect(try await harness.service.purgeExpired().accounts == 1, "the hourly purge deletes it too")
-        #expect(try await harness.service.list().map(\.username) == ["bob"])
+        #expect(try await harness.service.search().map(\.username) == ["bob"])
     }
 
     @Test func loginBeforeConfirmationIsRefused() async throws {

@@ -46,6 +46,9 @@ final class FlakyDispatchLog: DispatchLog {
     func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
         try await inner.markNotificationsDelivered(marks)
     }
+    func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int {
+        try await inner.anonymise(passenger: passenger, as: replacement, recipient: recipient)
+    }
 }
 
 /// The dispatcher: every command durable before it is told, the state

@@ -96,10 +96,10 @@ import Storage
         #expect(try await store.accounts(role: nil) == [admin, driver, ada])
         #expect(try await store.accounts(role: .driver) == [driver])
         #expect(try await store.accounts(role: .planner) == [])
-        #expect(try await store.accounts(role: nil, after: 0, limit: 2) == [admin, driver], "a page")
-        #expect(try await store.accounts(role: nil, after: driver.id, limit: 2) == [ada], "the next page")
-        #expect(try await store.accounts(role: .passenger, after: admin.id, limit: 5) == [ada])
-        #expect(try await store.accounts(role: nil, after: ada.id, limit: 5) == [])
+        #expect(try await store.accounts(matching: AccountQuery(), after: 0, limit: 2) == [admin, driver], "a page")
+        #expect(try await store.accounts(matching: AccountQuery(), after: driver.id, limit: 2) == [ada], "the next page")
+        #expect(try await store.accounts(matching: AccountQuery(role: .passenger), after: admin.id, limit: 5) == [ada])
+        #expect(try await store.accounts(matching: AccountQuery(), after: ada.id, limit: 5) == [])
         #expect(driver.taxi == "T1")
     }
 
@@ -167,12 +167,142 @@ import Storage
         for (byte, account) in [(1, one), (2, one), (3, two)] as [(UInt8, AccountRecord)] {
             try await store.insertToken(Self.token(byte, account: account.id))
         }
-        let disabled = try #require(try await store.disable(accountID: one.id))
+        let disabled = try #require(try await store.setDisabled(true, accountID: one.id))
         #expect(disabled.disabled)
         #expect(try await store.token(hash: Self.hash(1))?.token.revoked == true)
         #expect(try await store.token(hash: Self.hash(2))?.account.disabled == true)
         #expect(try await store.token(hash: Self.hash(3))?.token.revoked == false)
-        #expect(try await store.disable(accountID: 99) == nil)
+        #expect(try await store.setDisabled(true, accountID: 99) == nil)
+        let enabled = try #require(try await store.setDisabled(false, accountID: one.id))
+        #expect(!enabled.disabled && enabled.state == .active)
+        #expect(try await store.token(hash: Self.hash(1))?.token.revoked == true, "enabling brings no old session back")
+    }
+
+    /// Administrators search by role, state and part of the username or address, in any case.
+    @Test(arguments: implementations)
+    func accountsAreFoundByRoleStateAndText(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let admin = try await store.insert(Self.account("root", role: .administrator), confirmation: nil)
+        var confirmed = Self.account("Ada", email: "Ada.Lovelace@example.org")
+        confirmed.emailConfirmed = true
+        let ada = try await store.insert(confirmed, confirmation: nil)
+        let bob = try await store.insert(Self.account("bob", email: "bob@example.org"), confirmation: Self.confirmation(1, to: "bob@example.org"))
+        let desk = try await store.insert(Self.account("desk_1", role: .dispatcher, email: "desk%1@example.org"), confirmation: nil)
+        let disabledDesk = try #require(try await store.setDisabled(true, accountID: desk.id))
+        #expect(bob.state == .unconfirmed && ada.state == .active && disabledDesk.state == .disabled)
+        func found(_ query: AccountQuery) async throws -> [String] {
+            try await store.accounts(matching: query, after: 0, limit: 10).map(\.username)
+        }
+        #expect(try await found(AccountQuery(text: "LOVE")) == ["Ada"], "part of the address, any case")
+        #expect(try await found(AccountQuery(text: "o")) == ["root", "Ada", "bob", "desk_1"])
+        #expect(try await found(AccountQuery(text: "%")) == ["desk_1"], "no wildcard: '%' is a character")
+        #expect(try await found(AccountQuery(text: "_")) == ["desk_1"])
+        #expect(try await found(AccountQuery(state: .unconfirmed)) == ["bob"])
+        #expect(try await found(AccountQuery(state: .disabled)) == ["desk_1"])
+        #expect(try await found(AccountQuery(state: .active)) == ["root", "Ada"])
+        #expect(try await found(AccountQuery(role: .passenger, state: .active, text: "example")) == ["Ada"])
+        #expect(try await store.accounts(matching: AccountQuery(text: "o"), after: admin.id, limit: 2).map(\.username) == ["Ada", "bob"])
+    }
+
+    /// An edit sets the role, address and taxi; a changed role or taxi ends the sessions.
+    @Test(arguments: implementations)
+    func anEditChangesTheFieldsAndEndsSessionsOnANewRoleOrTaxi(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let desk = try await store.insert(Self.account("desk", role: .dispatcher, email: "desk@example.org"), confirmation: nil)
+        let driver = try await store.insert(Self.account("T1", role: .driver, taxi: "T1"), confirmation: nil)
+        try await store.insertToken(Self.token(1, account: desk.id))
+        try await store.insertToken(Self.token(2, account: driver.id))
+        let moved = try #require(try await store.update(
+            accountID: desk.id, role: .dispatcher, email: "front@example.org", emailConfirmed: true, taxi: nil))
+        #expect(moved.email == "front@example.org" && moved.role == .dispatcher)
+        #expect(try await store.token(hash: Self.hash(1))?.token.revoked == false, "a new address keeps the sessions")
+        let promoted = try #require(try await store.update(
+            accountID: desk.id, role: .planner, email: moved.email, emailConfirmed: true, taxi: nil))
+        #expect(promoted.role == .planner)
+        #expect(try await store.token(hash: Self.hash(1))?.token.revoked == true, "a new role ends them")
+        await #expect(throws: StorageError.conflict(field: "taxi", value: "t1")) {
+            try await store.update(accountID: desk.id, role: .driver, email: nil, emailConfirmed: false, taxi: "t1")
+        }
+        await #expect(throws: StorageError.conflict(field: "email", value: "FRONT@example.org")) {
+            try await store.update(accountID: driver.id, role: .driver, email: "FRONT@example.org", emailConfirmed: true, taxi: "T1")
+        }
+        let retaxied = try #require(try await store.update(accountID: driver.id, role: .driver, email: nil, emailConfirmed: false, taxi: "T2"))
+        #expect(retaxied.taxi == "T2")
+        #expect(try await store.token(hash: Self.hash(2))?.token.revoked == true, "a new taxi ends the driver's sessions")
+        #expect(try await store.update(accountID: 99, role: .planner, email: nil, emailConfirmed: false, taxi: nil) == nil)
+    }
+
+    /// Erasing keeps the id under a placeholder name and nothing personal; the name and address are free again.
+    @Test(arguments: implementations)
+    func anErasedAccountKeepsOnlyItsIdAndFreesItsNameAndAddress(implementation: String) async throws {
+        let (store, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let ada = try await store.insert(Self.account("ada", email: "ada@example.org"), confirmation: Self.confirmation(1, to: "ada@example.org"))
+        try await store.insertToken(Self.token(2, account: ada.id))
+        let erased = try #require(try await store.erase(accountID: ada.id))
+        #expect(erased.username == "deleted~\(ada.id)" && erased.email == nil && erased.taxi == nil)
+        #expect(erased.deleted && erased.disabled && erased.state == .deleted)
+        #expect(erased.passwordHash == AccountRecord.erasedPasswordHash)
+        #expect(try await store.token(hash: Self.hash(1)) == nil, "its tokens are gone")
+        #expect(try await store.token(hash: Self.hash(2)) == nil)
+        #expect(try await store.account(username: "ada") == nil)
+        #expect(try await store.account(email: "ada@example.org") == nil)
+        #expect(try await store.deleteUnconfirmedPassengers(asOf: Self.start.addingTimeInterval(1e6)) == 0, "the row stays")
+        #expect(try await store.setDisabled(false, accountID: ada.id)?.disabled == true, "a deleted account stays disabled")
+        let again = try await store.insert(Self.account("ada", email: "ada@example.org"), confirmation: nil)
+        #expect(again.id != ada.id)
+        #expect(try await store.accounts(matching: AccountQuery(state: .deleted), after: 0, limit: 5) == [erased])
+        if let reopen { #expect(try await reopen().account(id: ada.id) == erased) }
+    }
+
+    /// A password-reset token and an e-mail-change token are kept with their kind and new address.
+    @Test(arguments: implementations)
+    func anEmailChangeTokenMovesTheAccountToItsAddress(implementation: String) async throws {
+        let (store, _, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let ada = try await store.insert(Self.account("ada", email: "ada@example.org"), confirmation: nil)
+        let bob = try await store.insert(Self.account("bob", email: "bob@example.org"), confirmation: nil)
+        var change = Self.confirmation(1, to: "lovelace@example.org")
+        change.kind = .emailChange
+        change.newAddress = "lovelace@example.org"
+        try await store.addConfirmation(change, accountID: ada.id)
+        var reset = Self.confirmation(2, to: "bob@example.org")
+        reset.kind = .passwordReset
+        try await store.addConfirmation(reset, accountID: bob.id)
+        #expect(try await store.token(hash: Self.hash(1))?.token.email == "lovelace@example.org")
+        #expect(try await store.token(hash: Self.hash(1))?.token.kind == .emailChange)
+        #expect(try await store.token(hash: Self.hash(2))?.token.kind == .passwordReset)
+        #expect(try await store.token(hash: Self.hash(2))?.token.email == nil)
+        #expect(try await store.account(email: "ada@example.org")?.id == ada.id, "the old address stays until the token is back")
+        let moved = try #require(try await store.confirmEmail(accountID: ada.id, tokenHash: Self.hash(1)))
+        #expect(moved.email == "lovelace@example.org" && moved.emailConfirmed)
+        #expect(try await store.token(hash: Self.hash(1))?.token.revoked == true)
+        var clash = Self.confirmation(3, to: "bob@example.org")
+        clash.kind = .emailChange
+        clash.newAddress = "BOB@example.org"
+        try await store.addConfirmation(clash, accountID: ada.id)
+        await #expect(throws: StorageError.conflict(field: "email", value: "BOB@example.org")) {
+            try await store.confirmEmail(accountID: ada.id, tokenHash: Self.hash(3))
+        }
+        #expect(try await store.account(id: ada.id)?.email == "lovelace@example.org", "nothing changed")
+    }
+
+    /// The audit log comes back newest first, by page, and by target in any case.
+    @Test(arguments: implementations)
+    func theAuditLogIsReadNewestFirstAndByTarget(implementation: String) async throws {
+        let (store, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let first = try await store.appendAudit(
+            AuditAction(actor: "root", action: "account.create", target: "Ada", detail: "ada (passenger)"), at: Self.start)
+        let second = try await store.appendAudit(AuditAction(actor: "root", action: "account.disable", target: "bob"), at: Self.start)
+        let third = try await store.appendAudit(AuditAction(actor: "console", action: "account.enable", target: "ada"), at: Self.start)
+        #expect(first.at == Date(timeIntervalSince1970: 1_790_000_000.123))
+        #expect(try await store.auditEntries(target: nil, before: .max, limit: 10) == [third, second, first])
+        #expect(try await store.auditEntries(target: nil, before: third.id, limit: 1) == [second])
+        #expect(try await store.auditEntries(target: "ADA", before: .max, limit: 10) == [third, first])
+        if let reopen { #expect(try await reopen().auditEntries(target: nil, before: .max, limit: 10) == [third, second, first]) }
     }
 
     @Test(arguments: implementations)
@@ -309,6 +439,8 @@ extension TokenRecord {
     /// This record with its dates as a store keeps them, to the millisecond.
     var rounded: TokenRecord {
         func round(_ date: Date) -> Date { Date(timeIntervalSince1970: (date.timeIntervalSince1970 * 1000).rounded() / 1000) }
-        return TokenRecord(hash: hash, accountID: accountID, kind: kind, createdAt: round(createdAt), expiresAt: round(expiresAt), revoked: revoked)
+        return TokenRecord(
+            hash: hash, accountID: accountID, kind: kind, createdAt: round(createdAt), expiresAt: round(expiresAt), revoked: revoked,
+            email: email)
     }
 }

@@ -185,6 +185,32 @@ import Storage
         }
     }
 
+    /// A deleted passenger's rides stay, filed under the placeholder name,
+    /// and its notifications are forgotten; nobody else's change.
+    @Test(arguments: implementations)
+    func aDeletedPassengersRidesAreFiledAnewAndItsNotificationsForgotten(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let first = Self.ride(1, passenger: "pat", taxi: "A", endedAt: 0)
+        let second = Self.ride(2, passenger: "pat", taxi: "B", endedAt: 600)
+        let other = Self.ride(3, passenger: "patrick", taxi: "A", endedAt: 300)
+        let told = Self.notification(1, 0, for: "passenger:pat")
+        let toldOther = Self.notification(1, 1, for: "passenger:patrick")
+        try log.write([.entry(Self.entry(1)), .history(first), .history(other), .notification(told), .notification(toldOther)])
+        try log.write([.entry(Self.entry(2)), .history(second)])
+        #expect(try await log.anonymise(passenger: "pat", as: "deleted~7", recipient: "passenger:pat") == 2)
+        let since = Date(timeIntervalSince1970: 1_790_000_000)
+        for store in [log] + (try reopen.map { [try $0()] } ?? []) {
+            #expect(try await store.history(ofPassenger: "pat", since: since, limit: 10).isEmpty)
+            let filed = try await store.history(ofPassenger: "deleted~7", since: since, limit: 10)
+            #expect(filed.map(\.ride) == ["R2", "R1"])
+            #expect(filed.allSatisfy { $0.passenger == "deleted~7" })
+            #expect(try await store.history(ofTaxi: "A", since: since, limit: 10).map(\.passenger) == ["patrick", "deleted~7"])
+            #expect(try await store.undeliveredNotifications(for: "passenger:pat", limit: 10).isEmpty)
+            #expect(try await store.undeliveredNotifications(for: "passenger:patrick", limit: 10) == [toldOther])
+        }
+    }
+
     /// A notification is written with its entry or not at all.
     @Test(arguments: implementations)
     func aNotificationOfAFailedBatchIsNotKept(implementation: String) async throws {

@@ -48,7 +48,7 @@ struct SQLiteImportTests {
         try await accounts.insertToken(TokenRecord(
             hash: Data(repeating: 2, count: 32), accountID: ada.id, kind: .session, createdAt: start,
             expiresAt: start.addingTimeInterval(3600)))
-        _ = try await accounts.disable(accountID: bea.id)
+        _ = try await accounts.setDisabled(true, accountID: bea.id)
 
         let log = try SQLiteDispatchLog(directory: directory)
         let ride = RideHistoryRecord(

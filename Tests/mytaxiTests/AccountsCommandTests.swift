@@ -23,7 +23,56 @@ import Testing
         #expect(created.lines == ["created account 1: root (administrator)"])
         let listed = try await CommandRunner.run(["accounts", "list", "--data-dir", data])
         #expect(listed.status == 0)
-        #expect(listed.lines == ["1: root (administrator)"])
+        #expect(listed.lines == ["1: root (administrator), active"])
+    }
+
+    /// An operator at the console disables, enables, resets a password,
+    /// deletes, searches by state, and reads what was done in the audit log.
+    @Test func theConsoleVerbsChangeAccountsAndTheAuditLogSaysSo() async throws {
+        let (data, cleanUp) = Self.dataDirectory()
+        defer { cleanUp() }
+        for (role, name, email) in [("administrator", "root", "root@example.org"), ("dispatcher", "desk", "desk@example.org"), ("planner", "plan", "")] {
+            let created = try await CommandRunner.run(
+                ["accounts", "create", "--data-dir", data, "--role", role, "--username", name, "--password-stdin"]
+                    + (email.isEmpty ? [] : ["--email", email]),
+                input: Self.password)
+            #expect(created.status == 0, "\(created.standardError)")
+        }
+        let disabled = try await CommandRunner.run(["accounts", "disable", "--data-dir", data, "desk"])
+        #expect(disabled.status == 0)
+        #expect(disabled.lines == ["disabled account 2: desk (dispatcher), email desk@example.org, disabled"])
+        let byState = try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--state", "disabled"])
+        #expect(byState.lines == ["2: desk (dispatcher), email desk@example.org, disabled, disabled"])
+        #expect(try await CommandRunner.run(["accounts", "enable", "--data-dir", data, "DESK"]).status == 0)
+        let searched = try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--search", "DESK@", "--state", "active"])
+        #expect(searched.lines == ["2: desk (dispatcher), email desk@example.org, active"])
+
+        let mailed = try await CommandRunner.run(["accounts", "reset-password", "--data-dir", data, "desk"])
+        #expect(mailed.status == 0)
+        #expect(mailed.lines.first?.hasPrefix("sent a password reset e-mail to desk@example.org") == true)
+        let noAddress = try await CommandRunner.run(["accounts", "reset-password", "--data-dir", data, "plan"])
+        #expect(noAddress.status == 1)
+        #expect(noAddress.standardError.contains("--password-stdin") || noAddress.standardError.contains("reset-password"))
+        let weak = try await CommandRunner.run(["accounts", "reset-password", "--data-dir", data, "plan", "--password-stdin"], input: "short")
+        #expect(weak.status == 1)
+        #expect(weak.standardError.contains("error: password:"))
+        let set = try await CommandRunner.run(["accounts", "reset-password", "--data-dir", data, "plan", "--password-stdin"], input: "n3w-pass-word")
+        #expect(set.status == 0, "\(set.standardError)")
+
+        let deleted = try await CommandRunner.run(["accounts", "delete", "--data-dir", data, "plan"])
+        #expect(deleted.status == 0)
+        #expect(deleted.lines == ["deleted account 3: now deleted~3"])
+        #expect(try await CommandRunner.run(["accounts", "enable", "--data-dir", data, "deleted~3"]).status == 1)
+        #expect(try await CommandRunner.run(["accounts", "disable", "--data-dir", data, "ghost"]).status == 1)
+
+        let audit = try await CommandRunner.run(["accounts", "audit", "--data-dir", data])
+        #expect(audit.status == 0)
+        let actions = audit.lines.map { $0.split(separator: " ").dropFirst(2).prefix(3).joined(separator: " ").replacingOccurrences(of: ":", with: "") }
+        #expect(actions == [
+            "console account.delete plan", "console account.set-password plan", "console account.password-reset desk",
+            "console account.enable desk", "console account.disable desk", "console account.create plan",
+            "console account.create desk", "console account.create root",
+        ])
     }
 
     /// The password is kept only as a bcrypt hash: no file of the data directory holds it.
@@ -78,7 +127,7 @@ import Testing
         #expect(driver.status == 0, "\(driver.standardError)")
         #expect(driver.lines == ["created account 1: T-17 (driver), taxi T-17"])
         let listed = try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "driver"])
-        #expect(listed.lines == ["1: T-17 (driver), taxi T-17"])
+        #expect(listed.lines == ["1: T-17 (driver), taxi T-17, active"])
         #expect(try await CommandRunner.run(["accounts", "list", "--data-dir", data, "--role", "planner"]).lines == [])
     }
 

@@ -61,7 +61,7 @@ import Testing
         #expect(imported.standardError.contains("import-sqlite: committing"))
         #expect(!imported.standardOutput.contains(":\(URLComponents(string: database)?.password ?? "no password")@"), "no password shown")
         let listed = try await CommandRunner.run(["accounts", "list", "--database", database])
-        #expect(listed.lines == ["1: root (administrator)", "2: desk (dispatcher)"], "\(listed.standardError)")
+        #expect(listed.lines == ["1: root (administrator), active", "2: desk (dispatcher), active"], "\(listed.standardError)")
 
         let again = try await CommandRunner.run(["db", "import-sqlite", "--data-dir", data, "--database", database])
         #expect(again.status == 1)

@@ -12,6 +12,8 @@ struct AccountJSON: Codable, Equatable, Sendable {
     var taxiId: String?
     var emailConfirmed: Bool
     var disabled: Bool
+    /// `active`, `unconfirmed`, `disabled` or `deleted`.
+    var state: String
     /// ISO 8601.
     var createdAt: String
 
@@ -23,6 +25,7 @@ struct AccountJSON: Codable, Equatable, Sendable {
         taxiId = account.taxi?.text
         emailConfirmed = account.emailConfirmed
         disabled = account.disabled
+        state = account.state.rawValue
         createdAt = FixTime.iso8601(account.createdAt)
     }
 }

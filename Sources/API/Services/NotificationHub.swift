@@ -186,6 +186,7 @@ public actor NotificationHub: Service {
         case .accountDisabled(let id): (sessionOfSocket.filter { $0.value.account.id == id }.map(\.key), .accountDisabled)
         case .passwordChanged(let id, let kept):
             (sessionOfSocket.filter { $0.value.account.id == id && $0.value.tokenHash != kept }.map(\.key), .passwordChanged)
+        case .accountChanged(let id): (sessionOfSocket.filter { $0.value.account.id == id }.map(\.key), .accountChanged)
         }
         for socket in ended { close(socket, telling: reason) }
     }

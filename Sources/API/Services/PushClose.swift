@@ -11,6 +11,8 @@ enum PushClose: Sendable, Equatable {
     case accountDisabled
     /// The account's password was changed on another session.
     case passwordChanged
+    /// An administrator changed the account's role or taxi, or deleted it.
+    case accountChanged
     /// The service is stopping (WebSocket's 1001, going away).
     case serviceStopping
 
@@ -21,6 +23,7 @@ enum PushClose: Sendable, Equatable {
         case .sessionExpired: 4002
         case .accountDisabled: 4003
         case .passwordChanged: 4004
+        case .accountChanged: 4005
         case .serviceStopping: 1001
         }
     }
@@ -32,6 +35,7 @@ enum PushClose: Sendable, Equatable {
         case .sessionExpired: "the session expired: log in again with POST /v1/sessions"
         case .accountDisabled: "the account was disabled"
         case .passwordChanged: "the account's password was changed: log in again with the new one"
+        case .accountChanged: "an administrator changed the account: log in again"
         case .serviceStopping: "the service is stopping: connect again in a moment"
         }
     }

@@ -50,11 +50,7 @@ extension Mytaxi.Accounts {
                 printError("error: give the password on standard input with --password-stdin")
                 throw ExitCode(2)
             }
-            let password = Self.firstLine(of: FileHandle.standardInput.readDataToEndOfFile())
-            guard !password.isEmpty else {
-                printError("error: no password on standard input")
-                throw ExitCode(2)
-            }
+            let password = try Self.passwordFromStandardInput()
             let taxi = role == .driver ? TaxiID(taxi ?? username) : taxi.map { TaxiID($0) }
             if let devices, let taxi, role == .driver {
                 let registry: DeviceRegistry
@@ -70,16 +66,20 @@ extension Mytaxi.Accounts {
                 }
             }
             let service = try data.openService(create: true)
-            do throws(AccountError) {
-                let account = try await service.createAccount(role: role, username: username, password: password, email: email, taxi: taxi)
-                print("created account \(account.id): \(account)")
-            } catch .invalid(let problems), .notForRole(let problems) {
-                for problem in problems { printError("error: \(problem.field.rawValue): \(problem.problem)") }
-                throw ExitCode(1)
-            } catch {
-                printError("error: \(error)")
-                throw ExitCode(1)
+            let account = try await exitingOnAccountError { () async throws(AccountError) in
+                try await service.createAccount(role: role, username: username, password: password, email: email, taxi: taxi)
             }
+            print("created account \(account.id): \(account)")
+        }
+
+        /// The first line of standard input; exits 2 when it is empty.
+        static func passwordFromStandardInput() throws -> String {
+            let password = firstLine(of: FileHandle.standardInput.readDataToEndOfFile())
+            guard !password.isEmpty else {
+                printError("error: no password on standard input")
+                throw ExitCode(2)
+            }
+            return password
         }
 
         /// The text before the first line break, without a carriage return.
