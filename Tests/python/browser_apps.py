@@ -333,12 +333,12 @@ class PassengerApp(Page):
             self.js("window.scrollTo(0, 0)")
         super().screenshot(name)
 
-    def log_in(self, username):
+    def log_in(self, username, password=PASSWORD):
         """Logs in as `username` from the login screen and waits for the home screen and its push socket."""
         self.wait_shown("the app asks for a login", "screen-login")
         self.watch_push()
         self.type("#login-username", username)
-        self.type("#login-password", PASSWORD + Keys.ENTER)
+        self.type("#login-password", password + Keys.ENTER)
         self.wait_shown("the login is taken: the home screen", "screen-home")
         wait_until("the push socket has the passenger's state", lambda: self.js("return window.__pushMessages"),
                    lambda counts: any(count > 0 for count in counts))
@@ -364,8 +364,8 @@ class PassengerApp(Page):
         link = re.search(r"http://\S+/app#confirm=\S+", mail["body"]).group(0)
         assert link.startswith(f"{self.origin}/app#confirm="), link
         self.driver.get(link)
-        self.wait_text("the app says the account is confirmed", "login-note",
-                       lambda text: text == "Your account is confirmed: you can log in.")
+        self.wait_text("the app says the address is confirmed", "login-note",
+                       lambda text: text == f"The address {email} is confirmed: you can log in.")
         assert self.shown("screen-login")
         assert "confirm=" not in self.driver.current_url, "the token is not left in the address bar"
 

@@ -314,7 +314,7 @@ def test_the_confirmation_token_pasted_by_hand(app):
                   lambda text: "unknown, already used or expired" in text)
     tab.assert_named_controls("confirmation")
     tab.type("#confirm-token", token + Keys.ENTER)
-    tab.wait_text("the account is confirmed", "login-note", lambda text: text == "Your account is confirmed: you can log in.")
+    tab.wait_text("the account is confirmed", "login-note", lambda text: text == "The address max@example.com is confirmed: you can log in.")
     tab.log_in("max")
     assert tab.text("profile-username") == "max"
     assert tab.console_errors([r"/v1/passengers/confirmations - Failed to load resource: the server responded with a status of 422"]) == []

@@ -6,6 +6,11 @@
 //   /app#confirm=TOKEN: the app confirms the address itself
 //   (POST /v1/passengers/confirmations); the token can be pasted by hand too.
 //   Then the login, as a passenger only (session.js keeps it across reloads).
+// - A forgotten password: "Forgot password?" asks for the address
+//   (POST /v1/password-resets, whose answer is the same whether or not an
+//   account has it); the e-mail's link opens /app#reset=TOKEN, where the new
+//   password, typed twice, is set (POST /v1/password-resets/confirmations)
+//   and the login follows. A used or expired link leads back to the request.
 // - Calling a taxi now: a map (Leaflet, drawn from the service's own road
 //   and zone data, no tiles from elsewhere) on which a tap names the point
 //   (GET /v1/places/reverse), address fields with suggestions
@@ -24,7 +29,10 @@
 //   where it reports (the ride's `taxi`, then each `taxi_position` message)
 //   with its route to the pickup (GET /v1/rides/{id}/route).
 // - Reservations (2 to 48 h ahead, the window shown and checked in the form),
-//   the history of 31 days, and the profile: the password changed, "Log out".
+//   the history of 31 days, and the profile: the password changed, the e-mail
+//   address changed (PUT /v1/account/email: the account keeps its address
+//   until the link sent to the new one is opened, which confirms it through
+//   #confirm= as a new account's), "Log out".
 //
 // The service may run on a simulated clock (GET /v1/clock: its time and
 // rate): every countdown and time window is reckoned on the service's time,
@@ -108,7 +116,7 @@ function metres(distance) {
 
 // ---------------------------------------------------------------- screens
 
-const screens = ["login", "register", "confirm", "home", "reservations", "history", "profile"];
+const screens = ["login", "register", "confirm", "forgot", "reset", "home", "reservations", "history", "profile"];
 const loggedInScreens = ["home", "reservations", "history", "profile"];
 
 function show(name) {
@@ -124,7 +132,10 @@ function show(name) {
   if (name === "profile") profileShown();
 }
 
-/** The screen the address names: #confirm=TOKEN confirms an address; logged out, only the login's screens. */
+/**
+ * The screen the address names: #confirm=TOKEN confirms an address, #reset=TOKEN asks for a new password
+ * (the token kept in memory only, out of the address bar); logged out, only the login's screens.
+ */
 function route() {
   const hash = decodeURIComponent(location.hash.slice(1));
   if (hash.startsWith("confirm=")) {
@@ -132,8 +143,17 @@ function route() {
     confirmAddress(hash.slice("confirm=".length), true);
     return;
   }
+  if (hash.startsWith("reset=")) {
+    history.replaceState(null, "", "/app#reset");
+    askNewPassword(hash.slice("reset=".length).trim());
+    return;
+  }
+  if (hash === "reset") {
+    show(resetToken ? "reset" : "forgot");
+    return;
+  }
   if (!session.loggedIn) {
-    show(["register", "confirm"].includes(hash) ? hash : "login");
+    show(["register", "confirm", "forgot"].includes(hash) ? hash : "login");
     return;
   }
   show(loggedInScreens.includes(hash) ? hash : "home");
@@ -146,14 +166,27 @@ function go(screen) {
 
 // ------------------------------------------------------- signing up, login
 
-function showFieldErrors(errors) {
-  for (const field of ["username", "email", "password"]) {
+/**
+ * Shows each field's problems at it: `inputs` maps a problem's `field` to its input's id, whose problems are
+ * written in the element `ID-error`; a field with none has them cleared.
+ */
+function showProblems(inputs, errors) {
+  for (const [field, id] of Object.entries(inputs)) {
     const problems = errors.filter((error) => error.field === field).map((error) => error.problem);
-    setText(`register-${field}-error`, problems.join("; "));
-    const input = byId(`register-${field}`);
+    setText(`${id}-error`, problems.join("; "));
+    const input = byId(id);
     if (problems.length) input.setAttribute("aria-invalid", "true");
     else input.removeAttribute("aria-invalid");
   }
+}
+
+/** The fields' problems of an error answer (a 400's `errors`), none for any other error. */
+function problemsOf(error) {
+  return error instanceof APIError ? error.problem.errors || [] : [];
+}
+
+function showFieldErrors(errors) {
+  showProblems({ username: "register-username", email: "register-email", password: "register-password" }, errors);
 }
 
 async function register(event) {
@@ -168,7 +201,7 @@ async function register(event) {
   try {
     await session.call("POST", "/v1/passengers", body, { anonymous: true, idempotent: true });
   } catch (error) {
-    const errors = error instanceof APIError ? error.problem.errors || [] : [];
+    const errors = problemsOf(error);
     if (error.status === 409) showFieldErrors([{ field: "username", problem: error.message }]);
     else if (errors.length) showFieldErrors(errors);
     setText("register-error", errors.length ? "Please correct the fields above." : error.message);
@@ -190,11 +223,21 @@ async function confirmAddress(token, fromLink) {
     show("confirm");
   }
   try {
+    // The token is a new account's or an account's new address (PUT /v1/account/email): the answer, the
+    // account, has the address confirmed either way.
     const account = await session.call("POST", "/v1/passengers/confirmations", { token: token.trim() }, { anonymous: true });
     byId("confirm-token").value = "";
-    if (account?.username) byId("login-username").value = account.username;
-    setText("login-note", "Your account is confirmed: you can log in.");
-    history.replaceState(null, "", session.loggedIn ? "/app#home" : "/app#login");
+    const address = account?.email ? `The address ${account.email}` : "Your address";
+    if (session.loggedIn) {
+      setText("email-result", account?.username && account.username !== session.username
+        ? `${address} is confirmed for the account ${account.username}.`
+        : `${address} is confirmed: it is your account's address now.`);
+      history.replaceState(null, "", "/app#profile");
+    } else {
+      if (account?.username) byId("login-username").value = account.username;
+      setText("login-note", `${address} is confirmed: you can log in.`);
+      history.replaceState(null, "", "/app#login");
+    }
     route();
   } catch (error) {
     setText("confirm-title", "Confirm your address");
@@ -202,6 +245,101 @@ async function confirmAddress(token, fromLink) {
     setText("confirm-error", error.message);
     show("confirm");
   }
+}
+
+// -------------------------------------------------------- forgotten password
+
+/** The token of the "forgot password" e-mail whose link opened the app (#reset=TOKEN), until it is used. */
+let resetToken = null;
+
+/** The "forgot password" form, cleared; `note` says why it is shown again (a link used or expired), or nothing. */
+function clearForgot(note) {
+  setText("forgot-note", note);
+  setText("forgot-result", "");
+  setText("forgot-error", "");
+  showProblems({ email: "forgot-email" }, []);
+}
+
+/** Asks for a "forgot password" e-mail: the answer is the same whether or not an account has the address. */
+async function requestReset(event) {
+  event.preventDefault();
+  setText("forgot-result", "");
+  setText("forgot-error", "");
+  showProblems({ email: "forgot-email" }, []);
+  const email = byId("forgot-email").value.trim();
+  if (!email) {
+    showProblems({ email: "forgot-email" }, [{ field: "email", problem: "Enter your account's e-mail address." }]);
+    return;
+  }
+  let answer;
+  try {
+    answer = await session.call("POST", "/v1/password-resets", { email }, { anonymous: true });
+  } catch (error) {
+    const errors = problemsOf(error);
+    if (errors.length) showProblems({ email: "forgot-email" }, errors);
+    else setText("forgot-error", error.message);
+    return;
+  }
+  setText("forgot-note", "");
+  setText("forgot-result", answer.detail);
+}
+
+/** The link of a "forgot password" e-mail: the form for the new password. */
+function askNewPassword(token) {
+  resetToken = token || null;
+  if (!resetToken) {
+    clearForgot("");
+    history.replaceState(null, "", "/app#forgot");
+    route();
+    return;
+  }
+  byId("reset-form").reset();
+  setText("reset-error", "");
+  showProblems({ password: "reset-password", repeat: "reset-repeat" }, []);
+  show("reset");
+}
+
+/** Sets the new password, typed twice, with the e-mail's token; then the login (every login of the account ended). */
+async function resetPassword(event) {
+  event.preventDefault();
+  const inputs = { password: "reset-password", repeat: "reset-repeat" };
+  setText("reset-error", "");
+  showProblems(inputs, []);
+  const newPassword = byId("reset-password").value;
+  if (newPassword !== byId("reset-repeat").value) {
+    showProblems(inputs, [{ field: "repeat", problem: "The two passwords differ: type the same one twice." }]);
+    return;
+  }
+  try {
+    await session.call("POST", "/v1/password-resets/confirmations", { token: resetToken, newPassword }, { anonymous: true });
+  } catch (error) {
+    if (error.status === 422) {
+      resetToken = null;
+      clearForgot("That link has been used or has expired: ask for a new e-mail here.");
+      history.replaceState(null, "", "/app#forgot");
+      show("forgot");
+      return;
+    }
+    // The rules the password breaks are named as the password's (or the new password's).
+    const errors = problemsOf(error).map((problem) => ({ ...problem, field: problem.field === "newPassword" ? "password" : problem.field }));
+    if (errors.length) showProblems(inputs, errors);
+    setText("reset-error", errors.length ? "Please correct the fields above." : error.message);
+    return;
+  }
+  resetToken = null;
+  byId("reset-form").reset();
+  const note = "Your new password is set: log in with it.";
+  // The service ended every login of the account: one in this browser (most likely the same account's) is
+  // forgotten here too, without asking the service to end it again (a 401 when it was the account's).
+  if (session.loggedIn) {
+    session.closePush();
+    session.forget();
+    forgetPassenger(note);
+    return;
+  }
+  setText("login-note", note);
+  history.replaceState(null, "", "/app#login");
+  route();
 }
 
 async function logIn(event) {
@@ -241,6 +379,7 @@ function leave(note) {
   for (const id of ["reservation-list", "history-upcoming", "history-past"]) byId(id).replaceChildren();
   for (const field of [pickupField, destinationField, reservationPickupField, reservationDestinationField]) field.clear();
   byId("summary").hidden = true;
+  for (const id of ["password-result", "email-result", "email-error"]) setText(id, "");
   setText("login-note", note);
   history.replaceState(null, "", "/app#login");
   route();
@@ -249,10 +388,15 @@ function leave(note) {
 /** Logs out; what this browser kept of the passenger's rides (their places' names, confirmations) goes too. */
 async function logOut() {
   await session.logOut();
+  forgetPassenger("You are logged out.");
+}
+
+/** Forgets what this browser kept of the passenger's rides, then back to the login with `note`. */
+function forgetPassenger(note) {
   localStorage.removeItem(labels.key);
   sessionStorage.removeItem(confirmedKey);
   confirmedRides.clear();
-  leave("You are logged out.");
+  leave(note);
 }
 
 // ----------------------------------------------------------------- the map
@@ -984,6 +1128,32 @@ async function changePassword(event) {
   result.textContent = "The password is changed; your other logins have ended.";
 }
 
+/** Asks to move the account to a new address: it keeps the old one until the link sent to the new one is opened. */
+async function changeEmail(event) {
+  event.preventDefault();
+  const inputs = { password: "email-password", email: "email-new" };
+  setText("email-result", "");
+  setText("email-error", "");
+  showProblems(inputs, []);
+  const body = { password: byId("email-password").value, email: byId("email-new").value.trim() };
+  let answer;
+  try {
+    answer = await session.call("PUT", "/v1/account/email", body);
+  } catch (error) {
+    // 400 names the address's problem, 409 says another account has it, 422 that the password is wrong.
+    const errors = error.status === 409 ? [{ field: "email", problem: error.message }]
+      : error.status === 422 ? [{ field: "password", problem: error.message }]
+      : problemsOf(error);
+    if (errors.length) showProblems(inputs, errors);
+    else setText("email-error", error.message);
+    return;
+  }
+  byId("email-form").reset();
+  setText("email-result", answer.account?.email
+    ? `${answer.detail.replace(/\.$/, "")}. Until then your account keeps ${answer.account.email}.`
+    : answer.detail);
+}
+
 function profileShown() {
   setText("profile-username", session.username || "");
   setText("profile-clock", clock.rate === 1 ? "" : `The service runs on a simulated clock, ${clock.rate} times real time: it is ${when(clock.now())} there.`);
@@ -1002,6 +1172,14 @@ byId("token-form").addEventListener("submit", (event) => {
 byId("go-register").addEventListener("click", () => go("register"));
 byId("register-go-login").addEventListener("click", () => go("login"));
 byId("confirm-go-login").addEventListener("click", () => go("login"));
+byId("go-forgot").addEventListener("click", () => {
+  clearForgot("");
+  go("forgot");
+});
+byId("forgot-form").addEventListener("submit", requestReset);
+byId("forgot-go-login").addEventListener("click", () => go("login"));
+byId("reset-form").addEventListener("submit", resetPassword);
+byId("reset-go-login").addEventListener("click", () => go("login"));
 byId("go-token").addEventListener("click", () => {
   setText("confirm-title", "Confirm your address");
   setText("confirm-note", "Paste the token of the confirmation e-mail.");
@@ -1014,6 +1192,7 @@ byId("cancel-ride").addEventListener("click", cancelRide);
 byId("summary-close").addEventListener("click", () => { byId("summary").hidden = true; });
 byId("reservation-form").addEventListener("submit", reserve);
 byId("password-form").addEventListener("submit", changePassword);
+byId("email-form").addEventListener("submit", changeEmail);
 byId("logout").addEventListener("click", logOut);
 window.addEventListener("hashchange", route);
 

@@ -108,7 +108,7 @@ export class Session {
       this.socket = null;
       onStatus(false);
       if (this.closing || !this.token) return;
-      if (event.code >= 4001 && event.code <= 4004) {
+      if (event.code >= 4001 && event.code <= 4005) {
         this.forget();
         if (this.onLoggedOut) this.onLoggedOut();
         return;
