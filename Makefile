@@ -7,7 +7,7 @@ DEBIAN_PACKAGES = libgeos-dev libproj-dev proj-data pkg-config python3-pip librs
 BROWSER_PACKAGES = chromium chromium-driver
 ## The throwaway PostgreSQL + PostGIS server of `make test` (Tools/with-postgres.sh).
 POSTGRES_PACKAGES = postgresql-15 postgresql-15-postgis-3 libpq-dev
-PYTHON_PACKAGES = shapely pytest schemathesis selenium
+PYTHON_PACKAGES = shapely pytest schemathesis selenium aiosmtpd
 
 .PHONY: demo demo-tour cluster-demo test test-suites bench fuzz build release deps deps-system deps-browser deps-python deps-postgres install-debian clean
 

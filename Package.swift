@@ -38,12 +38,14 @@ let package = Package(
         .library(name: "Accounts", targets: ["Accounts"]),
         .library(name: "SQLiteStorage", targets: ["SQLiteStorage"]),
         .library(name: "PostgresStorage", targets: ["PostgresStorage"]),
+        .library(name: "Mail", targets: ["Mail"]),
         .library(name: "MytaxiServer", targets: ["MytaxiServer"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -297,6 +299,26 @@ let package = Package(
             ],
             swiftSettings: swiftSettings),
 
+        // Mail: the outbox delivered by SMTP to a relay (STARTTLS or TLS, AUTH), over SwiftNIO.
+        .target(
+            name: "Mail",
+            dependencies: [
+                "Storage", "ServiceClock",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+            ],
+            swiftSettings: librarySettings),
+        .testTarget(
+            name: "MailTests",
+            dependencies: ["TestSupport", "Mail", "Storage", "ServiceClock", .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "NIOPosix", package: "swift-nio")],
+            swiftSettings: swiftSettings),
+
         // API: the HTTP server (Hummingbird): fleet queries, archive, health, metrics.
         .target(
             name: "API",
@@ -353,7 +375,7 @@ let package = Package(
         .target(
             name: "MytaxiServer",
             dependencies: [
-                "API", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock",
+                "API", "Mail", "Ingest", "Fleet", "FixRecords", "Storage", "SQLiteStorage", "PostgresStorage", "Zones", "GeoKit", "ServiceClock",
                 "DispatchCore", "DispatchRuntime", "Routing", "Places", "Accounts",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -389,7 +411,7 @@ let package = Package(
         .target(
             name: "ServeConfig",
             dependencies: [
-                "MytaxiServer", "API", "Accounts", "FixRecords", "Ingest", "DispatchCore", "Zones",
+                "MytaxiServer", "API", "Mail", "Accounts", "FixRecords", "Ingest", "DispatchCore", "Zones",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: librarySettings),

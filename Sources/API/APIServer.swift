@@ -44,6 +44,8 @@ public struct APIServer: Sendable {
     public let accounts: AccountService
     /// The taxi registry: a taxi's device and seats.
     public let taxiRegistry: TaxiRegistryLookup
+    /// The taxis and devices of the devices file and the store, which administrators manage.
+    public let taxiRegister: TaxiRegister
     /// Hands notices to the push sockets (`/v1/push`).
     public let notificationHub: NotificationHub
     /// The zone set versions planners uploaded.
@@ -89,7 +91,7 @@ public struct APIServer: Sendable {
         fleet: FleetIndex, archive: any FixArchive, zones: ActiveZones, zoneSwitch: ZoneSwitch? = nil,
         metricsRegistry: PrometheusCollectorRegistry,
         healthProblems: @escaping @Sendable () -> [String], clock: any ServiceClock, dispatcher: Dispatcher,
-        router: RoadRouter, accounts: AccountService, taxiRegistry: TaxiRegistryLookup,
+        router: RoadRouter, accounts: AccountService, taxiRegistry: TaxiRegistryLookup, taxiRegister: TaxiRegister,
         notificationHub: NotificationHub, zoneSets: any ZoneSetStore, loginsPerAddressPerMinute: Int = APIServer.loginBurstPerAddress,
         registrationsPerAddressPerMinute: Int = APIServer.registrationBurst,
         historyMaxWindow: TimeInterval = APIServer.defaultHistoryMaxWindow,
@@ -118,6 +120,7 @@ public struct APIServer: Sendable {
         self.roadRouter = router
         self.accounts = accounts
         self.taxiRegistry = taxiRegistry
+        self.taxiRegister = taxiRegister
         self.notificationHub = notificationHub
         self.zoneSets = zoneSets
         self.loginsPerAddressPerMinute = loginsPerAddressPerMinute
@@ -178,6 +181,9 @@ public struct APIServer: Sendable {
         OwnAccountController(accounts: accounts, throttle: passwordThrottle, proxies: trustedProxies).addRoutes(to: v1.group("account"))
         accountsController.addOutboxRoutes(to: v1.group("outbox"))
         TaxisController(fleet: fleet, archive: archive, clock: clock, maxWindow: historyMaxWindow).addRoutes(to: v1.group("taxis"))
+        let registerController = TaxiRegisterController(register: taxiRegister, accounts: accounts, clock: clock)
+        registerController.addTaxiRoutes(to: v1.group("taxis").add(middleware: idempotent))
+        registerController.addDeviceRoutes(to: v1.group("devices").add(middleware: idempotent))
         let fleetDocuments = RecentFleetDocuments(clock: clock, fleet: fleet, dispatcher: dispatcher)
         FleetController(fleet: fleet, dispatcher: dispatcher, clock: clock, fleetDocuments: fleetDocuments).addRoutes(to: v1.group("fleet"))
         ZonesController(fleet: fleet, zones: zones, dispatcher: dispatcher, router: roadRouter, clock: clock, fleetDocuments: fleetDocuments)

@@ -168,6 +168,12 @@ extension AccountService {
         try await storing { () async throws(StorageError) in try await store.auditEntries(target: target, before: before, limit: limit) }
     }
 
+    /// Writes to the audit log that `actor` did `action` to `target`: for
+    /// what administrators change beside accounts (taxis, devices).
+    public func recordAudit(actor: String, action: String, target: String, detail: String = "") async throws(AccountError) {
+        try await audit(actor, action, target, detail)
+    }
+
     /// Writes to the audit log that `actor` did `action` to `target`.
     func audit(_ actor: String, _ action: String, _ target: String, _ detail: String = "") async throws(AccountError) {
         let entry = AuditAction(actor: actor, action: action, target: target, detail: detail)

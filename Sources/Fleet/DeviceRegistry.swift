@@ -100,6 +100,24 @@ public struct DeviceRegistry: Sendable {
         largestSeats = taxis.isEmpty ? nil : taxis.map { seats[$0]?.count ?? Self.defaultSeats }.max()
     }
 
+    /// A registry of `devices`, each taxi carrying `seatsOfTaxi` passengers
+    /// (``defaultSeats`` when it has no number): the devices file with what
+    /// administrators changed laid over it.
+    public init(devices: [String: RegisteredDevice], seatsOfTaxi: [TaxiID: Int]) {
+        self.devices = devices
+        let taxis = Set(devices.values.map(\.taxi))
+        self.seatsOfTaxi = seatsOfTaxi.filter { taxis.contains($0.key) }
+        self.taxis = taxis
+        secretCount = devices.values.count { $0.secret != nil }
+        largestSeats = taxis.isEmpty ? nil : taxis.map { seatsOfTaxi[$0] ?? Self.defaultSeats }.max()
+    }
+
+    /// Every registered device by id, with its taxi and secret.
+    public var allDevices: [String: RegisteredDevice] { devices }
+
+    /// The seats of every taxi a line gives a number for.
+    public var givenSeats: [TaxiID: Int] { seatsOfTaxi }
+
     /// Reads the devices file at `path`.
     public static func load(path: String) throws(DeviceRegistryError) -> DeviceRegistry {
         let text: String
@@ -128,8 +146,6 @@ public struct DeviceRegistry: Sendable {
     public func seats(of taxi: TaxiID) -> Int {
         seatsOfTaxi[taxi] ?? Self.defaultSeats
     }
-
-
 }
 
 /// Why a devices file was refused.

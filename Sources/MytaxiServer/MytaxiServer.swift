@@ -9,6 +9,7 @@ import Hummingbird
 import HummingbirdCore
 import Ingest
 import Logging
+import Mail
 import NIOCore
 import NIOPosix
 import Routing
@@ -67,6 +68,8 @@ public final class MytaxiServer: Sendable {
     public let dispatcher: Dispatcher
     /// Accounts, passwords and tokens of the API.
     public let accounts: AccountService
+    /// The outbox delivered to the mail relay (`--smtp`); nil without one.
+    public let outboxDelivery: OutboxDelivery?
     /// The zone set in force, which a planner's activation or a SIGHUP replaces.
     public let zones: ActiveZones
     /// Puts a new zone set in force everywhere at once.
@@ -141,6 +144,8 @@ public final class MytaxiServer: Sendable {
         let pipeline = IngestPipeline(
             devices: inputs.devices, zones: zones, validator: validator, sink: committer, metrics: metrics.ingest, clock: clock,
             secretPolicy: secretPolicy, logger: logger)
+        let register = TaxiRegister(store: stores.register, file: inputs.devices, clock: clock) { pipeline.reloadDevices($0) }
+        try await register.refresh()
         let notificationHub = NotificationHub(dispatcher: dispatcher, fleet: fleet, clock: clock, logger: logger)
         notificationHub.closeSockets(onSessionsEndedBy: accounts.sessionEnds)
         let zoneSwitch = ZoneSwitch(
@@ -150,7 +155,8 @@ public final class MytaxiServer: Sendable {
         api = APIServer(
             fleet: fleet, archive: stores.archive, zones: zones, zoneSwitch: zoneSwitch, metricsRegistry: metrics.registry,
             healthProblems: { health.problems() }, clock: clock, dispatcher: dispatcher, router: inputs.router,
-            accounts: accounts, taxiRegistry: TaxiRegistryLookup(pipeline: pipeline), notificationHub: notificationHub,
+            accounts: accounts, taxiRegistry: TaxiRegistryLookup(pipeline: pipeline), taxiRegister: register,
+            notificationHub: notificationHub,
             zoneSets: stores.zoneSets, loginsPerAddressPerMinute: configuration.loginsPerAddressPerMinute,
             registrationsPerAddressPerMinute: configuration.registrationsPerAddressPerMinute,
             historyMaxWindow: configuration.historyMaxWindow, leafletDirectory: configuration.leafletDirectory,
@@ -167,6 +173,17 @@ public final class MytaxiServer: Sendable {
         self.pipeline = pipeline
         self.dispatcher = dispatcher
         self.accounts = accounts
+        if let relay = configuration.smtpRelay {
+            do {
+                outboxDelivery = OutboxDelivery(
+                    store: stores.accounts, client: try SMTPClient(relay: relay), clock: clock, logger: logger, metrics: metrics.factory)
+            } catch {
+                throw ServiceStartError(file: "--smtp", reason: "\(error)")
+            }
+            logger.info("the outbox goes to the mail relay \(relay) as \(relay.from)")
+        } else {
+            outboxDelivery = nil
+        }
         self.zones = zones
         self.zoneSwitch = zoneSwitch
         self.notificationHub = notificationHub
@@ -270,10 +287,14 @@ public final class MytaxiServer: Sendable {
             PeriodicService(PositionSnapping(snapper: positionSnapper), clock: clock),
             SpeedLearningService(learning: speedLearning, clock: clock, publishEvery: configuration.learnedSpeedsEverySeconds),
             PeriodicService(TokenPurge(accounts: accounts, logger: logger), clock: clock),
+            PeriodicService(TaxiRegisterRefresh(register: api.taxiRegister, logger: logger), clock: clock),
             PeriodicService(
                 ArchiveRetention(archive: stores.archive, retention: configuration.fixRetention, clock: clock, logger: logger, metrics: factory),
                 clock: clock),
         ]
+        if let outboxDelivery {
+            services.append(PeriodicService(OutboxDeliveryRounds(delivery: outboxDelivery, logger: logger), clock: clock))
+        }
         if let pool = stores.pool {
             services.append(PeriodicService(DatabaseProbe(pool: pool, pipeline: pipeline, logger: logger), clock: clock))
         }
@@ -299,12 +320,14 @@ public final class MytaxiServer: Sendable {
             availableConnectionsDelegate: MaximumAvailableConnections(configuration.maxHTTPConnections, logger: logger))
     }
 
-    /// Re-reads the devices file (SIGHUP); a bad file keeps the current registry.
+    /// Re-reads the devices file (SIGHUP), under what administrators keep
+    /// in the store; a bad file keeps the current registry.
     public func reloadDevices() {
         do {
-            let devices = try DeviceRegistry.load(path: configuration.devicesPath)
-            pipeline.reloadDevices(devices)
-            logger.info("reloaded \(devices.count) devices from \(configuration.devicesPath)")
+            let file = try DeviceRegistry.load(path: configuration.devicesPath)
+            api.taxiRegister.replaceFile(file)
+            let devices = api.taxiRegister.registry
+            logger.info("reloaded \(file.count) devices from \(configuration.devicesPath); \(devices.count) with the store's")
             if let warning = openFileLimit?.shortfallWarning(devices: devices.count) { logger.warning("\(warning)") }
             if let warning = pipeline.secretPolicy.warning(for: devices) { logger.warning("\(warning)") }
         } catch {

@@ -4,6 +4,7 @@ import DispatchCore
 import FixRecords
 import Foundation
 import Ingest
+import Mail
 import NIOCore
 import ServiceClock
 import Zones
@@ -100,6 +101,8 @@ public struct ServiceConfiguration: Sendable {
     public var leafletDirectory = APIServer.debianLeafletDirectory
     /// A folder whose files replace the web pages' built-in ones (`--web-root`); nil: none.
     public var webRoot: String?
+    /// The mail relay the outbox is delivered to (`--smtp`); nil: the outbox is only read by administrators.
+    public var smtpRelay: SMTPRelay?
     /// Fix validation limits.
     public var validation = ValidationRules()
     /// The dispatch engine's durations (offer timeout, confirmation, dwell, stale grace, missing client).

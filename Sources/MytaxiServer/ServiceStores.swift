@@ -13,6 +13,8 @@ import Storage
 public struct ServiceStores: Sendable {
     public let archive: any FixArchive
     public let accounts: any AccountStore
+    /// The taxis and devices administrators manage (beside the accounts).
+    public let register: any TaxiRegisterStore
     public let dispatchLog: any DispatchLog
     public let zoneSets: any ZoneSetStore
     /// The speeds learned from the fleet, saved now and then and read at start.
@@ -60,8 +62,9 @@ public struct ServiceStores: Sendable {
         let archive = PostgresFixArchive(
             pool: pool, onMove: { metrics.ingest.moved(fixCount: $0.storedFixes, duration: $0.duration) },
             onMoveFailure: moveFailureReporter(metrics: metrics.ingest, logger: logger))
+        let accounts = PostgresAccountStore(pool: pool)
         return ServiceStores(
-            archive: archive, accounts: PostgresAccountStore(pool: pool),
+            archive: archive, accounts: accounts, register: accounts,
             dispatchLog: PostgresDispatchLog(pool: pool), zoneSets: PostgresZoneSetStore(pool: pool),
             learnedSpeeds: PostgresLearnedSpeedStore(pool: pool), idempotentAnswers: PostgresIdempotentAnswerStore(pool: pool), metrics: metrics,
             dispatchOwnership: PostgresDispatchOwnership(pool: PostgresPool(url: url, maximumConnections: 1)), pool: pool,
@@ -76,8 +79,9 @@ public struct ServiceStores: Sendable {
         let archive = try SQLiteFixArchive(
             directory: directory, onMove: { metrics.ingest.moved(fixCount: $0.storedFixes, duration: $0.duration) },
             onMoveFailure: moveFailureReporter(metrics: metrics.ingest, logger: logger))
+        let accounts = try SQLiteAccountStore(directory: directory)
         return ServiceStores(
-            archive: archive, accounts: try SQLiteAccountStore(directory: directory),
+            archive: archive, accounts: accounts, register: accounts,
             dispatchLog: try SQLiteDispatchLog(directory: directory), zoneSets: try SQLiteZoneSetStore(directory: directory),
             learnedSpeeds: try SQLiteLearnedSpeedStore(directory: directory),
             idempotentAnswers: try SQLiteIdempotentAnswerStore(directory: directory), metrics: metrics,
@@ -89,7 +93,7 @@ public struct ServiceStores: Sendable {
     /// sets, learned speeds and idempotent answers.
     public static func inMemory(archive: any FixArchive = InMemoryFixArchive()) -> ServiceStores {
         ServiceStores(
-            archive: archive, accounts: InMemoryAccountStore(), dispatchLog: InMemoryDispatchLog(),
+            archive: archive, accounts: InMemoryAccountStore(), register: InMemoryTaxiRegisterStore(), dispatchLog: InMemoryDispatchLog(),
             zoneSets: InMemoryZoneSetStore(), learnedSpeeds: InMemoryLearnedSpeedStore(),
             idempotentAnswers: InMemoryIdempotentAnswerStore(), metrics: ServiceMetrics(),
             dispatchOwnership: nil, pool: nil, compactableArchive: nil, problem: { nil })

@@ -9,7 +9,7 @@ import Storage
 /// `lower(... COLLATE "C")`, which folds ASCII only), known roles and
 /// token kinds, 32-byte token hashes, tokens of existing accounts only.
 public final class PostgresAccountStore: AccountStore {
-    private let pool: PostgresPool
+    let pool: PostgresPool
 
     /// The store in `pool`'s database, whose schema must be migrated (``PostgresSchema/migrate(_:)``).
     public init(pool: PostgresPool) {
@@ -220,16 +220,53 @@ public final class PostgresAccountStore: AccountStore {
 
     public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
         try await read { connection in
-            let rows = try connection.query(
-                "SELECT id, recipient, subject, body, created_ms FROM outbox ORDER BY id DESC LIMIT $1",
-                [.integer(Int64(max(0, limit)))])
-            return try (0..<rows.count).map { row in
-                OutboxEmail(
-                    id: try rows.integer(row, "id"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")),
-                    message: EmailMessage(
-                        to: try rows.string(row, "recipient"), subject: try rows.string(row, "subject"),
-                        body: try rows.string(row, "body")))
+            try Self.outboxEmails(connection.query(
+                "SELECT \(Self.outboxColumns) FROM outbox ORDER BY id DESC LIMIT $1", [.integer(Int64(max(0, limit)))]))
+        }
+    }
+
+    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await read { connection in
+            try Self.outboxEmails(connection.query(
+                """
+                SELECT \(Self.outboxColumns) FROM outbox
+                WHERE state = 'queued' AND coalesce(next_attempt_ms, 0) <= $1 ORDER BY id LIMIT $2
+                """,
+                [.integer(date.storedMilliseconds), .integer(Int64(max(0, limit)))]))
+        }
+    }
+
+    public func recordDelivery(ofEmail id: Int64, at date: Date, failure: String?, retryAt: Date?) async throws(StorageError) {
+        try await write { connection in
+            if let failure {
+                try connection.query(
+                    "UPDATE outbox SET attempts = attempts + 1, last_error = $1, state = $2, next_attempt_ms = $3 WHERE id = $4",
+                    [.text(failure), .text(retryAt == nil ? "failed" : "queued"), retryAt.map { .integer($0.storedMilliseconds) } ?? .null,
+                     .integer(id)])
+            } else {
+                try connection.query(
+                    "UPDATE outbox SET attempts = attempts + 1, state = 'sent', next_attempt_ms = NULL, sent_ms = $1 WHERE id = $2",
+                    [.integer(date.storedMilliseconds), .integer(id)])
             }
+        }
+    }
+
+    private static let outboxColumns = "id, recipient, subject, body, created_ms, state, attempts, last_error, next_attempt_ms, sent_ms"
+
+    private static func outboxEmails(_ rows: PostgresRows) throws -> [OutboxEmail] {
+        try (0..<rows.count).map { row in
+            let stateName = try rows.string(row, "state")
+            guard let state = EmailDelivery.State(rawValue: stateName) else {
+                throw StorageError.readFailed(reason: "unknown e-mail state \(stateName)")
+            }
+            return OutboxEmail(
+                id: try rows.integer(row, "id"), createdAt: Date(storedMilliseconds: try rows.integer(row, "created_ms")),
+                message: EmailMessage(
+                    to: try rows.string(row, "recipient"), subject: try rows.string(row, "subject"), body: try rows.string(row, "body")),
+                delivery: EmailDelivery(
+                    state: state, attempts: Int(try rows.integer(row, "attempts")), lastError: try rows.text(row, "last_error"),
+                    nextAttemptAt: try rows.optionalInteger(row, "next_attempt_ms").map { Date(storedMilliseconds: $0) },
+                    sentAt: try rows.optionalInteger(row, "sent_ms").map { Date(storedMilliseconds: $0) }))
         }
     }
 
@@ -317,12 +354,12 @@ public final class PostgresAccountStore: AccountStore {
 
     /// Runs `body` in a transaction; a ``StorageError`` it throws passes
     /// through, any other failure is a write that did not happen.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
         try await pool.run(transaction: true, { .writeFailed(reason: $0) }, body)
     }
 
     /// Runs `body` on one snapshot of the database.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (PostgresConnection) throws -> T) async throws(StorageError) -> T {
         try await pool.run(transaction: true, { .readFailed(reason: $0) }, body)
     }
 }

@@ -200,6 +200,35 @@ public enum PostgresSchema {
                     detail text NOT NULL);
                 CREATE INDEX audit_target ON audit (lower(target COLLATE "C"), id);
                 """),
+        PostgresMigration(
+            version: 11, description: "taxis and devices managed through the API",
+            sql: """
+                CREATE TABLE taxi (
+                    id text COLLATE "C" PRIMARY KEY CHECK (id <> ''),
+                    plate text,
+                    seats int4 NOT NULL CHECK (seats > 0),
+                    active boolean NOT NULL,
+                    updated_ms int8 NOT NULL);
+                CREATE TABLE device (
+                    id text COLLATE "C" PRIMARY KEY CHECK (id <> ''),
+                    taxi text COLLATE "C" NOT NULL CHECK (taxi <> ''),
+                    protocol text,
+                    secret text,
+                    retired boolean NOT NULL,
+                    updated_ms int8 NOT NULL);
+                CREATE TABLE register_version (id int4 PRIMARY KEY CHECK (id = 1), version int8 NOT NULL);
+                INSERT INTO register_version (id, version) VALUES (1, 0);
+                """),
+        PostgresMigration(
+            version: 12, description: "the outbox's deliveries",
+            sql: """
+                ALTER TABLE outbox ADD COLUMN state text NOT NULL DEFAULT 'queued' CHECK (state IN ('queued', 'sent', 'failed'));
+                ALTER TABLE outbox ADD COLUMN attempts int4 NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN last_error text;
+                ALTER TABLE outbox ADD COLUMN next_attempt_ms int8;
+                ALTER TABLE outbox ADD COLUMN sent_ms int8;
+                CREATE INDEX outbox_queued ON outbox (next_attempt_ms, id) WHERE state = 'queued';
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

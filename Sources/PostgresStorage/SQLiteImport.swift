@@ -43,7 +43,7 @@ public enum SQLiteImport {
                     try importAccounts(reader, on: connection, into: &summary)
                     progress(
                         "accounts: \(summary.accounts), tokens: \(summary.tokens), outbox e-mails: \(summary.outboxEmails), "
-                            + "audit entries: \(summary.auditEntries)")
+                            + "audit entries: \(summary.auditEntries), taxis: \(summary.taxis), devices: \(summary.devices)")
                     try importZoneSets(reader, on: connection, into: &summary)
                     progress("zone set versions: \(summary.zoneSetVersions)")
                     try importDispatchLog(reader, on: connection, into: &summary)
@@ -76,7 +76,7 @@ public enum SQLiteImport {
         let tables = [
             ("archived_fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
             ("ride_history", "rides"), ("notification", "notifications"), ("account", "accounts"), ("token", "tokens"),
-            ("outbox", "outbox e-mails"), ("audit", "audit entries"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
+            ("outbox", "outbox e-mails"), ("audit", "audit entries"), ("taxi", "taxis"), ("device", "devices"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
         ]
         return try tables.compactMap { table, what in
             // Table names from this list only, never from a caller.
@@ -121,6 +121,21 @@ public enum SQLiteImport {
                  .text(entry.target), .text(entry.detail)])
             summary.auditEntries += 1
         }
+        for taxi in try reader.storedTaxis() {
+            try connection.query(
+                "INSERT INTO taxi (id, plate, seats, active, updated_ms) VALUES ($1, $2, $3, $4, $5)",
+                [.text(taxi.id.text), .optional(taxi.plate), .integer(Int64(taxi.seats)), .boolean(taxi.active),
+                 .integer(taxi.updatedAt.storedMilliseconds)])
+            summary.taxis += 1
+        }
+        for device in try reader.storedDevices() {
+            try connection.query(
+                "INSERT INTO device (id, taxi, protocol, secret, retired, updated_ms) VALUES ($1, $2, $3, $4, $5, $6)",
+                [.text(device.id), .text(device.taxi.text), .optional(device.wireProtocol), .optional(device.secret),
+                 .boolean(device.retired), .integer(device.updatedAt.storedMilliseconds)])
+            summary.devices += 1
+        }
+        try connection.query("UPDATE register_version SET version = version + 1")
         try continueCounter(of: "account", column: "id", on: connection)
         try continueCounter(of: "outbox", column: "id", on: connection)
         try continueCounter(of: "audit", column: "id", on: connection)
@@ -247,6 +262,8 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var outboxEmails = 0
     /// Entries of the audit log.
     public var auditEntries = 0
+    /// Taxis and devices administrators registered.
+    public var taxis = 0, devices = 0
     /// Zone set versions.
     public var zoneSetVersions = 0
     /// Whether a snapshot of the speeds learned from the fleet was there.
@@ -256,7 +273,7 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var description: String {
         "\(fixes) fixes, \(dispatchLogEntries) dispatch log entries (\(dispatchSnapshot ? "with" : "no") snapshot), "
             + "\(rides) rides, \(notifications) notifications, \(accounts) accounts, \(tokens) tokens, "
-            + "\(outboxEmails) outbox e-mails, \(auditEntries) audit entries, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
+            + "\(outboxEmails) outbox e-mails, \(auditEntries) audit entries, \(taxis) taxis and \(devices) devices registered, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
     }
 }
 

@@ -14,7 +14,7 @@ import GRDB
 /// accounts create` beside it): writes are immediate transactions, and a
 /// writer waits up to 10 s for another.
 public final class SQLiteAccountStore: AccountStore {
-    private let database: DatabasePool
+    let database: DatabasePool
 
     /// Opens (creating and migrating when needed) the store in `directory`, which must exist.
     /// - Throws: ``StorageError/unavailable(location:reason:)``.
@@ -87,6 +87,36 @@ public final class SQLiteAccountStore: AccountStore {
                     target TEXT NOT NULL COLLATE NOCASE,
                     detail TEXT NOT NULL);
                 CREATE INDEX audit_target ON audit (target, id);
+                """)
+        }
+        migrator.registerMigration("taxis and devices managed through the API") { db in
+            try db.execute(sql: """
+                CREATE TABLE taxi (
+                    id TEXT PRIMARY KEY CHECK (id <> ''),
+                    plate TEXT,
+                    seats INTEGER NOT NULL CHECK (seats > 0),
+                    active INTEGER NOT NULL CHECK (active IN (0, 1)),
+                    updated_ms INTEGER NOT NULL);
+                CREATE TABLE device (
+                    id TEXT PRIMARY KEY CHECK (id <> ''),
+                    taxi TEXT NOT NULL CHECK (taxi <> ''),
+                    protocol TEXT,
+                    secret TEXT,
+                    retired INTEGER NOT NULL CHECK (retired IN (0, 1)),
+                    updated_ms INTEGER NOT NULL);
+                CREATE TABLE register_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                INSERT INTO register_version (id, version) VALUES (1, 0);
+                """)
+        }
+        migrator.registerMigration("the outbox's deliveries") { db in
+            let states = EmailDelivery.State.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            try db.execute(sql: """
+                ALTER TABLE outbox ADD COLUMN state TEXT NOT NULL DEFAULT 'queued' CHECK (state IN (\(states)));
+                ALTER TABLE outbox ADD COLUMN attempts INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE outbox ADD COLUMN last_error TEXT;
+                ALTER TABLE outbox ADD COLUMN next_attempt_ms INTEGER;
+                ALTER TABLE outbox ADD COLUMN sent_ms INTEGER;
+                CREATE INDEX outbox_queued ON outbox (next_attempt_ms, id) WHERE state = 'queued';
                 """)
         }
         return migrator
@@ -291,14 +321,54 @@ public final class SQLiteAccountStore: AccountStore {
     public func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail] {
         try await read { db in
             try Row.fetchAll(
-                db, sql: "SELECT id, recipient, subject, body, created_ms FROM outbox ORDER BY id DESC LIMIT ?",
-                arguments: [max(0, limit)]
-            ).map { row in
-                OutboxEmail(
-                    id: row["id"], createdAt: Date(storedMilliseconds: row["created_ms"]),
-                    message: EmailMessage(to: row["recipient"], subject: row["subject"], body: row["body"]))
+                db, sql: "SELECT \(Self.outboxColumns) FROM outbox ORDER BY id DESC LIMIT ?", arguments: [max(0, limit)]
+            ).map(Self.outboxEmail)
+        }
+    }
+
+    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await read { db in
+            try Row.fetchAll(
+                db,
+                sql: """
+                    SELECT \(Self.outboxColumns) FROM outbox
+                    WHERE state = 'queued' AND coalesce(next_attempt_ms, 0) <= ? ORDER BY id LIMIT ?
+                    """,
+                arguments: [date.storedMilliseconds, max(0, limit)]
+            ).map(Self.outboxEmail)
+        }
+    }
+
+    public func recordDelivery(ofEmail id: Int64, at date: Date, failure: String?, retryAt: Date?) async throws(StorageError) {
+        try await write { db in
+            if let failure {
+                try db.execute(
+                    sql: """
+                        UPDATE outbox SET attempts = attempts + 1, last_error = ?, state = ?, next_attempt_ms = ? WHERE id = ?
+                        """,
+                    arguments: [failure, retryAt == nil ? "failed" : "queued", retryAt?.storedMilliseconds, id])
+            } else {
+                try db.execute(
+                    sql: "UPDATE outbox SET attempts = attempts + 1, state = 'sent', next_attempt_ms = NULL, sent_ms = ? WHERE id = ?",
+                    arguments: [date.storedMilliseconds, id])
             }
         }
+    }
+
+    static let outboxColumns = "id, recipient, subject, body, created_ms, state, attempts, last_error, next_attempt_ms, sent_ms"
+
+    static func outboxEmail(_ row: Row) throws -> OutboxEmail {
+        let stateName: String = row["state"]
+        guard let state = EmailDelivery.State(rawValue: stateName) else {
+            throw StorageError.readFailed(reason: "unknown e-mail state \(stateName)")
+        }
+        return OutboxEmail(
+            id: row["id"], createdAt: Date(storedMilliseconds: row["created_ms"]),
+            message: EmailMessage(to: row["recipient"], subject: row["subject"], body: row["body"]),
+            delivery: EmailDelivery(
+                state: state, attempts: row["attempts"], lastError: row["last_error"],
+                nextAttemptAt: (row["next_attempt_ms"] as Int64?).map { Date(storedMilliseconds: $0) },
+                sentAt: (row["sent_ms"] as Int64?).map { Date(storedMilliseconds: $0) }))
     }
 
     @discardableResult
@@ -375,7 +445,7 @@ public final class SQLiteAccountStore: AccountStore {
 
     /// Runs `body` in a write transaction; a ``StorageError`` it throws
     /// passes through, any other failure is a write that did not happen.
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         do {
             return try await database.write(body)
         } catch let error as StorageError {
@@ -386,7 +456,7 @@ public final class SQLiteAccountStore: AccountStore {
     }
 
     /// Runs `body` on a snapshot of the database.
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(StorageError) -> T {
         do {
             return try await database.read(body)
         } catch let error as StorageError {

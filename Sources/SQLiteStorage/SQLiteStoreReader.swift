@@ -134,6 +134,28 @@ public final class SQLiteStoreReader {
         } ?? []
     }
 
+    /// Every taxi administrators registered, by id.
+    public func storedTaxis() throws -> [StoredTaxi] {
+        try read(accountsDatabase, "accounts.sqlite") { db in
+            try Row.fetchAll(db, sql: "SELECT id, plate, seats, active, updated_ms FROM taxi ORDER BY id").map { row in
+                StoredTaxi(
+                    id: TaxiID(row["id"] as String), plate: row["plate"], seats: row["seats"], active: row["active"],
+                    updatedAt: Date(storedMilliseconds: row["updated_ms"]))
+            }
+        } ?? []
+    }
+
+    /// Every device administrators registered, by id.
+    public func storedDevices() throws -> [StoredDevice] {
+        try read(accountsDatabase, "accounts.sqlite") { db in
+            try Row.fetchAll(db, sql: "SELECT id, taxi, protocol, secret, retired, updated_ms FROM device ORDER BY id").map { row in
+                StoredDevice(
+                    id: row["id"], taxi: TaxiID(row["taxi"] as String), wireProtocol: row["protocol"], secret: row["secret"],
+                    retired: row["retired"], updatedAt: Date(storedMilliseconds: row["updated_ms"]))
+            }
+        } ?? []
+    }
+
     /// Every entry of the audit log, oldest first.
     public func auditEntries() throws -> [AuditEntry] {
         try read(accountsDatabase, "accounts.sqlite") { db in

@@ -243,6 +243,11 @@ public struct ServeAccounts: ParsableArguments {
         "Seconds a login's bearer token works. (default: 43200, 12 h)", valueName: "SECONDS"))
     public var sessionLifetime: Double?
 
+    @Option(name: .customLong("confirmation-lifetime"), help: ArgumentHelp(
+        "Seconds a registration's confirmation e-mail works; a passenger who has not confirmed by then is deleted, freeing the username and address. (default: 86400, 24 h)",
+        valueName: "SECONDS"))
+    public var confirmationLifetime: Double?
+
     @Option(name: .customLong("bcrypt-cost"), help: ArgumentHelp(
         "bcrypt cost of new password hashes, 4...31; each step doubles the work of a login. (default: 10)", valueName: "N"))
     public var bcryptCost: Int?
@@ -266,6 +271,27 @@ public struct ServeAccounts: ParsableArguments {
         "The longest time window, in days, one request for a taxi's archived fixes (GET /v1/taxis/{id}/fixes) may ask for; longer ones get 422. (default: 7)",
         valueName: "DAYS"))
     public var historyMaxDays: Int?
+}
+
+/// `serve`'s options: the mail relay the outbox is delivered to.
+public struct ServeMail: ParsableArguments {
+    public init() {}
+
+    @Option(name: .customLong("smtp"), help: ArgumentHelp(
+        "The mail relay the outbox is delivered to: smtp://[USER@]HOST[:PORT] (STARTTLS, required; 587 by default), smtps://... (TLS; 465), ?tls=none for a relay on this machine; the password from --smtp-password-file or MYTAXI_SMTP_PASSWORD, never the URL. (default: none, the outbox is only read by administrators)",
+        valueName: "URL"))
+    public var smtp: String?
+
+    @Option(name: .customLong("smtp-from"), help: ArgumentHelp("The sender of the service's e-mails, e.g. no-reply@taxi.example.com (with --smtp).", valueName: "ADDRESS"))
+    public var smtpFrom: String?
+
+    @Option(name: .customLong("smtp-password-file"), help: ArgumentHelp(
+        "A file whose first line is the relay login's password (else MYTAXI_SMTP_PASSWORD).", valueName: "FILE"))
+    public var smtpPasswordFile: String?
+
+    @Option(name: .customLong("smtp-ca-file"), help: ArgumentHelp(
+        "A PEM file of certificate authorities the relay's certificate is also checked against (a company's own CA).", valueName: "FILE"))
+    public var smtpCAFile: String?
 }
 
 /// `serve`'s options: what the service logs.

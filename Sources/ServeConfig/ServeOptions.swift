@@ -5,6 +5,7 @@ import DispatchCore
 import FixRecords
 import Foundation
 import Ingest
+import Mail
 import MytaxiServer
 
 /// Every setting of `mytaxi serve`, declared once, in groups by concern:
@@ -30,6 +31,8 @@ public struct ServeOptions: ParsableArguments {
     @OptionGroup(title: "Several nodes") public var nodes: ServeNodes
 
     @OptionGroup(title: "Accounts and API limits") public var accounts: ServeAccounts
+
+    @OptionGroup(title: "E-mail") public var mail: ServeMail
 
     @OptionGroup(title: "Clock (simulations)") public var clock: ServeClock
 
@@ -71,6 +74,7 @@ public struct ServeOptions: ParsableArguments {
         try dispatch.apply(to: &configuration)
         try nodes.apply(to: &configuration)
         try accounts.apply(to: &configuration)
+        try mail.apply(to: &configuration)
         try clock.apply(to: &configuration)
         return configuration
     }
@@ -258,11 +262,40 @@ extension ServeClock {
     }
 }
 
+extension ServeMail {
+    func apply(to configuration: inout ServiceConfiguration) throws {
+        guard let smtp else {
+            if smtpFrom != nil || smtpPasswordFile != nil || smtpCAFile != nil {
+                throw ValidationError("--smtp-from, --smtp-password-file and --smtp-ca-file need --smtp URL")
+            }
+            return
+        }
+        guard let from = smtpFrom else { throw ValidationError("--smtp needs --smtp-from ADDRESS, the sender of the service's e-mails") }
+        var password = ProcessInfo.processInfo.environment["MYTAXI_SMTP_PASSWORD"]
+        if let smtpPasswordFile {
+            do {
+                password = try String(contentsOfFile: smtpPasswordFile, encoding: .utf8).trimmingCharacters(in: .newlines)
+            } catch {
+                throw ValidationError("--smtp-password-file \(smtpPasswordFile) cannot be read: \((error as NSError).localizedDescription)")
+            }
+        }
+        do {
+            configuration.smtpRelay = try SMTPRelay(url: smtp, from: from, password: password, trustedCertificatesFile: smtpCAFile)
+        } catch {
+            throw ValidationError("\(error)")
+        }
+    }
+}
+
 extension ServeAccounts {
     func apply(to configuration: inout ServiceConfiguration) throws {
         if let sessionLifetime {
             configuration.accountSettings.sessionLifetime = .milliseconds(
                 Int64(try SettingChecks.seconds(sessionLifetime, flag: "session-lifetime") * 1000))
+        }
+        if let confirmationLifetime {
+            configuration.accountSettings.confirmationLifetime = .milliseconds(
+                Int64(try SettingChecks.seconds(confirmationLifetime, flag: "confirmation-lifetime") * 1000))
         }
         if let bcryptCost {
             guard (4...31).contains(bcryptCost) else { throw ValidationError("--bcrypt-cost must be 4...31 (bcrypt's range), not \(bcryptCost)") }

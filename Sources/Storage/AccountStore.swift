@@ -114,6 +114,15 @@ public protocol AccountStore: Sendable {
     /// The newest `limit` e-mails of the outbox, newest first.
     func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]
 
+    /// The queued e-mails whose next attempt is due at `date` (or that were
+    /// never tried), oldest first, at most `limit`: what a relay sends next.
+    func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail]
+
+    /// Records an attempt to deliver the e-mail `id`: sent at `date` when
+    /// `failure` is nil; else its reason, and queued again for `retryAt`,
+    /// or failed for good when that is nil.
+    func recordDelivery(ofEmail id: Int64, at date: Date, failure: String?, retryAt: Date?) async throws(StorageError)
+
     /// Writes `action` to the audit log, done at `date`.
     /// - Returns: the entry as stored, with its id.
     @discardableResult

@@ -245,6 +245,33 @@ public final class InMemoryAccountStore: AccountStore {
         contents.withLock { contents in Array(contents.outbox.reversed().prefix(max(0, limit))) }
     }
 
+    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        let due = date.roundedToStoredMilliseconds
+        return contents.withLock { contents in
+            Array(contents.outbox.lazy.filter { $0.delivery.state == .queued && ($0.delivery.nextAttemptAt ?? .distantPast) <= due }
+                .prefix(max(0, limit)))
+        }
+    }
+
+    public func recordDelivery(ofEmail id: Int64, at date: Date, failure: String?, retryAt: Date?) async throws(StorageError) {
+        contents.withLock { contents in
+            guard let index = contents.outbox.firstIndex(where: { $0.id == id }) else { return }
+            let email = contents.outbox[index]
+            var delivery = email.delivery
+            delivery.attempts += 1
+            if let failure {
+                delivery.lastError = failure
+                delivery.state = retryAt == nil ? .failed : .queued
+                delivery.nextAttemptAt = retryAt?.roundedToStoredMilliseconds
+            } else {
+                delivery.state = .sent
+                delivery.nextAttemptAt = nil
+                delivery.sentAt = date.roundedToStoredMilliseconds
+            }
+            contents.outbox[index] = OutboxEmail(id: email.id, createdAt: email.createdAt, message: email.message, delivery: delivery)
+        }
+    }
+
     @discardableResult
     public func appendAudit(_ action: AuditAction, at date: Date) async throws(StorageError) -> AuditEntry {
         contents.withLock { contents in

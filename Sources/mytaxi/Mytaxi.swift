@@ -10,7 +10,7 @@ struct Mytaxi: AsyncParsableCommand {
         abstract: "The geo-engine of a city taxi service: zones, ingest, routing, dispatch.",
         version: "0.1.0",
         groupedSubcommands: [
-            CommandGroup(name: "Service", subcommands: [Serve.self, Simulate.self, Decode.self, Dispatch.self, Accounts.self, Db.self]),
+            CommandGroup(name: "Service", subcommands: [Serve.self, Simulate.self, Decode.self, Dispatch.self, Accounts.self, Devices.self, Db.self]),
             CommandGroup(name: "Zones (planners)", subcommands: [Zones.self]),
             CommandGroup(name: "Routing", subcommands: [Graph.self, Eta.self, RouteCommand.self, PlacesCommand.self]),
         ]

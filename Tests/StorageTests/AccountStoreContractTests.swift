@@ -289,6 +289,34 @@ import Storage
         #expect(try await store.account(id: ada.id)?.email == "lovelace@example.org", "nothing changed")
     }
 
+    /// The outbox's deliveries: due e-mails oldest first, each attempt recorded, sent or failed for good.
+    @Test(arguments: implementations)
+    func theOutboxRecordsEachDeliveryAttempt(implementation: String) async throws {
+        let (store, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        for to in ["a@example.org", "b@example.org", "c@example.org"] {
+            try await store.send(EmailMessage(to: to, subject: "S", body: "B"), at: Self.start)
+        }
+        let due = try await store.emailsDue(at: Self.start, limit: 10)
+        #expect(due.map(\.message.to) == ["a@example.org", "b@example.org", "c@example.org"])
+        #expect(due.allSatisfy { $0.delivery == EmailDelivery() }, "queued, never tried")
+        let later = Self.start.addingTimeInterval(60)
+        try await store.recordDelivery(ofEmail: due[0].id, at: Self.start, failure: nil, retryAt: nil)
+        try await store.recordDelivery(ofEmail: due[1].id, at: Self.start, failure: "451 try later", retryAt: later)
+        try await store.recordDelivery(ofEmail: due[2].id, at: Self.start, failure: "550 no such user", retryAt: nil)
+        #expect(try await store.emailsDue(at: Self.start, limit: 10).isEmpty)
+        #expect(try await store.emailsDue(at: later, limit: 10).map(\.message.to) == ["b@example.org"])
+        let stored = Date(timeIntervalSince1970: 1_790_000_000.123)
+        for reader in [store] + (try reopen.map { [try $0()] } ?? []) {
+            let outbox = try await reader.outbox(limit: 10)
+            #expect(outbox.map(\.delivery) == [
+                EmailDelivery(state: .failed, attempts: 1, lastError: "550 no such user"),
+                EmailDelivery(state: .queued, attempts: 1, lastError: "451 try later", nextAttemptAt: Date(timeIntervalSince1970: 1_790_000_060.123)),
+                EmailDelivery(state: .sent, attempts: 1, sentAt: stored),
+            ])
+        }
+    }
+
     /// The audit log comes back newest first, by page, and by target in any case.
     @Test(arguments: implementations)
     func theAuditLogIsReadNewestFirstAndByTarget(implementation: String) async throws {

@@ -53,10 +53,10 @@ import Testing
             let (lon, lat) = Self.places[index % Self.places.count]
             let url = URL(string: "http://127.0.0.1:\(service.ports["osmand/http"]!)/?id=dev-\(taxi)&lat=\(lat + 0.0005)&lon=\(lon)&timestamp=\(Int(Date().timeIntervalSince1970))")!
             #expect(await ServiceProcess.get(url).status == 200)
-            try await Self.expect(service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "driver", "username": "\#(taxi)", "password": "\#(Self.password)"}"#), 201)
+            try await Self.expect(service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "driver", "username": "\#(taxi)", "password": "\#(Self.password)"}"#), 201, from: service)
         }
         for passenger in Self.passengers {
-            try await Self.expect(service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "passenger", "username": "\#(passenger)", "password": "\#(Self.password)", "email": "\#(passenger)@example.com"}"#), 201)
+            try await Self.expect(service.call("POST", "/v1/accounts", token: admin, json: #"{"role": "passenger", "username": "\#(passenger)", "password": "\#(Self.password)", "email": "\#(passenger)@example.com"}"#), 201, from: service)
         }
         var tokens: [String: String] = [:]
         var random = SplitMix64(state: seed)
@@ -127,9 +127,10 @@ import Testing
         return token
     }
 
-    static func expect(_ answer: (status: Int, body: Data), _ status: Int) throws {
+    static func expect(_ answer: (status: Int, body: Data), _ status: Int, from service: ServiceProcess? = nil) throws {
         guard answer.status == status else {
-            throw ServiceProcessError("expected \(status), got \(answer.status): \(String(decoding: answer.body, as: UTF8.self))")
+            let log = service.flatMap { try? $0.log() }.map { "\nthe service's log ends:\n\($0.suffix(4000))" } ?? ""
+            throw ServiceProcessError("expected \(status), got \(answer.status): \(String(decoding: answer.body, as: UTF8.self))\(log)")
         }
     }
 }

@@ -144,11 +144,11 @@ class City:
 
 
 @contextmanager
-def mytaxi_serve(work, devices, clock_rate, offer_timeout=600):
+def mytaxi_serve(work, devices, clock_rate, offer_timeout=600, extra=()):
     """`mytaxi serve` on the demo city's zones and roads in `work`, `devices` ({device id: taxi id}) in its
     devices file, an administrator `admin`, on the simulated clock `clock_rate`, an offer lasting
     `offer_timeout` service seconds, the line and OsmAnd protocols on, e-mails' links to its own address
-    (--public-url): the City, until the block ends."""
+    (--public-url), and `extra` flags: the City, until the block ends."""
     mytaxi = binary()
     if not mytaxi.exists():
         pytest.skip(f"no mytaxi binary at {mytaxi}: build it, or name it with MYTAXI_BIN")
@@ -170,7 +170,7 @@ def mytaxi_serve(work, devices, clock_rate, offer_timeout=600):
                               "--clock-rate", str(clock_rate), "--offer-timeout", str(offer_timeout),
                               "--public-url", f"http://127.0.0.1:{port}",
                               "--bcrypt-cost", "4", "--login-limit", "1000", "--registration-limit", "1000",
-                              *(["--web-root", web_root] if web_root else [])],
+                              *(["--web-root", web_root] if web_root else []), *extra],
                              stdout=open(work / "listening", "w"), stderr=open(work / "serve.log", "w"))
     try:
         for listener in ["http", "line/tcp"]:

@@ -175,14 +175,13 @@ struct AccountsController: Sendable {
         return try PagedResponse.ok(page.map(AuditEntryJSON.init), path: request.uri.path, next: next)
     }
 
-    /// `GET /v1/outbox?limit=50`: the newest e-mails the service would have sent, newest first.
+    /// `GET /v1/outbox?limit=50`: the newest e-mails, newest first, each with
+    /// its delivery (queued, sent or failed and why): without a mail relay,
+    /// what the service would have sent.
     @Sendable func outbox(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: [.administrator])
         let limit = try request.queryCount("limit", in: 1...1000, default: 50)
-        return try JSONResponse.ok(try await accounts.outbox(limit: limit).map {
-            OutboxEmailJSON(id: $0.id, createdAt: FixTime.iso8601($0.createdAt), to: $0.message.to,
-                            subject: $0.message.subject, body: $0.message.body)
-        })
+        return try JSONResponse.ok(try await accounts.outbox(limit: limit).map(OutboxEmailJSON.init))
     }
 
     /// 422 unless the devices file has a device reporting for `taxi`.
@@ -257,7 +256,7 @@ struct AuditEntryJSON: Encodable, Sendable {
     }
 }
 
-/// An e-mail of the outbox.
+/// An e-mail of the outbox, with where its delivery stands.
 struct OutboxEmailJSON: Codable, Sendable {
     var id: Int64
     /// ISO 8601.
@@ -265,4 +264,26 @@ struct OutboxEmailJSON: Codable, Sendable {
     var to: String
     var subject: String
     var body: String
+    /// `queued`, `sent` or `failed`.
+    var state: String
+    var attempts: Int
+    /// Why the last attempt failed, as the relay or the network said.
+    var lastError: String?
+    /// ISO 8601: when the next attempt is due.
+    var nextAttemptAt: String?
+    /// ISO 8601: when the relay took it.
+    var sentAt: String?
+
+    init(_ email: OutboxEmail) {
+        id = email.id
+        createdAt = FixTime.iso8601(email.createdAt)
+        to = email.message.to
+        subject = email.message.subject
+        body = email.message.body
+        state = email.delivery.state.rawValue
+        attempts = email.delivery.attempts
+        lastError = email.delivery.lastError
+        nextAttemptAt = email.delivery.nextAttemptAt.map(FixTime.iso8601)
+        sentAt = email.delivery.sentAt.map(FixTime.iso8601)
+    }
 }

@@ -25,15 +25,22 @@ struct AccountsDataDirectory: ParsableArguments {
     /// directory first when `create` is set), or over PostgreSQL (migrated
     /// first); exits 2 with the reason when the store cannot be opened.
     func openService(create: Bool) throws -> AccountService {
+        try openStores(create: create).accounts
+    }
+
+    /// The account service and the taxis and devices beside it, opened as ``openService(create:)`` does.
+    func openStores(create: Bool) throws -> (accounts: AccountService, register: any TaxiRegisterStore) {
         do {
             if database.database != nil || DatabaseEnvironment.url != nil {
                 let pool = PostgresPool(url: try database.url(), maximumConnections: 2)
                 try PostgresSchema.migrate(pool)
-                return AccountService(store: PostgresAccountStore(pool: pool))
+                let store = PostgresAccountStore(pool: pool)
+                return (AccountService(store: store), store)
             }
             guard let dataDir else { throw ValidationError("missing --data-dir DIR") }
             if create { try FileManager.default.createDirectory(atPath: dataDir, withIntermediateDirectories: true) }
-            return AccountService(store: try SQLiteAccountStore(directory: dataDir))
+            let store = try SQLiteAccountStore(directory: dataDir)
+            return (AccountService(store: store), store)
         } catch {
             printError("error: \(error)")
             throw ExitCode(2)
