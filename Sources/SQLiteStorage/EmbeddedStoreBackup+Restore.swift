@@ -84,11 +84,13 @@ extension EmbeddedStoreBackup {
     }
 
     /// Throws ``EmbeddedStoreBackupError/targetHoldsStore(directory:files:)``
-    /// when `directory` holds a file of a store (a database, or the
-    /// write-ahead log or journal one leaves).
+    /// when `directory` holds a file of a store: a database, or the
+    /// write-ahead log or journal one left (named only without its database).
     private static func refuseStore(in directory: String) throws(EmbeddedStoreBackupError) {
-        let held = fileNames.flatMap { [$0, $0 + "-wal", $0 + "-shm", $0 + "-journal"] }
-            .filter { FileManager.default.fileExists(atPath: directory + "/" + $0) }
+        let exists = { (name: String) in FileManager.default.fileExists(atPath: directory + "/" + name) }
+        let held = fileNames.flatMap { name in
+            exists(name) ? [name] : [name + "-wal", name + "-shm", name + "-journal"].filter(exists)
+        }
         guard held.isEmpty else { throw .targetHoldsStore(directory: directory, files: held) }
     }
 
