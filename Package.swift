@@ -59,6 +59,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3" ..< "5.0.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // C libraries from Debian, found by pkg-config. Module map + shim header only.
@@ -255,13 +256,15 @@ let package = Package(
             swiftSettings: librarySettings),
 
         // SQLiteStorage: every Storage contract on SQLite files in the data
-        // directory (GRDB), the embedded default.
+        // directory (GRDB), the embedded default, and its online backup into one
+        // ZIP archive (ZIPFoundation) and restore.
         .target(
             name: "SQLiteStorage",
             dependencies: [
                 "Storage", "FixRecords", "GeoKit", "Zones", "ServiceClock",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "ZIPFoundation", package: "ZIPFoundation"),
             ],
             swiftSettings: librarySettings),
         .testTarget(
