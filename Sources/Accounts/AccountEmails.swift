@@ -7,19 +7,19 @@ import Storage
 enum AccountEmails {
     /// The "forgot password" e-mail to `email` for `username`, carrying `token`, which works until `expiresAt`.
     static func passwordReset(to email: String, username: String, token: String, expiresAt: Date, linkPrefix: String?) -> EmailMessage {
-        var lines = [
+        let lines = [
             "Hello \(username),",
             "",
             "someone asked to set a new password for your mytaxi account. This token sets one, once, before \(expiresAt.formatted(.iso8601)):",
             "",
-            "    \(token)",
-            "",
-        ]
-        if let linkPrefix {
-            lines += ["or open this link:", "", "    \(linkPrefix)\(token)", ""]
-        }
-        lines.append("If you did not ask, ignore this e-mail: your password stays as it is.")
+        ] + tokenLines(token, linkPrefix: linkPrefix) + ["If you did not ask, ignore this e-mail: your password stays as it is."]
         return EmailMessage(to: email, subject: "Set a new mytaxi password", body: lines.joined(separator: "\n"))
+    }
+
+    /// A token on a line of its own, so that it can be copied, then the
+    /// link that carries it when the service has one.
+    static func tokenLines(_ token: String, linkPrefix: String?) -> [String] {
+        ["    \(token)", ""] + (linkPrefix.map { ["or open this link:", "", "    \($0)\(token)", ""] } ?? [])
     }
 
     /// The notice to `email` that the password of `username` was changed and its other logins ended.

@@ -8,18 +8,13 @@ enum ConfirmationEmail {
     /// The e-mail to `email` for `username`, carrying `token`, which works until `expiresAt`.
     static func message(to email: String, username: String, token: String, expiresAt: Date, linkPrefix: String?) -> EmailMessage {
         let until = expiresAt.formatted(.iso8601)
-        var lines = [
+        let lines = [
             "Hello \(username),",
             "",
             "please confirm your e-mail address for mytaxi with this token before \(until):",
             "",
-            "    \(token)",
-            "",
-        ]
-        if let linkPrefix {
-            lines += ["or open this link:", "", "    \(linkPrefix)\(token)", ""]
-        }
-        lines.append("If you did not register, ignore this e-mail: nothing happens without the token.")
+        ] + AccountEmails.tokenLines(token, linkPrefix: linkPrefix)
+            + ["If you did not register, ignore this e-mail: nothing happens without the token."]
         return EmailMessage(to: email, subject: "Confirm your mytaxi e-mail address", body: lines.joined(separator: "\n"))
     }
 }

@@ -25,13 +25,14 @@ extension Mytaxi.Devices {
                     for device in devices where device.taxi == taxi.id { print("  \(Self.line(device))") }
                 }
                 let known = Set(taxis.map(\.id))
-                for device in devices where !known.contains(device.taxi) { print(Self.line(device)) }
+                for device in devices where !known.contains(device.taxi) { print(device) }
             } catch {
                 printError("error: the store failed: \(error)")
                 throw ExitCode(1)
             }
         }
 
+        /// A device under its taxi's line: its id, protocol and state, never its secret.
         static func line(_ device: StoredDevice) -> String {
             "device \(device.id)" + (device.wireProtocol.map { ", \($0)" } ?? "") + (device.secret == nil ? "" : ", with a secret")
                 + (device.retired ? ", retired" : "")
