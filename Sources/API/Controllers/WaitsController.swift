@@ -39,8 +39,11 @@ struct WaitsController: Sendable {
         let (pickup, walk) = try meetingPoints.pickup(for: point, depart: clock.now)
         let zone = try zoneOf(pickup)
         let wait = await dispatcher.expectedWait(at: pickup, in: zone.id)
-        return try JSONResponse.ok(WaitJSON(zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds),
-                                            meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }))
+        let shorter = await ShorterWaits(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints)
+            .suggestions(near: point, outside: zone.id, waitHere: wait, depart: clock.now)
+        return try JSONResponse.ok(WaitJSON(
+            zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds),
+            meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }, shorterWaits: shorter.map(ShorterWaitJSON.init)))
     }
 
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
@@ -109,13 +112,43 @@ struct WaitsController: Sendable {
 }
 
 /// `GET /v1/waits`.
-struct WaitJSON: Codable, Sendable {
+struct WaitJSON: Encodable, Sendable {
     var zoneId: String
     var name: String?
     /// Seconds; absent when the zone has neither a free taxi nor a recent arrival rate.
     var expectedWaitS: Double?
     /// Where a taxi would stop when none can where asked, and the walk there.
     var meetingPoint: MeetingPointJSON?
+    /// Nearby zones where walking there gets a taxi at least a minute sooner, soonest first.
+    var shorterWaits: [ShorterWaitJSON]
+}
+
+/// A nearby zone worth the walk: where to go, how long the walk, the wait there.
+struct ShorterWaitJSON: Encodable, Sendable {
+    var zoneId: String
+    var name: String?
+    /// Where a taxi would stop for the passenger.
+    var lon: Double
+    var lat: Double
+    var walkS: Double
+    var walkM: Double
+    /// True when the walk was routed on the walking graph, false when it is a stretched straight line.
+    var walkRouted: Bool
+    var expectedWaitS: Double
+    /// The walk and the wait together.
+    var totalS: Double
+
+    init(_ suggestion: ShorterWaits.Suggestion) {
+        zoneId = suggestion.zone.id.text
+        name = suggestion.zone.name
+        lon = JSONWriter.roundedDegrees(suggestion.stop.longitude)
+        lat = JSONWriter.roundedDegrees(suggestion.stop.latitude)
+        walkS = JSONWriter.roundedTenths(suggestion.walk.walkSeconds)
+        walkM = JSONWriter.roundedTenths(suggestion.walk.walkMetres)
+        walkRouted = suggestion.walk.walkRouted
+        expectedWaitS = JSONWriter.roundedSeconds(suggestion.expectedWait)
+        totalS = JSONWriter.roundedTenths(suggestion.totalSeconds)
+    }
 }
 
 /// `GET /v1/reachability`.

@@ -88,7 +88,7 @@ public struct MeetingPoints: Sendable {
 
     /// The walk from `pickup` to `stop`: routed on the walking graph (with
     /// the legs from each point to its path), or the stretched straight line.
-    private func walk(from pickup: Coordinate, to stop: Coordinate, depart: Date) -> MeetingPoint {
+    public func walk(from pickup: Coordinate, to stop: Coordinate, depart: Date) -> MeetingPoint {
         if let foot, let route = try? foot.route(from: pickup, to: stop, depart: depart) {
             let legs = route.sourceSnapMetres + route.targetSnapMetres
             return MeetingPoint(stop: stop, walkSeconds: route.durationSeconds + legs / Self.walkingSpeedMetresPerSecond,

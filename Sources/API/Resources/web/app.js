@@ -402,7 +402,7 @@ function forgetPassenger(note) {
 // ----------------------------------------------------------------- the map
 
 let map = null;
-const marks = { pickup: null, destination: null, walk: null, taxi: null, routes: null };
+const marks = { pickup: null, destination: null, walk: null, sooner: null, taxi: null, routes: null };
 
 function homeShown() {
   if (!map) startMap();
@@ -524,6 +524,9 @@ const searchPlaces = (text) => {
     .then((answer) => answer.places);
 };
 
+/** The nearby stop where a taxi comes sooner (GET /v1/waits' first `shorterWaits`), while it is offered. */
+let shorterWait = null;
+
 const pickupField = new AddressField(byId("pickup"), searchPlaces, (place) => {
   mark("pickup", place, "Pickup");
   if (place) showChosenPlaces();
@@ -540,11 +543,13 @@ function showChosenPlaces() {
   showOnMap([pickupField.place(), destinationField.place()].filter(Boolean));
 }
 
-/** The expected wait at the pickup chosen (GET /v1/waits), and the meeting point's walk where a taxi cannot stop. */
+/** The expected wait at the pickup chosen (GET /v1/waits), the meeting point's walk where a taxi cannot stop,
+ * and the first nearby zone where walking gets a taxi sooner (`shorterWaits`). */
 async function refreshWait() {
   const place = pickupField.place();
   byId("walk-info").hidden = true;
   markWalk(null);
+  offerShorterWait(null);
   if (ride) return;
   if (!place) {
     setText("wait-info", byId("pickup").value.trim() ? "Choose a suggestion to see the expected wait." : "");
@@ -569,6 +574,27 @@ async function refreshWait() {
       ` walk (${metres(wait.meetingPoint.walkM)}) away.`);
     markWalk(wait.meetingPoint);
   }
+  offerShorterWait(wait.shorterWaits?.[0] || null);
+}
+
+/** A nearby stop where a taxi comes sooner, walk included: told, marked, and offered as the pickup ("Walk there"). */
+function offerShorterWait(sooner) {
+  shorterWait = sooner;
+  byId("shorter-wait").hidden = !sooner;
+  mark("sooner", sooner, sooner ? `A taxi sooner: ${sooner.name || "nearby"}` : "");
+  if (!sooner) {
+    setText("shorter-wait-text", "");
+    return;
+  }
+  setText("shorter-wait-text", `A taxi sooner: walk ${spokenDuration(sooner.walkS)} to ${sooner.name || "a nearby stop"},` +
+    ` taxi there in about ${spokenDuration(sooner.expectedWaitS)}`);
+}
+
+/** "Walk there": the suggested stop becomes the pickup, named, as a point tapped on the map does. */
+async function walkThere() {
+  if (!shorterWait || ride) return;
+  const point = { lon: shorterWait.lon, lat: shorterWait.lat };
+  pickupField.choose({ ...point, label: await placeName(point) });
 }
 
 /** The drive from the pickup to the destination chosen (GET /v1/eta). */
@@ -698,6 +724,7 @@ function rideOpened() {
   setText("wait-info", "");
   setText("drive-info", "");
   byId("walk-info").hidden = true;
+  offerShorterWait(null);
   const known = labels.get(ride.rideId);
   const pickupLabel = known?.pickup ? Promise.resolve(known.pickup) : placeName(ride.pickup);
   const destinationLabel = known?.destination ? Promise.resolve(known.destination)
@@ -1187,6 +1214,7 @@ byId("go-token").addEventListener("click", () => {
 });
 byId("request-form").addEventListener("submit", requestRide);
 byId("locate").addEventListener("click", locate);
+byId("walk-there").addEventListener("click", walkThere);
 byId("confirm-wait").addEventListener("click", confirmWait);
 byId("cancel-ride").addEventListener("click", cancelRide);
 byId("summary-close").addEventListener("click", () => { byId("summary").hidden = true; });
