@@ -49,12 +49,19 @@ public struct OutboxDelivery: Sendable {
         failed = Counter(label: "mytaxi_emails_total", dimensions: [("outcome", "failed")], factory: metrics)
     }
 
-    /// Sends what is due now, at most `limit` e-mails.
+    /// How long the e-mails a round takes are kept from every other round
+    /// (another node's, or this one's after a crash): longer than a round's
+    /// sends at their slowest.
+    public static let claim: TimeInterval = 15 * 60
+
+    /// Sends what is due now, at most `limit` e-mails, taken from the store
+    /// so that no other node sharing it sends them too.
     /// - Returns: how many were sent, put back for a retry, and given up.
     @discardableResult
-    public func deliverDue(limit: Int = 100) async throws(StorageError) -> (sent: Int, retried: Int, failed: Int) {
+    public func deliverDue(limit: Int = 10) async throws(StorageError) -> (sent: Int, retried: Int, failed: Int) {
         var outcome = (sent: 0, retried: 0, failed: 0)
-        for email in try await store.emailsDue(at: clock.now, limit: limit) {
+        let now = clock.now
+        for email in try await store.claimEmailsDue(at: now, claimedUntil: now.addingTimeInterval(Self.claim), limit: limit) {
             let now = clock.now
             if now.timeIntervalSince(email.createdAt) > Self.maximumAge {
                 try await store.recordDelivery(

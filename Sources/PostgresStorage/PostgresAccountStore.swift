@@ -225,14 +225,20 @@ public final class PostgresAccountStore: AccountStore {
         }
     }
 
-    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
-        try await read { connection in
-            try Self.outboxEmails(connection.query(
+    public func claimEmailsDue(at date: Date, claimedUntil: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await write { connection in
+            // Rows another node is claiming are skipped, not waited for.
+            let emails = try Self.outboxEmails(connection.query(
                 """
                 SELECT \(Self.outboxColumns) FROM outbox
-                WHERE state = 'queued' AND coalesce(next_attempt_ms, 0) <= $1 ORDER BY id LIMIT $2
+                WHERE state = 'queued' AND coalesce(next_attempt_ms, 0) <= $1 ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED
                 """,
                 [.integer(date.storedMilliseconds), .integer(Int64(max(0, limit)))]))
+            for email in emails {
+                try connection.query(
+                    "UPDATE outbox SET next_attempt_ms = $1 WHERE id = $2", [.integer(claimedUntil.storedMilliseconds), .integer(email.id)])
+            }
+            return emails
         }
     }
 

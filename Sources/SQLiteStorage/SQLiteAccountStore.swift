@@ -326,9 +326,9 @@ public final class SQLiteAccountStore: AccountStore {
         }
     }
 
-    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
-        try await read { db in
-            try Row.fetchAll(
+    public func claimEmailsDue(at date: Date, claimedUntil: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+        try await write { db in
+            let emails = try Row.fetchAll(
                 db,
                 sql: """
                     SELECT \(Self.outboxColumns) FROM outbox
@@ -336,6 +336,11 @@ public final class SQLiteAccountStore: AccountStore {
                     """,
                 arguments: [date.storedMilliseconds, max(0, limit)]
             ).map(Self.outboxEmail)
+            for email in emails {
+                try db.execute(
+                    sql: "UPDATE outbox SET next_attempt_ms = ? WHERE id = ?", arguments: [claimedUntil.storedMilliseconds, email.id])
+            }
+            return emails
         }
     }
 

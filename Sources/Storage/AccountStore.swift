@@ -114,9 +114,13 @@ public protocol AccountStore: Sendable {
     /// The newest `limit` e-mails of the outbox, newest first.
     func outbox(limit: Int) async throws(StorageError) -> [OutboxEmail]
 
-    /// The queued e-mails whose next attempt is due at `date` (or that were
-    /// never tried), oldest first, at most `limit`: what a relay sends next.
-    func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail]
+    /// Takes the queued e-mails whose next attempt is due at `date` (or that
+    /// were never tried), oldest first, at most `limit`, and puts their next
+    /// attempt off to `claimedUntil`, in one transaction: what this process
+    /// sends now, which no other process sharing the store takes meanwhile
+    /// (nor this one again, should it stop before recording the attempt).
+    /// - Returns: the e-mails taken, as they were before.
+    func claimEmailsDue(at date: Date, claimedUntil: Date, limit: Int) async throws(StorageError) -> [OutboxEmail]
 
     /// Records an attempt to deliver the e-mail `id`: sent at `date` when
     /// `failure` is nil; else its reason, and queued again for `retryAt`,

@@ -245,11 +245,20 @@ public final class InMemoryAccountStore: AccountStore {
         contents.withLock { contents in Array(contents.outbox.reversed().prefix(max(0, limit))) }
     }
 
-    public func emailsDue(at date: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
+    public func claimEmailsDue(at date: Date, claimedUntil: Date, limit: Int) async throws(StorageError) -> [OutboxEmail] {
         let due = date.roundedToStoredMilliseconds
         return contents.withLock { contents in
-            Array(contents.outbox.lazy.filter { $0.delivery.state == .queued && ($0.delivery.nextAttemptAt ?? .distantPast) <= due }
-                .prefix(max(0, limit)))
+            let taken = contents.outbox.indices.filter {
+                contents.outbox[$0].delivery.state == .queued && (contents.outbox[$0].delivery.nextAttemptAt ?? .distantPast) <= due
+            }.prefix(max(0, limit))
+            let emails = taken.map { contents.outbox[$0] }
+            for index in taken {
+                let email = contents.outbox[index]
+                var delivery = email.delivery
+                delivery.nextAttemptAt = claimedUntil.roundedToStoredMilliseconds
+                contents.outbox[index] = OutboxEmail(id: email.id, createdAt: email.createdAt, message: email.message, delivery: delivery)
+            }
+            return emails
         }
     }
 

@@ -297,21 +297,23 @@ import Storage
         for to in ["a@example.org", "b@example.org", "c@example.org"] {
             try await store.send(EmailMessage(to: to, subject: "S", body: "B"), at: Self.start)
         }
-        let due = try await store.emailsDue(at: Self.start, limit: 10)
+        let claim = Self.start.addingTimeInterval(900)
+        let due = try await store.claimEmailsDue(at: Self.start, claimedUntil: claim, limit: 10)
         #expect(due.map(\.message.to) == ["a@example.org", "b@example.org", "c@example.org"])
         #expect(due.allSatisfy { $0.delivery == EmailDelivery() }, "queued, never tried")
+        #expect(try await store.claimEmailsDue(at: Self.start, claimedUntil: claim, limit: 10).isEmpty, "taken: no other round takes them")
         let later = Self.start.addingTimeInterval(60)
         try await store.recordDelivery(ofEmail: due[0].id, at: Self.start, failure: nil, retryAt: nil)
         try await store.recordDelivery(ofEmail: due[1].id, at: Self.start, failure: "451 try later", retryAt: later)
         try await store.recordDelivery(ofEmail: due[2].id, at: Self.start, failure: "550 no such user", retryAt: nil)
-        #expect(try await store.emailsDue(at: Self.start, limit: 10).isEmpty)
-        #expect(try await store.emailsDue(at: later, limit: 10).map(\.message.to) == ["b@example.org"])
+        #expect(try await store.claimEmailsDue(at: Self.start, claimedUntil: claim, limit: 10).isEmpty)
+        #expect(try await store.claimEmailsDue(at: later, claimedUntil: claim, limit: 10).map(\.message.to) == ["b@example.org"])
         let stored = Date(timeIntervalSince1970: 1_790_000_000.123)
         for reader in [store] + (try reopen.map { [try $0()] } ?? []) {
             let outbox = try await reader.outbox(limit: 10)
             #expect(outbox.map(\.delivery) == [
                 EmailDelivery(state: .failed, attempts: 1, lastError: "550 no such user"),
-                EmailDelivery(state: .queued, attempts: 1, lastError: "451 try later", nextAttemptAt: Date(timeIntervalSince1970: 1_790_000_060.123)),
+                EmailDelivery(state: .queued, attempts: 1, lastError: "451 try later", nextAttemptAt: Date(timeIntervalSince1970: 1_790_000_900.123)),
                 EmailDelivery(state: .sent, attempts: 1, sentAt: stored),
             ])
         }
