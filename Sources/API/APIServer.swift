@@ -205,13 +205,18 @@ public struct APIServer: Sendable {
             largestSeats: taxiRegistry.largestSeats)
             .addRoutes(to: v1.group("reservations").add(middleware: dispatchCommands).add(middleware: idempotent))
         HistoryController(dispatcher: dispatcher).addRoutes(to: v1.group("history"))
+        StatisticsController(
+            dispatcher: dispatcher, accounts: accounts, archive: archive, zones: zones, timeZone: roadRouter.timeZone, clock: clock)
+            .addRoutes(stats: v1.group("stats"), drivers: v1.group("drivers"))
         DispatchStateController(dispatcher: dispatcher).addRoutes(to: v1.group("dispatch"))
         DriverController(dispatcher: dispatcher, fleet: fleet, clock: clock)
             .addRoutes(to: v1.group("driver").add(middleware: dispatchCommands).add(middleware: idempotent))
         let travelTimes = TravelTimeController(routers: TravelModes(car: roadRouter, foot: footRouter), clock: clock)
         travelTimes.addRoutes(to: v1.group("eta"))
         travelTimes.addRouteGeometry(to: v1.group("route"))
-        WaitsController(dispatcher: dispatcher, zones: zones, router: roadRouter, meetingPoints: meetingPoints, clock: clock)
+        WaitsController(
+            dispatcher: dispatcher, zones: zones, router: roadRouter, meetingPoints: meetingPoints,
+            busyHours: BusyHours(dispatcher: dispatcher, timeZone: roadRouter.timeZone, clock: clock), clock: clock)
             .addRoutes(waits: v1.group("waits"), reachability: v1.group("reachability"))
         ZoneSetsController(store: zoneSets, zoneSwitch: zoneSwitch, clock: clock).addRoutes(
             to: v1.group("zone-sets").add(

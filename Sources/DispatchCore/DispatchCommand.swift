@@ -9,8 +9,10 @@ import Zones
 /// time, rebuilds the same state (the engine decides nothing else).
 public enum DispatchCommand: Equatable, Sendable, Codable {
     /// The driver logs in (SPEC D1); `seats`, the passengers its taxi
-    /// carries as the taxi registry says (nil: the registry's default).
-    case login(TaxiID, seats: Int? = nil)
+    /// carries as the taxi registry says (nil: the registry's default);
+    /// `driver`, the driver's username, whom the statistics count the
+    /// taxi's rides and hours for (nil: nobody in particular).
+    case login(TaxiID, seats: Int? = nil, driver: String? = nil)
     /// The driver logs out.
     case logout(TaxiID)
     /// The driver takes rides.
@@ -62,7 +64,7 @@ extension DispatchEngine {
     /// - Throws: the ``DispatchError`` of that method; the state is then unchanged.
     public mutating func execute(_ command: DispatchCommand, now: Duration, wall: Date) throws(DispatchError) -> [DispatchEvent] {
         switch command {
-        case .login(let taxi, let seats): login(taxi, seats: seats, now: now)
+        case .login(let taxi, let seats, let driver): login(taxi, seats: seats, driver: driver, now: now)
         case .logout(let taxi): try logout(taxi, now: now)
         case .setAvailable(let taxi): try setAvailable(taxi, now: now)
         case .setUnavailable(let taxi): try setUnavailable(taxi, now: now)
@@ -126,7 +128,7 @@ extension DispatchCommand {
     /// The seats a request, a booking or a taxi at login names, nil for any other command.
     private var seats: Int? {
         switch self {
-        case .login(_, let seats), .request(_, _, _, _, _, let seats), .reserve(_, _, _, _, _, _, let seats): seats
+        case .login(_, let seats, _), .request(_, _, _, _, _, let seats), .reserve(_, _, _, _, _, _, let seats): seats
         default: nil
         }
     }

@@ -4,10 +4,11 @@ import FixRecords
 extension DispatchEngine {
     /// The driver logs in: off duty becomes unavailable (no queue until the
     /// driver switches to available). Already logged in: nothing.
-    public mutating func login(_ taxi: TaxiID, seats: Int? = nil, now: Duration) -> [DispatchEvent] {
+    public mutating func login(_ taxi: TaxiID, seats: Int? = nil, driver: String? = nil, now: Duration) -> [DispatchEvent] {
         recording { engine in
             if engine.state.state(of: taxi) == .offDuty { engine.setState(taxi, to: .unavailable) }
             if let seats, engine.state.taxis[taxi]?.seatCount != seats { engine.state.taxis[taxi, default: TaxiRecord()].seatCount = seats }
+            if let driver, engine.state.taxis[taxi]?.driver != driver { engine.state.taxis[taxi, default: TaxiRecord()].driver = driver }
         }
     }
 
@@ -20,7 +21,10 @@ extension DispatchEngine {
             case .offered(let request): throw .offerPending(taxi, request)
             case .busy(let request): throw .onRide(taxi, request)
             case .unavailable, .available:
-                engine.state.taxis.modify(taxi) { $0.place = nil }
+                engine.state.taxis.modify(taxi) {
+                    $0.place = nil
+                    $0.driver = nil
+                }
                 engine.setState(taxi, to: .offDuty)
                 engine.reconcileQueue(of: taxi, now: now)
             }

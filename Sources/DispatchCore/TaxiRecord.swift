@@ -25,6 +25,9 @@ public struct TaxiRecord: Equatable, Sendable, Codable {
     /// before seats were known).
     public internal(set) var seatCount: Int?
 
+    /// The username of the driver logged in for the taxi, when the login
+    /// named one: whom the statistics count its rides and hours for.
+    public internal(set) var driver: String?
     /// The passengers the taxi carries: it is offered only parties that fit.
     public var seats: Int { seatCount ?? DeviceRegistry.defaultSeats }
 

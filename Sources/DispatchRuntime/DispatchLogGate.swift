@@ -6,7 +6,7 @@ import Synchronization
 /// the epoch of the engine state it was decided on: a command still to be
 /// encoded (on the log's writer thread, so the dispatcher's own thread only
 /// runs the engine), a snapshot encoded in the background, a ride that
-/// ended, or the notices of a command.
+/// ended, the notices of a command, or figures of the statistics.
 struct EpochWrite: Sendable {
     /// What to write.
     enum Content: Sendable {
@@ -14,6 +14,7 @@ struct EpochWrite: Sendable {
         case snapshot(DispatchLogSnapshot)
         case history(RideHistoryRecord)
         case notices(CommandNotices)
+        case counts([HourlyCount])
     }
 
     let epoch: Int
@@ -96,6 +97,8 @@ final class DispatchLogGate: Sendable {
                     encoded.append(.snapshot(snapshot))
                 case .history(let record):
                     encoded.append(.history(record))
+                case .counts(let counts):
+                    encoded.append(.counts(counts))
                 case .notices(let notices):
                     for personal in notices.personal {
                         encoded.append(.notification(

@@ -77,6 +77,9 @@ public actor Dispatcher {
     private let metrics: DispatchMetrics?
     /// The zones pickups are placed in as their command runs; nil: as the caller gave them.
     private let zones: ActiveZones?
+    /// How often the timers sample the queues for the statistics.
+    private let statisticsSampleInterval: Duration
+    private var lastStatisticsSample: Date?
 
     /// Unless told otherwise, this many entries per taxi the engine knows
     /// (and at least 10,000) pass between two snapshots: a snapshot's encoding costs in proportion to the state
@@ -96,20 +99,22 @@ public actor Dispatcher {
     /// counts what each durable command decided, per zone; `zones`, when
     /// given, places each request's and booking's pickup as it runs;
     /// `role` says whether it decides (alone, by default) or follows the log
-    /// of another node until told to decide.
+    /// of another node until told to decide; the timers sample the queues
+    /// for the statistics every `statisticsSampleInterval`.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
         etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
         trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil,
-        zones: ActiveZones? = nil, role: DispatchRole = .deciding(nil)
+        zones: ActiveZones? = nil, role: DispatchRole = .deciding(nil), statisticsSampleInterval: Duration = .seconds(60)
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
         self.rules = rules
         self.etas = etas
         self.metrics = metrics
         self.zones = zones
+        self.statisticsSampleInterval = statisticsSampleInterval
         self.positions = positions
         self.trackingInterval = trackingInterval
         self.log = log
@@ -406,6 +411,33 @@ public actor Dispatcher {
         }
     }
 
+    /// The statistics of the subjects whose name starts with `prefix`
+    /// (``StatisticsSubject``) for the hours that start in `hours`.
+    /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read.
+    public func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(DispatcherError) -> [HourlyCount] {
+        do {
+            return try await log.counts(ofSubjectsPrefixed: prefix, hours: hours)
+        } catch {
+            throw .storage(error)
+        }
+    }
+
+    /// Takes a sample of the queues for the statistics every
+    /// ``statisticsSampleInterval`` of the wall clock, the first one interval
+    /// after the timers start: written behind the entries, as figures that
+    /// stand for the interval before it.
+    private func sampleForStatistics() {
+        let wall = clock.now
+        guard let last = lastStatisticsSample else {
+            lastStatisticsSample = wall
+            return
+        }
+        guard wall.timeIntervalSince(last) >= statisticsSampleInterval / .seconds(1) else { return }
+        lastStatisticsSample = wall
+        let counts = StatisticsCounts.sample(of: engine.snapshot, at: wall, standingFor: statisticsSampleInterval)
+        committer.submit([EpochWrite(epoch: epoch, content: .counts(counts))]) { _ in }
+    }
+
     private func daysAgo(_ days: Int) -> Date {
         clock.now.addingTimeInterval(-Double(days) * 86_400)
     }
@@ -421,6 +453,7 @@ public actor Dispatcher {
                 continue
             }
             _ = try? await execute(.tick)
+            sampleForStatistics()
             await allocateNearestToAwaitingReservations()
             if lastTracking.map({ engineTime - $0 >= trackingInterval }) ?? true {
                 lastTracking = engineTime
@@ -482,6 +515,8 @@ public actor Dispatcher {
         for record in RideHistory.records(endedBy: events, closed: closed, at: wall) {
             writes.append(EpochWrite(epoch: epoch, content: .history(record)))
         }
+        let counts = StatisticsCounts.counts(of: events, snapshot: engine.snapshot, closed: closed, now: now, wall: wall)
+        if !counts.isEmpty { writes.append(EpochWrite(epoch: epoch, content: .counts(counts))) }
         guard !events.isEmpty else { return (writes, events, nil) }
         let notices = CommandNotices(
             sequence: lastSequence, events: events,

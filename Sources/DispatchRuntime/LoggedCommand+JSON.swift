@@ -37,10 +37,14 @@ extension JSONWriter {
     /// their labels (`_0` for an unlabelled one), an absent optional left out.
     mutating func command(_ command: DispatchCommand) throws {
         switch command {
-        case .login(let taxi, let seats):
+        case .login(let taxi, let seats, let driver):
             raw("{\"login\":{\"_0\":")
             string(taxi.text)
             seatsIfAny(seats)
+            if let driver {
+                raw(",\"driver\":")
+                string(driver)
+            }
             raw("}}")
         case .logout(let taxi): taxiCase("{\"logout\":{\"_0\":", taxi)
         case .setAvailable(let taxi): taxiCase("{\"setAvailable\":{\"_0\":", taxi)

@@ -43,6 +43,7 @@ public final class PostgresDispatchLog: FencedDispatchLog {
                     guard held.count == 1 else { throw StorageError.notDispatchOwner(lease: fence) }
                 }
                 var last = try connection.query("SELECT coalesce(max(sequence), 0) AS last FROM dispatch_log").integer(0, "last")
+                var counts: [HourlyCount] = []
                 for write in writes {
                     switch write {
                     case .entry(let entry):
@@ -71,7 +72,18 @@ public final class PostgresDispatchLog: FencedDispatchLog {
                             "INSERT INTO notification (sequence, idx, recipient, payload) VALUES ($1, $2, $3, $4)",
                             [.integer(notification.key.sequence), .integer(Int64(notification.key.index)),
                              .text(notification.recipient), .bytes(notification.payload)])
+                    case .counts(let more):
+                        counts += more
                     }
+                }
+                // Summed first: one statement may not update a row twice, and a batch mostly counts the same few rows.
+                for count in HourlyCount.summed(counts) {
+                    try connection.query(
+                        """
+                        INSERT INTO hourly_count (subject, hour, measure, count) VALUES ($1, to_timestamp($2::int8 / 1000.0), $3, $4)
+                        ON CONFLICT (subject, hour, measure) DO UPDATE SET count = hourly_count.count + excluded.count
+                        """,
+                        [.text(count.subject), .integer(count.hour.storedMilliseconds), .text(count.measure), .integer(count.count)])
                 }
             }
         } catch let error as StorageError {
@@ -188,6 +200,27 @@ public final class PostgresDispatchLog: FencedDispatchLog {
             }
             try connection.query("DELETE FROM notification WHERE recipient = $1", [.optional(recipient)])
             return rows.count
+        }
+    }
+
+    public func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(StorageError) -> [HourlyCount] {
+        let parameters: [PostgresValue] = [
+            .integer(hours.lowerBound.storedMilliseconds), .integer(hours.upperBound.storedMilliseconds),
+            .text(prefix), .text(PassengerPrefix.successor(of: prefix)),
+        ]
+        return try await pool.run({ .readFailed(reason: $0) }) { connection in
+            let rows = try connection.query(
+                """
+                SELECT subject, (extract(epoch FROM hour) * 1000)::int8 AS hour_ms, measure, count FROM hourly_count
+                WHERE hour >= to_timestamp($1::int8 / 1000.0) AND hour < to_timestamp($2::int8 / 1000.0)
+                  AND subject >= $3 AND subject < $4
+                ORDER BY subject, hour, measure
+                """, parameters)
+            return try (0..<rows.count).map { row in
+                HourlyCount(
+                    subject: try rows.string(row, "subject"), hour: Date(timeIntervalSince1970: Double(try rows.integer(row, "hour_ms")) / 1000),
+                    measure: try rows.string(row, "measure"), count: try rows.integer(row, "count"))
+            }
         }
     }
 }

@@ -229,6 +229,14 @@ public enum PostgresSchema {
                 ALTER TABLE outbox ADD COLUMN sent_ms int8;
                 CREATE INDEX outbox_queued ON outbox (next_attempt_ms, id) WHERE state = 'queued';
                 """),
+        PostgresMigration(
+            version: 13, description: "the statistics, per subject and hour",
+            sql: """
+                CREATE TABLE hourly_count (
+                    subject text COLLATE "C" NOT NULL, hour timestamptz NOT NULL, measure text COLLATE "C" NOT NULL, count int8 NOT NULL,
+                    PRIMARY KEY (subject, hour, measure));
+                CREATE INDEX hourly_count_hour ON hourly_count (hour, subject);
+                """),
     ]
 
     /// Applies the migrations `url`'s database lacks, in order, and returns

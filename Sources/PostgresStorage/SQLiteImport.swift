@@ -75,7 +75,7 @@ public enum SQLiteImport {
     private static func contents(on connection: PostgresConnection) throws -> [String] {
         let tables = [
             ("archived_fixes", "fixes"), ("dispatch_log", "dispatch log entries"), ("dispatch_snapshot", "dispatch snapshots"),
-            ("ride_history", "rides"), ("notification", "notifications"), ("account", "accounts"), ("token", "tokens"),
+            ("ride_history", "rides"), ("notification", "notifications"), ("hourly_count", "figures of the statistics"), ("account", "accounts"), ("token", "tokens"),
             ("outbox", "outbox e-mails"), ("audit", "audit entries"), ("taxi", "taxis"), ("device", "devices"), ("zone_set", "zone set versions"), ("learned_speeds", "learned speed snapshots"),
         ]
         return try tables.compactMap { table, what in
@@ -196,6 +196,12 @@ public enum SQLiteImport {
                  .bytes(notification.payload), .boolean(delivered)])
             summary.notifications += 1
         }
+        for count in try reader.hourlyCounts() {
+            try connection.query(
+                "INSERT INTO hourly_count (subject, hour, measure, count) VALUES ($1, to_timestamp($2::int8 / 1000.0), $3, $4)",
+                [.text(count.subject), .integer(count.hour.storedMilliseconds), .text(count.measure), .integer(count.count)])
+            summary.statistics += 1
+        }
     }
 
     private static func importLearnedSpeeds(
@@ -254,6 +260,8 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     public var rides = 0
     /// Notifications, delivered or not.
     public var notifications = 0
+    /// Figures of the statistics (per subject, hour and measure).
+    public var statistics = 0
     /// Accounts.
     public var accounts = 0
     /// Tokens, revoked and expired ones too.
@@ -272,7 +280,7 @@ public struct SQLiteImportSummary: Sendable, Equatable, CustomStringConvertible 
     /// One line: every count.
     public var description: String {
         "\(fixes) fixes, \(dispatchLogEntries) dispatch log entries (\(dispatchSnapshot ? "with" : "no") snapshot), "
-            + "\(rides) rides, \(notifications) notifications, \(accounts) accounts, \(tokens) tokens, "
+            + "\(rides) rides, \(notifications) notifications, \(statistics) figures of the statistics, \(accounts) accounts, \(tokens) tokens, "
             + "\(outboxEmails) outbox e-mails, \(auditEntries) audit entries, \(taxis) taxis and \(devices) devices registered, \(zoneSetVersions) zone set versions, \(learnedSpeeds ? "with" : "no") learned speeds"
     }
 }

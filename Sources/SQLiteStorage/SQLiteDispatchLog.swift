@@ -58,6 +58,12 @@ public final class SQLiteDispatchLog: DispatchLog {
                         sequence INTEGER NOT NULL, idx INTEGER NOT NULL, recipient TEXT NOT NULL, payload BLOB NOT NULL)
                     """)
                 try db.execute(sql: """
+                    CREATE TABLE IF NOT EXISTS hourly_count (
+                        subject TEXT NOT NULL, hour_ms INTEGER NOT NULL, measure TEXT NOT NULL, count INTEGER NOT NULL,
+                        PRIMARY KEY (subject, hour_ms, measure)) WITHOUT ROWID
+                    """)
+                try db.execute(sql: "CREATE INDEX IF NOT EXISTS hourly_count_hour ON hourly_count (hour_ms, subject)")
+                try db.execute(sql: """
                     CREATE TABLE IF NOT EXISTS dispatch_snapshot (
                         id INTEGER PRIMARY KEY CHECK (id = 1), sequence INTEGER NOT NULL, payload BLOB NOT NULL)
                     """)
@@ -80,6 +86,7 @@ public final class SQLiteDispatchLog: DispatchLog {
                 let insertEntry = try PreparedInsert("INSERT INTO dispatch_log (sequence, payload) VALUES (?, ?)", in: db)
                 let insertNotification = try PreparedInsert(
                     "INSERT INTO notification_recent (sequence, idx, recipient, payload) VALUES (?, ?, ?, ?)", in: db)
+                var counts: [HourlyCount] = []
                 for write in writes {
                     switch write {
                     case .entry(let entry):
@@ -103,7 +110,16 @@ public final class SQLiteDispatchLog: DispatchLog {
                         insertNotification.bind(notification.recipient, at: 3)
                         insertNotification.bind(notification.payload, at: 4)
                         try insertNotification.insert("notification \(notification.key) for \(notification.recipient)")
+                    case .counts(let more):
+                        counts += more
                     }
+                }
+                // A batch of commands mostly counts the same few zones in the same hour: one row each.
+                for count in HourlyCount.summed(counts) {
+                    try db.cachedStatement(sql: """
+                        INSERT INTO hourly_count (subject, hour_ms, measure, count) VALUES (?, ?, ?, ?)
+                        ON CONFLICT (subject, hour_ms, measure) DO UPDATE SET count = count + excluded.count
+                        """).execute(arguments: [count.subject, Self.milliseconds(count.hour), count.measure, count.count])
                 }
             }
         } catch let error as StorageError {
@@ -231,6 +247,30 @@ public final class SQLiteDispatchLog: DispatchLog {
             }
         } catch {
             throw .writeFailed(reason: "\(error)")
+        }
+    }
+
+    public func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(StorageError) -> [HourlyCount] {
+        do {
+            return try await database.read { db in
+                try Row.fetchAll(
+                    db,
+                    sql: """
+                        SELECT subject, hour_ms, measure, count FROM hourly_count
+                        WHERE hour_ms >= ? AND hour_ms < ? AND subject >= ? AND subject < ?
+                        ORDER BY subject, hour_ms, measure
+                        """,
+                    arguments: [
+                        Self.milliseconds(hours.lowerBound), Self.milliseconds(hours.upperBound), prefix, PassengerPrefix.successor(of: prefix),
+                    ]
+                ).map { row in
+                    HourlyCount(
+                        subject: row["subject"], hour: Date(timeIntervalSince1970: Double(row["hour_ms"] as Int64) / 1000),
+                        measure: row["measure"], count: row["count"])
+                }
+            }
+        } catch {
+            throw .readFailed(reason: "\(error)")
         }
     }
 

@@ -217,6 +217,19 @@ public final class SQLiteStoreReader {
         } ?? []
     }
 
+    /// Every figure of the statistics (a store written before there were
+    /// any has none).
+    public func hourlyCounts() throws -> [HourlyCount] {
+        try read(dispatch, "dispatch.sqlite") { db in
+            guard try db.tableExists("hourly_count") else { return [] }
+            return try Row.fetchAll(db, sql: "SELECT subject, hour_ms, measure, count FROM hourly_count").map { row in
+                HourlyCount(
+                    subject: row["subject"], hour: Date(timeIntervalSince1970: Double(row["hour_ms"] as Int64) / 1000),
+                    measure: row["measure"], count: row["count"])
+            }
+        } ?? []
+    }
+
     /// Every notification, oldest first, with whether it was handed over:
     /// the ones filed by recipient and the recent ones not filed yet (a log
     /// written before notifications were filed has only the former).

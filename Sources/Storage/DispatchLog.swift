@@ -58,6 +58,12 @@ public protocol DispatchLog: Sendable {
     /// - Returns: how many rides and bookings were filed anew.
     @discardableResult
     func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int
+
+    /// The statistics of every subject whose name starts with `prefix`
+    /// (`zone/`, `driver/ada`) for the hours that start in `hours`, each
+    /// subject, hour and measure once with its counts added together, in
+    /// subject, hour and measure order (``HourlyCount/summed(_:)``).
+    func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(StorageError) -> [HourlyCount]
 }
 
 /// One thing to write to a ``DispatchLog``.
@@ -70,6 +76,8 @@ public enum DispatchLogWrite: Sendable, Equatable {
     case history(RideHistoryRecord)
     /// A notification of the entry written with it (SPEC D7).
     case notification(StoredNotification)
+    /// Figures of the statistics, added to the stored ones (``HourlyCount``).
+    case counts([HourlyCount])
 }
 
 /// One entry of the dispatch log: a command as the service encoded it.

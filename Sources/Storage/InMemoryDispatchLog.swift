@@ -11,6 +11,7 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
         var history: [RideHistoryRecord] = []
         var notifications: [StoredNotification] = []
         var deliveredThrough: [String: NotificationKey] = [:]
+        var counts: [HourlyCount] = []
     }
 
     private let contents = Mutex(Contents())
@@ -41,6 +42,8 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
                     next.history.append(record)
                 case .notification(let notification):
                     next.notifications.append(notification)
+                case .counts(let counts):
+                    next.counts = HourlyCount.summed(next.counts + counts)
                 }
             }
             contents = next
@@ -102,6 +105,10 @@ public final class InMemoryDispatchLog: FencedDispatchLog {
             }
             return moved
         }
+    }
+
+    public func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(StorageError) -> [HourlyCount] {
+        contents.withLock { $0.counts }.filter { $0.subject.hasPrefix(prefix) && hours.contains($0.hour) }
     }
 
     /// Most recent first; of records that ended together, the one written last first.

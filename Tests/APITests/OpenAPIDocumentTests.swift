@@ -65,7 +65,9 @@ import Testing
                         "POST /v1/taxis/{taxiId}/retire"].contains(operation) {
                         continue  // would end the session or account the rest of the matrix uses; their own tests cover them
                     }
-                    let answer = try await client.call(method, path + "?lon=-73.985&lat=40.755&from=-73.985,40.755&to=-73.98,40.76",
+                    // A driver reads his own report (T1's); another's is refused with 403, as the document says.
+                    let ownPath = role == .driver ? path.replacingOccurrences(of: "/v1/drivers/pat/", with: "/v1/drivers/T1/") : path
+                    let answer = try await client.call(method, ownPath + "?lon=-73.985&lat=40.755&from=-73.985,40.755&to=-73.98,40.76",
                                                        token: tokensByRole[role], json: "{}")
                     let allowed = roles.contains(role.rawValue)
                     #expect((answer.status == .forbidden) == !allowed, "\(role) \(operation): \(answer.status)")

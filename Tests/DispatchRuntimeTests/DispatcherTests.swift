@@ -46,6 +46,9 @@ final class FlakyDispatchLog: DispatchLog {
     func markNotificationsDelivered(_ marks: [(recipient: String, through: NotificationKey)]) async throws(StorageError) {
         try await inner.markNotificationsDelivered(marks)
     }
+    func counts(ofSubjectsPrefixed prefix: String, hours: Range<Date>) async throws(StorageError) -> [HourlyCount] {
+        try await inner.counts(ofSubjectsPrefixed: prefix, hours: hours)
+    }
     func anonymise(passenger: String, as replacement: String, recipient: String?) async throws(StorageError) -> Int {
         try await inner.anonymise(passenger: passenger, as: replacement, recipient: recipient)
     }

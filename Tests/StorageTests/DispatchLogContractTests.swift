@@ -66,6 +66,31 @@ import Storage
         #expect(try await log.entries(after: second.sequence) == [Self.entry(3)], "entries are kept; the snapshot says where to resume")
     }
 
+    /// The statistics add up across writes and survive a reopening; a
+    /// read keeps to its subjects' prefix and its hours.
+    @Test(arguments: implementations)
+    func countsAddUpPerSubjectHourAndMeasure(implementation: String) async throws {
+        let (log, reopen, cleanUp) = try Self.make(implementation)
+        defer { cleanUp() }
+        let nine = Date(timeIntervalSince1970: 1_796_000_400)  // 09:00 UTC
+        let ten = nine.addingTimeInterval(3_600)
+        func count(_ subject: String, _ hour: Date, _ measure: String, _ count: Int64) -> HourlyCount {
+            HourlyCount(subject: subject, hour: hour, measure: measure, count: count)
+        }
+        try log.write([.entry(Self.entry(1)), .counts([count("zone/Z1", nine.addingTimeInterval(61), "requests", 1), count("zone/Z1", nine, "requests", 1)])])
+        try log.write([.counts([
+            count("zone/Z1", nine.addingTimeInterval(3_599), "requests", 1), count("zone/Z1", ten, "requests", 4),
+            count("zone/Z2", nine, "wait_s/120", 2), count("driver/ada", nine, "offered", 1), count("zone0", nine, "requests", 9),
+        ])])
+        let reader = try reopen?() ?? log
+        #expect(try await reader.counts(ofSubjectsPrefixed: "zone/", hours: nine..<ten.addingTimeInterval(3_600)) == [
+            count("zone/Z1", nine, "requests", 3), count("zone/Z1", ten, "requests", 4), count("zone/Z2", nine, "wait_s/120", 2),
+        ])
+        #expect(try await reader.counts(ofSubjectsPrefixed: "zone/Z1", hours: ten..<ten.addingTimeInterval(1)) == [count("zone/Z1", ten, "requests", 4)])
+        #expect(try await reader.counts(ofSubjectsPrefixed: "driver/ada", hours: nine..<ten) == [count("driver/ada", nine, "offered", 1)])
+        #expect(try await reader.counts(ofSubjectsPrefixed: "zone/", hours: ten.addingTimeInterval(3_600)..<ten.addingTimeInterval(7_200)).isEmpty)
+    }
+
     /// A batch is one transaction: an entry out of order fails it whole.
     @Test(arguments: implementations)
     func aBatchWithAnEntryOutOfOrderWritesNothing(implementation: String) async throws {

@@ -61,6 +61,7 @@ struct SQLiteImportTests {
         ])
         try log.write([
             .entry(DispatchLogEntry(sequence: 2, payload: Data("two".utf8))), .history(ride),
+            .counts([HourlyCount(subject: "zone/161", hour: start, measure: "requests", count: 3)]),
             .snapshot(DispatchLogSnapshot(sequence: 2, payload: Data("state".utf8))),
         ])
         try await log.markNotificationsDelivered([(recipient: "taxi:T1", through: NotificationKey(sequence: 1, index: 0))])
@@ -87,7 +88,7 @@ struct SQLiteImportTests {
         #expect(summary.fixes == 500, "a fix in both the journal and the store is imported once")
         #expect(summary.accounts == 3 && summary.tokens == 2 && summary.outboxEmails == 1)
         #expect(summary.dispatchLogEntries == 2 && summary.dispatchSnapshot && summary.rides == 1 && summary.notifications == 2)
-        #expect(summary.zoneSetVersions == 2)
+        #expect(summary.zoneSetVersions == 2 && summary.statistics == 1)
         #expect(summary.learnedSpeeds)
         #expect(progress.contains { $0.hasPrefix("fixes: 501 of 501 read") })
 
@@ -124,6 +125,9 @@ struct SQLiteImportTests {
         #expect(try await postgresLog.history(ofPassenger: "bea", since: .distantPast, limit: 10)
             == (try await sqliteLog.history(ofPassenger: "bea", since: .distantPast, limit: 10)))
         #expect(try await postgresLog.undeliveredNotifications(for: "taxi:T1", limit: 10).isEmpty, "delivered stays delivered")
+        let hours = Self.start.addingTimeInterval(-86_400)..<Self.start.addingTimeInterval(86_400)
+        #expect(try await postgresLog.counts(ofSubjectsPrefixed: "", hours: hours) == (try await sqliteLog.counts(ofSubjectsPrefixed: "", hours: hours)))
+        #expect(try await postgresLog.counts(ofSubjectsPrefixed: "zone/", hours: hours).map(\.count) == [3])
         #expect(try await postgresLog.undeliveredNotifications(for: "passenger:bea", limit: 10)
             == (try await sqliteLog.undeliveredNotifications(for: "passenger:bea", limit: 10)))
 

@@ -5,7 +5,9 @@ administrator registers a new taxi and its terminal through the API, and the
 terminal streams at once, without a restart or SIGHUP; the device is moved
 to another taxi, then retired, and its fixes are refused from then on; the
 console lists what the store keeps while the service runs; the audit log
-names every change and who made it.
+names every change and who made it. Then a ride is served, and last week's
+figures of its zone (in JSON and as a spreadsheet's CSV) and the driver's
+month show it.
 
 Uses the set-up of browser_apps.py (no browser): MYTAXI_BIN names the binary.
 """
@@ -65,6 +67,58 @@ def test_an_account_reset_and_a_taxi_added_streaming_without_restart(tmp_path):
         actions = [(entry["actor"], entry["action"], entry["target"]) for entry in call(city.port, "GET", "/v1/audit", admin)]
         assert actions[:5] == [("admin", "device.retire", "term-50"), ("admin", "device.edit", "term-50"), ("admin", "taxi.create", "T51"),
                                ("admin", "device.create", "term-50"), ("admin", "taxi.create", "T50")]
+
+
+def test_last_weeks_figures_of_a_zone_and_a_drivers_month(tmp_path):
+    # A service minute a real second: the minute samples of the queues count the driver's time on duty.
+    with mytaxi_serve(tmp_path, {"dev-1": "T1"}, clock_rate=60) as city:
+        admin = city.admin()
+        city.create_account("driver", "T1")
+        city.create_account("passenger", "ada", email="ada@example.com")
+        terminal = LineTerminal(city.ports["line/tcp"], "dev-1", MIDTOWN_PARK, ServiceClock(city.port))
+        try:
+            driver = log_in(city.port, "T1")
+            wait_until("the taxi is available in its zone", lambda: available(city.port, driver), seconds=30)
+            passenger = log_in(city.port, "ada")
+            ride = call(city.port, "POST", "/v1/rides", passenger, {"pickup": {"lon": MIDTOWN_PARK[0], "lat": MIDTOWN_PARK[1]}})
+            wait_until("the offer", lambda: call(city.port, "GET", "/v1/driver", driver).get("offer"))
+            for step in ["offer/accept", "ride/arrived", "ride/aboard", "ride/completed"]:
+                call(city.port, "POST", f"/v1/driver/{step}", driver)
+            wait_until("a few minutes on duty counted", lambda: call(city.port, "GET", "/v1/drivers/T1/report", driver),
+                       lambda report: report["hoursOnDuty"] >= 0.05)
+        finally:
+            terminal.stop()
+
+        zone = call(city.port, "GET", "/v1/zones/at?lon=%f&lat=%f" % MIDTOWN_PARK, admin)["zoneId"]
+        week = call(city.port, "GET", f"/v1/stats/zones?zone={zone}", admin)
+        assert week["bucket"] == "day" and [z["zoneId"] for z in week["zones"]] == [zone]
+        total = week["zones"][0]["total"]
+        assert (total["requests"], total["offers"], total["accepted"], total["served"], total["refused"]) == (1, 1, 1, 1, 0), total
+        assert total["waitP50S"] is not None and total["taxisAvailable"] > 0, total
+
+        request = urllib.request.Request(f"http://127.0.0.1:{city.port}/v1/stats/zones?format=csv",
+                                         headers={"Authorization": f"Bearer {admin}"})
+        with urllib.request.urlopen(request, timeout=30) as answer:
+            assert answer.headers["Content-Type"].startswith("text/csv")
+            rows = answer.read().decode().splitlines()
+        assert rows[0].startswith("zone_id,zone_name,start,requests,bookings,offers,accepted,refused")
+        assert any(row.startswith(f"{zone},") and row.split(",")[3] == "1" for row in rows[1:]), rows
+
+        month = call(city.port, "GET", "/v1/drivers/T1/report", admin)
+        assert (month["offers"], month["accepted"], month["completed"], month["refused"], month["clientMissing"]) == (1, 1, 1, 0, 0), month
+        assert month["hoursOnDuty"] >= 0.05 and month["kilometres"] >= 0 and month["shifts"][0]["taxiId"] == "T1", month
+        assert ride["status"] == "offered"
+
+
+def available(port, driver):
+    """Puts the driver's taxi in its zone's queue; False while its fixes have not put it in a zone yet."""
+    try:
+        call(port, "PUT", "/v1/driver/availability", driver, {"available": True})
+        return True
+    except urllib.error.HTTPError as error:
+        if error.code != 409:
+            raise
+        return False
 
 
 def unknown_device_refusals(port):

@@ -51,7 +51,7 @@ struct SessionsController: Sendable {
         }
         throttle.succeeded(username: body.username, address: address)
         if session.account.role == .driver, let taxi = Caller(account: session.account).taxi {
-            try await putOnDuty(taxi)
+            try await putOnDuty(taxi, driver: session.account.username)
         }
         return try JSONResponse.created(
             SessionJSON(token: session.token, expiresAt: FixTime.iso8601(session.expiresAt), role: session.account.role.rawValue),
@@ -72,13 +72,13 @@ struct SessionsController: Sendable {
         return Response(status: .noContent)
     }
 
-    /// Logs the taxi in with the dispatcher, with its seats, unless it is on
-    /// duty already with those seats (a second device).
-    private func putOnDuty(_ taxi: TaxiID) async throws {
+    /// Logs the taxi in with the dispatcher, with its seats and its driver,
+    /// unless it is on duty already with those seats for that driver (a second device).
+    private func putOnDuty(_ taxi: TaxiID, driver: String) async throws {
         let seats = seats(taxi)
         let record = await dispatcher.driver(taxi).record
-        guard record.map({ $0.state == .offDuty || $0.seats != seats }) ?? true else { return }
-        try await dispatcher.execute(.login(taxi, seats: seats))
+        guard record.map({ $0.state == .offDuty || $0.seats != seats || $0.driver != driver }) ?? true else { return }
+        try await dispatcher.execute(.login(taxi, seats: seats, driver: driver))
     }
 }
 

@@ -19,6 +19,8 @@ struct WaitsController: Sendable {
     let router: RoadRouter
     /// Where a taxi stops for a pickup it cannot reach exactly.
     let meetingPoints: MeetingPoints
+    /// Each zone's busy hours, from the statistics.
+    let busyHours: BusyHours
     let clock: any ServiceClock
 
     func addRoutes(waits: RouterGroup<APIRequestContext>, reachability: RouterGroup<APIRequestContext>) {
@@ -41,9 +43,14 @@ struct WaitsController: Sendable {
         let wait = await dispatcher.expectedWait(at: pickup, in: zone.id)
         let shorter = await ShorterWaits(dispatcher: dispatcher, zones: zones, meetingPoints: meetingPoints)
             .suggestions(near: point, outside: zone.id, waitHere: wait, depart: clock.now)
+        var shorterWaits: [ShorterWaitJSON] = []
+        for suggestion in shorter {
+            shorterWaits.append(ShorterWaitJSON(suggestion, busyHours: await busyHours.busiest(in: suggestion.zone.id)))
+        }
         return try JSONResponse.ok(WaitJSON(
             zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds),
-            meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }, shorterWaits: shorter.map(ShorterWaitJSON.init)))
+            meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }, shorterWaits: shorterWaits,
+            busyHours: await busyHours.busiest(in: zone.id)))
     }
 
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
@@ -121,6 +128,8 @@ struct WaitJSON: Encodable, Sendable {
     var meetingPoint: MeetingPointJSON?
     /// Nearby zones where walking there gets a taxi at least a minute sooner, soonest first.
     var shorterWaits: [ShorterWaitJSON]
+    /// The zone's busiest hours of the city's day over the last four weeks, in the day's order.
+    var busyHours: [BusyHours.Hour]
 }
 
 /// A nearby zone worth the walk: where to go, how long the walk, the wait there.
@@ -137,8 +146,11 @@ struct ShorterWaitJSON: Encodable, Sendable {
     var expectedWaitS: Double
     /// The walk and the wait together.
     var totalS: Double
+    /// That zone's busiest hours, as ``WaitJSON/busyHours``.
+    var busyHours: [BusyHours.Hour]
 
-    init(_ suggestion: ShorterWaits.Suggestion) {
+    init(_ suggestion: ShorterWaits.Suggestion, busyHours: [BusyHours.Hour]) {
+        self.busyHours = busyHours
         zoneId = suggestion.zone.id.text
         name = suggestion.zone.name
         lon = JSONWriter.roundedDegrees(suggestion.stop.longitude)
