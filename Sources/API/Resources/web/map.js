@@ -7,6 +7,13 @@
 // colours the roads whose speeds the fleet taught the router (red slower
 // than the speed profile, green faster), read again every minute.
 //
+// Planners colour the zones by a statistic of the days they choose instead
+// (GET /v1/stats/zones, by day: requests, rides served, cancellations,
+// refusals, waits, taxis and passengers in the queues), read once per
+// choice of the days, not with the fleet: each zone's value sets its colour
+// on a 4-step scale by the quartiles over the zones, grey where there is no
+// figure, and shows in its tooltip and its panel.
+//
 // At street zoom it writes the street names of the road graph
 // (GET /v1/roads/names), so that a dispatcher can place a caller.
 //
@@ -49,6 +56,9 @@
   const streetNames = L.layerGroup().addTo(map);
   const streetNameZoom = 16;
   const sessionKey = "mytaxi.map.session";
+  const roleKey = "mytaxi.map.role";
+  // The login's role: only a dispatcher has the phone desk and the open rides, and a planner no push socket.
+  let role = sessionStorage.getItem(roleKey) || "dispatcher";
   // Each booking field's suggestions by label, and the point chosen for it (a suggestion, a candidate, a click).
   const bookingFields = { pickup: "pickup-address", destination: "destination-address" };
   const suggestions = { pickup: new Map(), destination: new Map() };
@@ -56,6 +66,35 @@
   const chosenMarkers = { pickup: null, destination: null };
   let clickedPlace = null;
   let desk = null;
+  // The zones coloured by a statistic: each zone's totals over the days held (and those days), the chosen
+  // statistic's value per zone and the steps of its scale, made again when the figures or the choice change.
+  const zoneTotals = new Map();
+  let statisticDays = null;
+  let statisticValues = new Map();
+  let statisticSteps = [];
+  // Counts the reads of the statistics, so that an answer overtaken by a later choice is dropped.
+  let statisticReads = 0;
+  // The zone the panel shows (its id), null when it is closed.
+  let panelZone = null;
+  // Each zone's tooltip text as set, so that the fleet's refreshes set again only those that changed.
+  const tooltipTexts = new Map();
+  // What the zones can be coloured by: its words, how its value reads, and which palette it takes.
+  const statistics = {
+    requests: { label: "requests", kind: "count", palette: "amount" },
+    served: { label: "rides served", kind: "count", palette: "amount" },
+    cancelledByPassenger: { label: "rides cancelled by the passenger", kind: "count", palette: "worse", of: (total) => total.cancelled?.byPassenger },
+    refused: { label: "offers refused", kind: "count", palette: "worse" },
+    waitP50S: { label: "median wait", kind: "duration", palette: "worse" },
+    waitP90S: { label: "90th percentile wait", kind: "duration", palette: "worse" },
+    timeToOfferP50S: { label: "median time to an offer", kind: "duration", palette: "worse" },
+    taxisAvailable: { label: "taxis available on average", kind: "average", palette: "amount" },
+    passengersQueued: { label: "passengers queued on average", kind: "average", palette: "worse" },
+  };
+  for (const [key, statistic] of Object.entries(statistics)) statistic.of ??= (total) => total[key];
+  // Light to dark (ColorBrewer's sequential Blues and OrRd): blue for how much there was, orange to red where more is
+  // worse (longer waits, refusals, cancellations, passengers left waiting), so that dark means "look here" in both.
+  const palettes = { amount: ["#eff3ff", "#bdd7e7", "#6baed6", "#2171b5"], worse: ["#fef0d9", "#fdcc8a", "#fc8d59", "#d7301f"] };
+  const noFigure = "#bdbdbd";
 
   async function api(path, options = {}) {
     const headers = Object.assign({ Authorization: "Bearer " + token }, options.body ? { "Content-Type": "application/json" } : {});
@@ -90,6 +129,8 @@
     if (answer.status !== 201) { error.textContent = body.detail || "the login was refused"; return; }
     if (!["dispatcher", "administrator", "planner"].includes(body.role)) { error.textContent = "the map is for dispatchers"; return; }
     sessionStorage.setItem(sessionKey, body.token);
+    sessionStorage.setItem(roleKey, body.role);
+    role = body.role;
     await enter(body.token);
   });
 
@@ -124,20 +165,30 @@
     // The taxis drive on the road map, which may cover a corner of the zones: the first view shows it.
     map.fitBounds(roads.features.length ? roadLayer.getBounds() : zoneLayer.getBounds(), { animate: false });
     showZoneLegend();
-    desk = mytaxiPhoneDesk({ call, cityPoint: firstPoint(roads) });
+    const desking = role === "dispatcher";
+    document.getElementById("dispatch-desk").hidden = !desking;
+    if (desking) desk = mytaxiPhoneDesk({ call, cityPoint: firstPoint(roads) });
     document.querySelectorAll("input[name=colour]").forEach((input) => input.addEventListener("change", () => {
       showZoneLegend();
-      readWaits();
+      if (colouring() === "statistic") {
+        readStatistics();
+      } else {
+        showStatisticsProblem("");
+        readWaits();
+      }
     }));
+    // Another statistic is in the figures held already; other days are read.
+    document.getElementById("statistic-name").addEventListener("change", scaleStatistic);
+    for (const id of ["statistic-from", "statistic-to"]) document.getElementById(id).addEventListener("change", readStatistics);
     document.getElementById("road-speeds").addEventListener("change", drawRoadSpeeds);
     map.on("moveend", drawStreetNames);
     drawStreetNames();
     setInterval(drawRoadSpeeds, 60000);
     await refresh();
-    openPush();
+    if (role !== "planner") openPush();
     setInterval(refresh, 3000);
     setInterval(readWaits, 15000);
-    startBooking();
+    if (desking) startBooking();
   }
 
   // A point of the road map (where the service can answer for the city), or null.
@@ -289,6 +340,7 @@
 
   // The open rides, oldest first, for the dispatcher to follow.
   async function readOpenRides() {
+    if (!desk) return;
     const rides = await api("/v1/rides").catch(() => null);
     if (!rides) return;
     desk.openRides(rides);
@@ -344,26 +396,184 @@
     if (zoneLayer) zoneLayer.remove();
     zoneLayers.clear();
     expectedWaits.clear();
+    tooltipTexts.clear();
     zoneLayer = L.geoJSON(zones, {
       pane: "zones",
       style: (feature) => ({ className: "zone zone-" + feature.id, weight: 1, color: "#455a64", fillOpacity: 0.35 }),
       onEachFeature: (feature, layer) => {
         zoneLayers.set(String(feature.id), layer);
+        tooltipTexts.set(String(feature.id), String(feature.properties.name ?? ""));
         layer.bindTooltip(textElement(feature.properties.name));
         layer.on("click", (event) => showZone(feature, event.latlng));
       },
     }).addTo(map);
   }
 
-  // The legend of the zones' colours: free taxis, or the expected wait, as chosen.
+  // The legend of the zones' colours: free taxis, the expected wait, or a statistic with its choices, as chosen.
   function showZoneLegend() {
-    const byWait = colouringByWait();
-    document.getElementById("zone-legend-free").hidden = byWait;
-    document.getElementById("zone-legend-wait").hidden = !byWait;
+    const chosen = colouring();
+    document.getElementById("zone-legend-free").hidden = chosen !== "free";
+    document.getElementById("zone-legend-wait").hidden = chosen !== "wait";
+    document.getElementById("zone-legend-statistic").hidden = chosen !== "statistic";
+    document.getElementById("statistic-choice").hidden = chosen !== "statistic";
+    showZoneStatistic();
+  }
+
+  // What the zones are coloured by: "free" (taxis), "wait" or "statistic".
+  function colouring() {
+    return document.querySelector("input[name=colour]:checked")?.value || "free";
   }
 
   function colouringByWait() {
-    return document.querySelector("input[name=colour]:checked")?.value === "wait";
+    return colouring() === "wait";
+  }
+
+  // Each zone's totals over the days chosen (GET /v1/stats/zones, by day), read when the colouring is chosen or the
+  // days change, not with the fleet. With no days chosen yet it asks for the 7 days to the service's today (by its
+  // clock, which runs ahead of this browser's in a simulated city) and shows the days the service counted.
+  async function readStatistics() {
+    const read = ++statisticReads;
+    const from = document.getElementById("statistic-from");
+    const to = document.getElementById("statistic-to");
+    try {
+      let query;
+      if (!from.value && !to.value) {
+        const clock = await call("GET", "/v1/clock");
+        const now = clock.ok && clock.body?.now ? Date.parse(clock.body.now) : Date.now();
+        query = "from=" + encodeURIComponent(isoSecond(now - 6 * 86400000)) + "&to=" + encodeURIComponent(isoSecond(now));
+      } else if (from.value && to.value) {
+        // A date is the city's midnight: the stretch ends the day after `to`, so that `to` counts whole.
+        query = "from=" + from.value + "&to=" + dayAfter(to.value, 1);
+      } else {
+        useStatistics(null, "choose the first and the last day.");
+        return;
+      }
+      const answer = await call("GET", "/v1/stats/zones?" + query + "&bucket=day");
+      if (read !== statisticReads) return;
+      if (!answer.ok) {
+        useStatistics(null, answer.body?.detail || "the service answered " + answer.status + ".");
+        return;
+      }
+      useStatistics(answer.body, "");
+      if (!from.value && !to.value) {
+        from.value = statisticDays.from;
+        to.value = statisticDays.to;
+      }
+    } catch (error) {
+      if (read === statisticReads) useStatistics(null, error.message);
+    }
+  }
+
+  // The totals of `answer` (null: none) in place of those held, and `problem` (or nothing) in the status line.
+  function useStatistics(answer, problem) {
+    zoneTotals.clear();
+    statisticDays = null;
+    if (answer) {
+      for (const zone of answer.zones) zoneTotals.set(String(zone.zoneId), zone.total);
+      // The service widens the stretch to whole days and ends it at the midnight after the last one.
+      statisticDays = { from: answer.from.slice(0, 10), to: dayAfter(answer.to.slice(0, 10), -1) };
+    }
+    showStatisticsProblem(problem ? "Cannot read the statistics: " + problem : "");
+    scaleStatistic();
+  }
+
+  // The chosen statistic's value in every zone that has one, the steps of its scale, the legend and the zones' colours.
+  function scaleStatistic() {
+    const statistic = chosenStatistic();
+    statisticValues = new Map();
+    for (const [id, total] of zoneTotals) {
+      const value = statistic.of(total);
+      if (typeof value === "number" && Number.isFinite(value)) statisticValues.set(id, value);
+    }
+    statisticSteps = quartileSteps([...statisticValues.values()]);
+    drawStatisticLegend(statistic);
+    showZoneStatistic();
+    colourZones();
+  }
+
+  function chosenStatistic() {
+    return statistics[document.getElementById("statistic-name").value] || statistics.requests;
+  }
+
+  // Up to 4 steps of `values` by their quartiles, each the {lowest, highest} of its values, lowest first. Quartiles and
+  // not equal steps, since a few busy zones would leave every other one in the lightest; equal quartiles make one step,
+  // so that zones of one value share a colour.
+  function quartileSteps(values) {
+    const sorted = [...values].sort((a, b) => a - b);
+    if (!sorted.length) return [];
+    const at = (share) => sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
+    const uppers = [...new Set([at(0.25), at(0.5), at(0.75), sorted[sorted.length - 1]])];
+    return uppers.map((highest, index) => ({ lowest: sorted.find((value) => index === 0 || value > uppers[index - 1]), highest }));
+  }
+
+  // The colour of a zone's value (undefined: no figure): its step's, the highest step the darkest, so that fewer
+  // steps leave out the lightest colours rather than the darkest.
+  function statisticColour(value) {
+    if (value === undefined) return noFigure;
+    const palette = palettes[chosenStatistic().palette];
+    const index = statisticSteps.findIndex((step) => value <= step.highest);
+    return palette[palette.length - statisticSteps.length + index];
+  }
+
+  // A value as people read it: a count as it is, a time in minutes and seconds ("1:45"), an average to two decimals.
+  function statisticText(statistic, value) {
+    if (statistic.kind === "duration") {
+      const seconds = Math.round(value);
+      return Math.floor(seconds / 60) + ":" + String(seconds % 60).padStart(2, "0");
+    }
+    return statistic.kind === "average" ? String(Math.round(value * 100) / 100) : String(value);
+  }
+
+  // "requests: 3", "median wait: 1:45 min", or "... no figure", for zone `id`.
+  function zoneStatisticLine(id) {
+    const statistic = chosenStatistic();
+    const value = statisticValues.get(id);
+    return statistic.label + ": " +
+      (value === undefined ? "no figure" : statisticText(statistic, value) + (statistic.kind === "duration" ? " min" : ""));
+  }
+
+  // The legend of the statistic's colours: what it is over which days, each step's values, and the zones with no figure.
+  // Only text nodes and empty swatches: the legend's spans are the swatches.
+  function drawStatisticLegend(statistic) {
+    const parts = [document.createTextNode("Zones, " + statistic.label + (statistic.kind === "duration" ? " (min:s)" : "") +
+      (statisticDays ? ", " + statisticDays.from + " to " + statisticDays.to : "") + ":")];
+    for (const step of statisticSteps) {
+      const low = statisticText(statistic, step.lowest);
+      const high = statisticText(statistic, step.highest);
+      parts.push(swatch(statisticColour(step.highest)), document.createTextNode(low === high ? low : low + "–" + high));
+    }
+    parts.push(swatch(noFigure), document.createTextNode("no figure"));
+    document.getElementById("zone-legend-statistic").replaceChildren(...parts);
+  }
+
+  // A legend's swatch of `colour` (set through the style object: the page's policy allows no style attribute).
+  function swatch(colour) {
+    const span = document.createElement("span");
+    span.style.background = colour;
+    return span;
+  }
+
+  // The statistic's value for the zone the panel shows, while the zones are coloured by one.
+  function showZoneStatistic() {
+    const line = document.getElementById("zone-statistic");
+    line.hidden = colouring() !== "statistic" || panelZone === null;
+    if (!line.hidden) {
+      line.textContent = zoneStatisticLine(panelZone) + (statisticDays ? " (" + statisticDays.from + " to " + statisticDays.to + ")" : "");
+    }
+  }
+
+  // The zone's tooltip: its name, with the statistic's value when the zones are coloured by one.
+  function nameZone(id, layer) {
+    const name = String(layer.feature.properties.name ?? "");
+    const text = colouring() === "statistic" ? name + " — " + zoneStatisticLine(id) : name;
+    if (tooltipTexts.get(id) === text) return;
+    tooltipTexts.set(id, text);
+    layer.setTooltipContent(textElement(text));
+  }
+
+  // What went wrong reading the statistics, in the status line beside the fleet's state ("": nothing).
+  function showStatisticsProblem(text) {
+    document.getElementById("statistics-problem").textContent = text;
   }
 
   // The expected wait of every zone (GET /v1/waits at a point inside it), when the zones are coloured by it.
@@ -393,10 +603,11 @@
       } else if (notice.kind === "zones_changed") {
         // The zone the panel shows may have changed or gone: it is closed until the next click.
         document.getElementById("zone-panel").hidden = true;
+        panelZone = null;
         drawZones().then(readWaits);
       } else {
         // A booking made, cancelled or given its taxi: the phone desk reads the bookings again.
-        if (notice.kind.startsWith("reservation_")) desk.read();
+        if (notice.kind.startsWith("reservation_")) desk?.read();
         if (!refreshQueued) {
           refreshQueued = true;
           setTimeout(() => { refreshQueued = false; refresh(); }, 500);
@@ -411,7 +622,7 @@
       showFleet(await api("/v1/fleet"));
       readOpenRides();
     } catch (error) {
-      document.getElementById("status").textContent = "Cannot read the fleet: " + error.message;
+      document.getElementById("fleet-status").textContent = "Cannot read the fleet: " + error.message;
     }
   }
 
@@ -436,22 +647,28 @@
     }
     for (const [id, marker] of taxiMarkers) if (!seen.has(id)) { marker.remove(); taxiMarkers.delete(id); }
     const free = taxis.filter((taxi) => taxi.state === "available").length;
-    document.getElementById("status").textContent =
+    document.getElementById("fleet-status").textContent =
       taxis.length + " taxis, " + free + " free; updated " + new Date().toLocaleTimeString();
     colourZones();
   }
 
   // Free taxis: none red, one or two yellow, more green. Expected wait: under
-  // 5 minutes green, under 10 yellow, longer red, unknown grey.
+  // 5 minutes green, under 10 yellow, longer red, unknown grey. A statistic:
+  // its scale's colour, grey where there is no figure, filled more densely,
+  // since the scale's light steps would not show at the others' density.
   function colourZones() {
-    const byWait = colouringByWait();
+    const chosen = colouring();
     const free = new Map();
     for (const taxi of fleet) {
       if (taxi.state === "available" && taxi.position.zoneId) free.set(taxi.position.zoneId, (free.get(taxi.position.zoneId) || 0) + 1);
     }
     for (const [id, layer] of zoneLayers) {
       let colour;
-      if (byWait) {
+      if (chosen === "statistic") {
+        const value = statisticValues.get(id);
+        colour = statisticColour(value);
+        layer.getElement()?.setAttribute("data-stat", value === undefined ? "" : String(value));
+      } else if (chosen === "wait") {
         const wait = expectedWaits.get(id);
         colour = wait === undefined || wait === null ? "#bdbdbd" : wait < 300 ? "#a5d6a7" : wait < 600 ? "#fff59d" : "#ef9a9a";
         layer.getElement()?.setAttribute("data-wait", wait === undefined || wait === null ? "" : String(Math.round(wait)));
@@ -460,13 +677,16 @@
         colour = count === 0 ? "#ef9a9a" : count < 3 ? "#fff59d" : "#a5d6a7";
         layer.getElement()?.setAttribute("data-free", String(count));
       }
-      layer.setStyle({ fillColor: colour });
+      layer.setStyle({ fillColor: colour, fillOpacity: chosen === "statistic" ? 0.6 : 0.35 });
+      nameZone(id, layer);
     }
   }
 
   async function showZone(feature, latlng) {
     document.getElementById("zone-panel").hidden = false;
     document.getElementById("zone-title").textContent = "Zone " + feature.id + ": " + feature.properties.name;
+    panelZone = String(feature.id);
+    showZoneStatistic();
     nameClickedPlace(latlng);
     const queue = await api("/v1/zones/" + encodeURIComponent(feature.id) + "/queue");
     fill("zone-taxis", queue.taxis.map((taxi) => taxi.taxiId + " (free since " + new Date(taxi.availableSince).toLocaleTimeString() + ")"), "no free taxi");
@@ -505,6 +725,19 @@
     const element = document.createElement("span");
     element.textContent = String(text ?? "");
     return element;
+  }
+
+  // The instant `ms` in ISO 8601 to the second, as the service reads a time.
+  function isoSecond(ms) {
+    return new Date(ms).toISOString().replace(/\.\d{3}Z$/, "Z");
+  }
+
+  // The day `days` after `day` (YYYY-MM-DD), by the calendar alone (setUTCFullYear: years before 100 stay so).
+  function dayAfter(day, days) {
+    const [year, month, date] = day.split("-").map(Number);
+    const moment = new Date(0);
+    moment.setUTCFullYear(year, month - 1, date + days);
+    return moment.toISOString().slice(0, 10);
   }
 
   // The list `id` with one item per line; an empty list shows `empty` as a note, not as item 1.
