@@ -21,6 +21,7 @@ import subprocess
 import tempfile
 import threading
 import time
+import urllib.error
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
@@ -69,6 +70,19 @@ def wait_until(what, probe, ok=bool, seconds=60):
         if time.monotonic() >= deadline:
             raise AssertionError(f"{what}: not so within {seconds} s; last seen: {seen!r}")
         time.sleep(0.2)
+
+
+def go_available(port, driver):
+    """The driver's taxi joins its zone's queue, once its terminal's fixes put it in a zone (409 until then)."""
+    def tried():
+        try:
+            call(port, "PUT", "/v1/driver/availability", driver, {"available": True})
+            return True
+        except urllib.error.HTTPError as error:
+            if error.code != 409:
+                raise
+            return False
+    wait_until("the taxi is available in its zone", tried, seconds=30)
 
 
 def wait_for_lines(path, pattern, process, seconds=60):

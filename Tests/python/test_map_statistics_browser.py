@@ -34,7 +34,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 
-from browser_apps import (MANHATTAN, PASSWORD, TABLET, By, LineTerminal, Page, ServiceClock, browser_tools, call,  # noqa: F401
+from browser_apps import (MANHATTAN, PASSWORD, TABLET, By, LineTerminal, Page, ServiceClock, browser_tools, call, go_available,  # noqa: F401
                           chromium, log_in, mytaxi_serve, wait_until)
 
 CLOCK_RATE = 1
@@ -81,19 +81,6 @@ def city(browser_tools, tmp_path_factory):
             yield served
         finally:
             terminal.stop()
-
-
-def go_available(port, driver):
-    """The taxi joins its zone's queue, once the terminal's fixes put it in a zone (409 until then)."""
-    def tried():
-        try:
-            call(port, "PUT", "/v1/driver/availability", driver, {"available": True})
-            return True
-        except urllib.error.HTTPError as error:
-            if error.code != 409:
-                raise
-            return False
-    wait_until("the taxi is available", tried, seconds=30)
 
 
 def offered(port, driver, ride):

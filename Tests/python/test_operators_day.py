@@ -16,7 +16,7 @@ import subprocess
 import urllib.error
 import urllib.request
 
-from browser_apps import PASSWORD, LineTerminal, ServiceClock, binary, call, log_in, mytaxi_serve, wait_until
+from browser_apps import PASSWORD, LineTerminal, ServiceClock, binary, call, go_available, log_in, mytaxi_serve, wait_until
 
 MIDTOWN_PARK = (-73.9855, 40.7580)
 
@@ -78,7 +78,7 @@ def test_last_weeks_figures_of_a_zone_and_a_drivers_month(tmp_path):
         terminal = LineTerminal(city.ports["line/tcp"], "dev-1", MIDTOWN_PARK, ServiceClock(city.port))
         try:
             driver = log_in(city.port, "T1")
-            wait_until("the taxi is available in its zone", lambda: available(city.port, driver), seconds=30)
+            go_available(city.port, driver)
             passenger = log_in(city.port, "ada")
             ride = call(city.port, "POST", "/v1/rides", passenger, {"pickup": {"lon": MIDTOWN_PARK[0], "lat": MIDTOWN_PARK[1]}})
             wait_until("the offer", lambda: call(city.port, "GET", "/v1/driver", driver).get("offer"))
@@ -108,17 +108,6 @@ def test_last_weeks_figures_of_a_zone_and_a_drivers_month(tmp_path):
         assert (month["offers"], month["accepted"], month["completed"], month["refused"], month["clientMissing"]) == (1, 1, 1, 0, 0), month
         assert month["hoursOnDuty"] >= 0.05 and month["kilometres"] >= 0 and month["shifts"][0]["taxiId"] == "T1", month
         assert ride["status"] == "offered"
-
-
-def available(port, driver):
-    """Puts the driver's taxi in its zone's queue; False while its fixes have not put it in a zone yet."""
-    try:
-        call(port, "PUT", "/v1/driver/availability", driver, {"available": True})
-        return True
-    except urllib.error.HTTPError as error:
-        if error.code != 409:
-            raise
-        return False
 
 
 def unknown_device_refusals(port):
