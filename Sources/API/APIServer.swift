@@ -156,7 +156,7 @@ public struct APIServer: Sendable {
         let passwordThrottle = LoginThrottle(clock: clock)
         let sessions = SessionsController(
             accounts: accounts, dispatcher: dispatcher, throttle: passwordThrottle, addressLimiter: loginsPerAddress,
-            proxies: trustedProxies, seats: taxiRegistry.seats)
+            proxies: trustedProxies, seats: taxiRegistry.seats, hasDevice: taxiRegistry.hasDevice)
         // Dispatch commands reach the node that decides dispatch, whichever
         // node the client reached; a driver's login and logout are among them.
         let dispatchCommands = DispatchForwardingMiddleware(dispatcher: dispatcher)

@@ -1,4 +1,6 @@
 import Accounts
+import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -73,6 +75,24 @@ import Testing
 
             let audit = try await client.call(.get, "/v1/audit", token: admin).list().compactMap { $0["action"]?.scalarText }
             #expect(audit.prefix(4) == ["taxi.edit", "taxi.retire", "device.retire", "device.edit"])
+        }
+    }
+
+    /// A driver whose taxi is retired cannot go on duty: the login is
+    /// refused (403, saying why) and leaves no session; back in service, it logs in.
+    @Test func aRetiredTaxisDriverCannotGoOnDuty() async throws {
+        let harness = try await APIHarness()
+        let admin = try await harness.token(.administrator)
+        let login = #"{"username": "T1", "password": "\#(APIHarness.password)"}"#
+        try await harness.test { client in
+            #expect(try await client.call(.post, "/v1/taxis/T1/retire", token: admin)["active"] == "false")
+            let refused = try await client.call(.post, "/v1/sessions", json: login)
+            #expect(refused.status == .forbidden)
+            #expect(refused["detail"]?.contains("taxi T1 has no device in service") == true)
+            #expect(await harness.dispatcher.snapshot.state(of: "T1") == .offDuty, "not put on duty")
+            #expect(try await client.call(.patch, "/v1/taxis/T1", token: admin, json: #"{"active": true}"#)["active"] == "true")
+            #expect(try await client.call(.post, "/v1/sessions", json: login).status == .created)
+            #expect(await harness.dispatcher.snapshot.state(of: "T1") == .unavailable, "on duty again")
         }
     }
 }

@@ -22,6 +22,9 @@ struct SessionsController: Sendable {
     /// The passengers a taxi carries, as the taxi registry says: the
     /// dispatcher learns it at the driver's login.
     let seats: @Sendable (TaxiID) -> Int
+    /// Whether a device in service reports for a taxi: a driver whose taxi
+    /// has none (retired, or its devices retired) may not go on duty.
+    let hasDevice: @Sendable (TaxiID) -> Bool
 
     /// `POST /v1/sessions`, which anyone may call.
     func addPublicRoutes(to group: RouterGroup<APIRequestContext>) {
@@ -51,6 +54,12 @@ struct SessionsController: Sendable {
         }
         throttle.succeeded(username: body.username, address: address)
         if session.account.role == .driver, let taxi = Caller(account: session.account).taxi {
+            guard hasDevice(taxi) else {
+                _ = try await accounts.logout(token: session.token)
+                throw Problem(
+                    status: .forbidden,
+                    detail: "taxi \(taxi) has no device in service (retired, or its devices retired): it cannot go on duty; ask an administrator")
+            }
             try await putOnDuty(taxi, driver: session.account.username)
         }
         return try JSONResponse.created(

@@ -83,13 +83,13 @@ struct StatisticsController: Sendable {
         where count.subject == StatisticsSubject.driver(username) {
             figures.add(count)
         }
+        let local = LocalTime(timeZone: timeZone)
         var shifts: [DriverReportJSON.ShiftJSON] = []
         for shift in figures.shifts {
             let window = shift.hours.lowerBound...min(shift.hours.upperBound, clock.now)
             let metres = window.lowerBound < window.upperBound
                 ? try await archive.track(of: shift.taxi, in: window, limit: FixHistoryController.maxTrackPositions).lengthMetres : 0
             let seconds = figures.onDuty[shift.taxi]?.filter { shift.hours.contains($0.key) }.values.reduce(0, +) ?? 0
-            let local = LocalTime(timeZone: timeZone)
             shifts.append(DriverReportJSON.ShiftJSON(
                 taxiId: shift.taxi.text, from: local.text(shift.hours.lowerBound), to: local.text(shift.hours.upperBound),
                 hoursOnDuty: Self.hundredths(Double(seconds) / 3_600), kilometres: Self.hundredths(metres / 1_000)))
