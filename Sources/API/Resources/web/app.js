@@ -14,10 +14,10 @@
 // - Calling a taxi now: a map (Leaflet, drawn from the service's own road
 //   and zone data, no tiles from elsewhere) on which a tap names the point
 //   (GET /v1/places/reverse), address fields with suggestions
-//   (address-field.js), "my location", the expected wait and a meeting
-//   point's walk before asking (GET /v1/waits), then POST /v1/rides; an
-//   address the service is not sure of comes back with candidates, offered
-//   as buttons.
+//   (address-field.js), "my location", the expected wait, the zone's
+//   busiest hours of the day and a meeting point's walk before asking
+//   (GET /v1/waits), then POST /v1/rides; an address the service is not
+//   sure of comes back with candidates, offered as buttons.
 // - Following the ride: the push socket (GET /v1/push) drives the screen,
 //   its first message restoring it after a reload (or telling, with no ride
 //   open, that the ride ended while the socket was away: then it is read once,
@@ -543,12 +543,13 @@ function showChosenPlaces() {
   showOnMap([pickupField.place(), destinationField.place()].filter(Boolean));
 }
 
-/** The expected wait at the pickup chosen (GET /v1/waits), the meeting point's walk where a taxi cannot stop,
- * and the first nearby zone where walking gets a taxi sooner (`shorterWaits`). */
+/** The expected wait at the pickup chosen (GET /v1/waits), the zone's busiest hours, the meeting point's walk where
+ * a taxi cannot stop, and the first nearby zone where walking gets a taxi sooner (`shorterWaits`). */
 async function refreshWait() {
   const place = pickupField.place();
   byId("walk-info").hidden = true;
   markWalk(null);
+  showBusyHours([]);
   offerShorterWait(null);
   if (ride) return;
   if (!place) {
@@ -568,6 +569,7 @@ async function refreshWait() {
   setText("wait-info", typeof wait.expectedWaitS === "number"
     ? `Expected wait: about ${spokenDuration(wait.expectedWaitS)}${zone}`
     : `Expected wait: not known yet${zone}`);
+  showBusyHours(wait.busyHours || []);
   if (wait.meetingPoint) {
     byId("walk-info").hidden = false;
     setText("walk-info", `No taxi can stop right there: it will wait at a meeting point, a ${spokenDuration(wait.meetingPoint.walkS)}` +
@@ -575,6 +577,18 @@ async function refreshWait() {
     markWalk(wait.meetingPoint);
   }
   offerShorterWait(wait.shorterWaits?.[0] || null);
+}
+
+/** An hour of the city's day as the span it names, in 24 h form: 8 is "8–9", 23 is "23–24". */
+function hourSpan(hour) {
+  return `${hour}–${hour + 1}`;
+}
+
+/** The pickup zone's busiest hours of the day over the last four weeks (`busyHours`, in the day's order, hours of
+ * the city's time), so that a passenger who can choose comes at a quieter time; no line for a zone with no request. */
+function showBusyHours(hours) {
+  byId("busy-hours").hidden = hours.length === 0;
+  setText("busy-hours", hours.length ? `Busiest here: ${hours.map((busy) => hourSpan(busy.hour)).join(", ")}` : "");
 }
 
 /** A nearby stop where a taxi comes sooner, walk included: told, marked, and offered as the pickup ("Walk there"). */
@@ -724,6 +738,7 @@ function rideOpened() {
   setText("wait-info", "");
   setText("drive-info", "");
   byId("walk-info").hidden = true;
+  showBusyHours([]);
   offerShorterWait(null);
   const known = labels.get(ride.rideId);
   const pickupLabel = known?.pickup ? Promise.resolve(known.pickup) : placeName(ride.pickup);
