@@ -23,20 +23,26 @@ public enum DispatchCommand: Equatable, Sendable, Codable {
     case accept(TaxiID, eta: Duration?)
     /// The driver refuses the pending offer.
     case refuse(TaxiID)
-    /// The taxi is at the pickup (D6): the driver said so, or its fixes put it within the arrival radius.
-    case arrived(TaxiID)
+    /// The taxi is at the pickup (D6): the driver said so, or its fixes put
+    /// it within the arrival radius. On a shared ride (D10), `rider`'s
+    /// pickup, or the next stop when no rider is named; so for the steps below.
+    case arrived(TaxiID, rider: RideRequestID? = nil)
     /// The router's ETA of the taxi on its way to the pickup of a ride, from its latest fix (D6).
     case updateETA(RideRequestID, eta: Duration)
     /// The passenger got in.
-    case passengerAboard(TaxiID)
+    case passengerAboard(TaxiID, rider: RideRequestID? = nil)
     /// The ride ended at the destination.
-    case completed(TaxiID)
+    case completed(TaxiID, rider: RideRequestID? = nil)
     /// Nobody came to the pickup.
-    case missingClient(TaxiID)
+    case missingClient(TaxiID, rider: RideRequestID? = nil)
     /// A passenger asks for a taxi now; `zone` is the pickup's zone, nil
     /// outside the service area (D3); `walk`, when the pickup is a meeting
-    /// point the passenger walks to (R5); `seats`, the party's when more than one.
-    case request(PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?, walk: PickupWalk? = nil, seats: Int? = nil)
+    /// point the passenger walks to (R5); `seats`, the party's when more than
+    /// one; `sharing`, when the passenger shares the taxi (D10), with the
+    /// taxi the dispatcher matched the rider to.
+    case request(
+        PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate?, walk: PickupWalk? = nil, seats: Int? = nil,
+        sharing: RideSharing? = nil)
     /// The passenger confirms waiting in the passenger queue (D4).
     case confirm(RideRequestID)
     /// The passenger cancels.
@@ -70,13 +76,15 @@ extension DispatchEngine {
         case .setUnavailable(let taxi): try setUnavailable(taxi, now: now)
         case .accept(let taxi, let eta): try accept(taxi, eta: eta, now: now)
         case .refuse(let taxi): try refuse(taxi, now: now)
-        case .arrived(let taxi): try arrived(taxi, now: now)
+        case .arrived(let taxi, let rider): try arrived(taxi, rider: rider, now: now)
         case .updateETA(let id, let eta): try updateETA(id, eta: eta, now: now)
-        case .passengerAboard(let taxi): try passengerAboard(taxi, now: now)
-        case .completed(let taxi): try completed(taxi, now: now)
-        case .missingClient(let taxi): try missingClient(taxi, now: now)
-        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats):
-            request(passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats, now: now)
+        case .passengerAboard(let taxi, let rider): try passengerAboard(taxi, rider: rider, now: now)
+        case .completed(let taxi, let rider): try completed(taxi, rider: rider, now: now)
+        case .missingClient(let taxi, let rider): try missingClient(taxi, rider: rider, now: now)
+        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats, let sharing):
+            request(
+                passenger: passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats, sharing: sharing,
+                now: now)
         case .confirm(let id): try confirm(id, now: now)
         case .cancel(let id): try cancel(id, now: now)
         case .reserve(let passenger, let origin, let zone, let destination, let pickupAt, let walk, let seats):
@@ -112,11 +120,14 @@ extension DispatchCommand {
         if let walk, !(walk.seconds.isFinite && walk.metres.isFinite) {
             return "the walk to the pickup has no finite length or time"
         }
+        if case .request(_, _, _, _, _, _, let sharing?) = self, !(sharing.directTrip >= .zero && sharing.directTrip < .seconds(86_400)) {
+            return "the direct trip of a shared ride must take from 0 to 24 hours"
+        }
         if let seats, !(1...DeviceRegistry.maximumSeats).contains(seats) {
             return "\(seats) seats is not a party or a taxi: from 1 to \(DeviceRegistry.maximumSeats)"
         }
         let places: [(String, Coordinate)] = switch self {
-        case .request(_, let pickup, _, let destination, let walk, _):
+        case .request(_, let pickup, _, let destination, let walk, _, _):
             [("pickup", pickup)] + (destination.map { [("destination", $0)] } ?? []) + (walk.map { [("walk's start", $0.from)] } ?? [])
         case .reserve(_, let origin, _, let destination, _, let walk, _):
             [("origin", origin), ("destination", destination)] + (walk.map { [("walk's start", $0.from)] } ?? [])
@@ -128,7 +139,7 @@ extension DispatchCommand {
     /// The seats a request, a booking or a taxi at login names, nil for any other command.
     private var seats: Int? {
         switch self {
-        case .login(_, let seats, _), .request(_, _, _, _, _, let seats), .reserve(_, _, _, _, _, _, let seats): seats
+        case .login(_, let seats, _), .request(_, _, _, _, _, let seats, _), .reserve(_, _, _, _, _, _, let seats): seats
         default: nil
         }
     }
@@ -136,7 +147,7 @@ extension DispatchCommand {
     /// The walk to a request's or a booking's meeting point, nil for any other command.
     private var walk: PickupWalk? {
         switch self {
-        case .request(_, _, _, _, let walk, _), .reserve(_, _, _, _, _, let walk, _): walk
+        case .request(_, _, _, _, let walk, _, _), .reserve(_, _, _, _, _, let walk, _): walk
         default: nil
         }
     }

@@ -85,6 +85,9 @@ extension DispatchEngine {
             engine.emitted.append(.offerAccepted(id, taxi: taxi, eta: eta))
             engine.state.taxis.modify(taxi) { $0.place = nil }
             engine.setState(taxi, to: .busy(id))
+            if engine.state.requests[id]?.isShared == true {
+                engine.setItinerary(of: taxi, to: [ItineraryStop(ride: id, kind: .pickup), ItineraryStop(ride: id, kind: .dropoff)], now: now)
+            }
         }
     }
 

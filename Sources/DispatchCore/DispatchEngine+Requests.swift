@@ -15,9 +15,14 @@ extension DispatchEngine {
     /// the zone's queue; with none free, it waits in the zone's passenger
     /// queue (`passengerQueued` with the position) and the passenger must
     /// confirm within ``DispatchRules/confirmationTimeout``.
+    ///
+    /// A request with a destination and `sharing` is a shared one (SPEC
+    /// D10): its rider's bounds are kept, and it joins the taxi `sharing`
+    /// names at once when that taxi can still take it; otherwise it is
+    /// served as any other, and later riders may join its taxi.
     public mutating func request(
         passenger: PassengerID, pickup: Coordinate, zone: ZoneID?, destination: Coordinate? = nil, walk: PickupWalk? = nil,
-        seats: Int? = nil, now: Duration
+        seats: Int? = nil, sharing: RideSharing? = nil, now: Duration
     ) -> [DispatchEvent] {
         recording { engine in
             guard let zone else {
@@ -34,9 +39,13 @@ extension DispatchEngine {
                 in: zone, position: engine.state.passengerQueue(in: zone).count + 1, now: now)
             engine.state.requests[id] = RideRequest(
                 id: id, passenger: passenger, pickup: pickup, zone: zone, destination: destination,
-                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected, walk: walk, partySize: seats)
+                phase: .waiting(confirmBy: nil), openedAt: now, expectedTimeToOffer: expected, walk: walk, partySize: seats,
+                sharedRider: destination == nil ? nil : sharing.map {
+                    SharedRider(ride: id, seats: seats ?? 1, requestedAt: now, direct: $0.directTrip, rules: engine.rules.sharing)
+                })
             engine.state.openRequestOfPassenger[passenger] = id
             engine.emitted.append(.requestOpened(id, passenger: passenger, zone: zone))
+            if destination != nil, let join = sharing?.join, engine.joinSharedRide(id, join, now: now) { return }
             engine.enqueuePassenger(id, now: now)
         }
     }
@@ -79,7 +88,11 @@ extension DispatchEngine {
             case .assigned(let taxi, _), .arrived(let taxi, _):
                 engine.closeRequest(id)
                 engine.emitted.append(.requestCancelled(id, reason: .byPassenger))
-                engine.makeAvailableAtTheBack(taxi, now: now)
+                if engine.isOnSharedRide(taxi) {
+                    engine.leave(taxi, rider: id, now: now)
+                } else {
+                    engine.makeAvailableAtTheBack(taxi, now: now)
+                }
             }
         }
     }

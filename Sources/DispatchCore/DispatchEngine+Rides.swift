@@ -2,11 +2,17 @@ import FixRecords
 
 /// The driver's reports during an accepted ride (SPEC D6). The taxi is
 /// available again, at the back of its current zone's queue, after either end.
+///
+/// On a shared ride (D10) each report acts on one rider's stop: the rider
+/// the driver names, or the itinerary's next stop; the taxi is available
+/// again after its last stop.
 extension DispatchEngine {
     /// The taxi is at the pickup; the wait for a missing client starts now.
     /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and not yet arrived.
-    public mutating func arrived(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+    public mutating func arrived(_ taxi: TaxiID, rider: RideRequestID? = nil, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            if engine.isOnSharedRide(taxi) { return try engine.sharedArrived(taxi, rider: rider, now: now) }
+            guard rider == nil || rider == engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .arrived) }
             guard let id = engine.ride(of: taxi), case .assigned = engine.state.requests[id]?.phase else {
                 throw .rideStepOutOfOrder(taxi, .arrived)
             }
@@ -17,8 +23,10 @@ extension DispatchEngine {
 
     /// The passenger got in (the driver may skip reporting the arrival).
     /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and nobody is aboard yet.
-    public mutating func passengerAboard(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+    public mutating func passengerAboard(_ taxi: TaxiID, rider: RideRequestID? = nil, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            if engine.isOnSharedRide(taxi) { return try engine.sharedAboard(taxi, rider: rider, now: now) }
+            guard rider == nil || rider == engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .passengerAboard) }
             guard let id = engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .passengerAboard) }
             switch engine.state.requests[id]?.phase {
             case .assigned, .arrived:
@@ -33,8 +41,10 @@ extension DispatchEngine {
     /// The ride ended at the destination: the request closes (its passenger
     /// may ask again) and the taxi is available again.
     /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the passenger is aboard.
-    public mutating func completed(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+    public mutating func completed(_ taxi: TaxiID, rider: RideRequestID? = nil, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            if engine.isOnSharedRide(taxi) { return try engine.sharedCompleted(taxi, rider: rider, now: now) }
+            guard rider == nil || rider == engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .completed) }
             guard let id = engine.ride(of: taxi), case .aboard = engine.state.requests[id]?.phase else {
                 throw .rideStepOutOfOrder(taxi, .completed)
             }
@@ -48,8 +58,10 @@ extension DispatchEngine {
     /// closes and the taxi is available again.
     /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` before the arrival,
     ///   ``DispatchError/missingClientTooEarly(_:allowedFrom:)`` before the wait is over.
-    public mutating func missingClient(_ taxi: TaxiID, now: Duration) throws(DispatchError) -> [DispatchEvent] {
+    public mutating func missingClient(_ taxi: TaxiID, rider: RideRequestID? = nil, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
+            if engine.isOnSharedRide(taxi) { return try engine.sharedMissingClient(taxi, rider: rider, now: now) }
+            guard rider == nil || rider == engine.ride(of: taxi) else { throw .rideStepOutOfOrder(taxi, .missingClient) }
             guard let id = engine.ride(of: taxi), case .arrived(_, let since) = engine.state.requests[id]?.phase else {
                 throw .rideStepOutOfOrder(taxi, .missingClient)
             }

@@ -46,6 +46,12 @@ public enum DispatchEvent: Equatable, Sendable, Codable {
     case clientMissing(RideRequestID, taxi: TaxiID)
     /// The ETA of the taxi on its way to the pickup changed, or is told again (D6).
     case etaChanged(RideRequestID, taxi: TaxiID, eta: Duration)
+    /// A shared request joined a taxi already on a shared ride, which reaches
+    /// the pickup in `eta` as planned (D10): the passenger is told the taxi.
+    case riderJoined(RideRequestID, taxi: TaxiID, eta: Duration?)
+    /// A shared taxi's stops still to make changed: a rider joined, got in,
+    /// got out, did not come or cancelled (D10). Empty: the shared ride is over.
+    case itineraryChanged(TaxiID, stops: [ItineraryStop])
     /// A reservation was booked for `pickupAt` (D5).
     case reservationMade(ReservationID, passenger: PassengerID, pickupAt: Date)
     /// A reservation was cancelled: by its passenger, or by a new zone set that left its origin outside every zone.

@@ -36,6 +36,8 @@ public struct DispatchRules: Equatable, Sendable {
     /// empty a zone. Checked when a booking is made, not when the log is
     /// replayed, so that what was once accepted stays accepted.
     public var maximumOpenReservations = 5
+    /// The bounds every rider of a shared ride keeps (D10).
+    public var sharing = SharingRules()
 
     /// Rules with the defaults of the specification: 15 s to answer an
     /// offer, 30 s to confirm a queued request, a 30 s dwell, a 10 min stale

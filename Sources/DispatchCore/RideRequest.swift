@@ -39,7 +39,12 @@ public struct RideRequest: Equatable, Sendable, Codable {
     /// The seats the party needs when more than one; nil: one (so the
     /// requests of a log written before parties were asked read the same).
     public internal(set) var partySize: Int?
+    /// The rider's bounds when the passenger asked to share the taxi (SPEC
+    /// D10), with the time of boarding once aboard; nil for a ride alone.
+    public internal(set) var sharedRider: SharedRider?
 
     /// The seats the party needs: only a taxi with as many is offered the request.
     public var seats: Int { partySize ?? 1 }
+    /// True when the passenger asked to share the taxi.
+    public var isShared: Bool { sharedRider != nil }
 }

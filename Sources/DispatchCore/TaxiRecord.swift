@@ -28,6 +28,12 @@ public struct TaxiRecord: Equatable, Sendable, Codable {
     /// The username of the driver logged in for the taxi, when the login
     /// named one: whom the statistics count its rides and hours for.
     public internal(set) var driver: String?
+    /// The stops still to make on a shared ride, in order; nil or empty for
+    /// a taxi not on one (a record of a log written before sharing reads nil).
+    public internal(set) var sharedStops: [ItineraryStop]?
+
+    /// The shared ride's stops still to make, empty when the taxi is not on one (SPEC D10).
+    public var itinerary: [ItineraryStop] { sharedStops ?? [] }
     /// The passengers the taxi carries: it is offered only parties that fit.
     public var seats: Int { seatCount ?? DeviceRegistry.defaultSeats }
 

@@ -65,6 +65,9 @@ public enum DispatchNotices {
             for reservation in closed.reservations { reservations[reservation.id] = reservation }
             for event in events {
                 if let id = event.request, requests[id] == nil { requests[id] = snapshot.requests[id] }
+                if case .itineraryChanged(_, let stops) = event {
+                    for stop in stops where requests[stop.ride] == nil { requests[stop.ride] = snapshot.requests[stop.ride] }
+                }
                 if let id = event.reservation, reservations[id] == nil { reservations[id] = snapshot.reservations[id] }
             }
             self.requests = requests
@@ -175,6 +178,22 @@ public enum DispatchNotices {
             }
             ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
+        case .riderJoined(let id, let taxi, let eta):
+            notice.kind = "taxi_assigned"
+            ride(id, tellingPassenger: true)
+            notice.taxiId = taxi.text
+            notice.etaS = eta.map(JSONWriter.roundedSeconds)
+        case .itineraryChanged(let taxi, let stops):
+            notice.kind = "itinerary"
+            notice.taxiId = taxi.text
+            notice.stops = stops.compactMap { stop in
+                context.request(stop.ride).map { request in
+                    NoticeStop(
+                        rideId: stop.ride.description, stop: stop.kind.rawValue,
+                        point: NoticePoint(stop.kind == .pickup ? request.pickup : request.destination ?? request.pickup))
+                }
+            }
+            recipients.append(recipient(taxi: taxi))
         case .etaChanged(let id, let taxi, let eta):
             notice.kind = "eta_changed"
             ride(id, tellingPassenger: true)
@@ -228,7 +247,7 @@ extension DispatchEvent {
         switch self {
         case .taxiJoinedQueue, .offerMade, .offerAccepted, .offerTimedOut, .offerWithdrawn, .passengerQueued, .requestCancelled,
             .taxiArrived, .passengerAboard, .rideCompleted, .clientMissing, .etaChanged, .reservationCancelled,
-            .reservationAwaitingTaxi, .reservationAllocated:
+            .reservationAwaitingTaxi, .reservationAllocated, .riderJoined, .itineraryChanged:
             true
         case .driverStateChanged, .taxiChangedZone, .taxiLeftQueue, .requestOpened, .requestRefused, .offerRefused,
             .requestConfirmed, .reservationMade:
@@ -242,10 +261,10 @@ extension DispatchEvent {
         case .requestOpened(let id, _, _), .offerMade(let id, _, _), .offerAccepted(let id, _, _), .offerRefused(let id, _),
             .offerTimedOut(let id, _), .offerWithdrawn(let id, _), .passengerQueued(let id, _, _, _), .requestConfirmed(let id),
             .requestCancelled(let id, _), .taxiArrived(let id, _), .passengerAboard(let id, _), .rideCompleted(let id, _),
-            .clientMissing(let id, _), .etaChanged(let id, _, _), .reservationAllocated(_, _, let id):
+            .clientMissing(let id, _), .etaChanged(let id, _, _), .reservationAllocated(_, _, let id), .riderJoined(let id, _, _):
             id
         case .driverStateChanged, .taxiChangedZone, .taxiJoinedQueue, .taxiLeftQueue, .requestRefused, .reservationMade,
-            .reservationCancelled, .reservationAwaitingTaxi:
+            .reservationCancelled, .reservationAwaitingTaxi, .itineraryChanged:
             nil
         }
     }

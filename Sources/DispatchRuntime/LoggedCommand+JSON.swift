@@ -50,10 +50,10 @@ extension JSONWriter {
         case .setAvailable(let taxi): taxiCase("{\"setAvailable\":{\"_0\":", taxi)
         case .setUnavailable(let taxi): taxiCase("{\"setUnavailable\":{\"_0\":", taxi)
         case .refuse(let taxi): taxiCase("{\"refuse\":{\"_0\":", taxi)
-        case .arrived(let taxi): taxiCase("{\"arrived\":{\"_0\":", taxi)
-        case .passengerAboard(let taxi): taxiCase("{\"passengerAboard\":{\"_0\":", taxi)
-        case .completed(let taxi): taxiCase("{\"completed\":{\"_0\":", taxi)
-        case .missingClient(let taxi): taxiCase("{\"missingClient\":{\"_0\":", taxi)
+        case .arrived(let taxi, let rider): taxiCase("{\"arrived\":{\"_0\":", taxi, rider: rider)
+        case .passengerAboard(let taxi, let rider): taxiCase("{\"passengerAboard\":{\"_0\":", taxi, rider: rider)
+        case .completed(let taxi, let rider): taxiCase("{\"completed\":{\"_0\":", taxi, rider: rider)
+        case .missingClient(let taxi, let rider): taxiCase("{\"missingClient\":{\"_0\":", taxi, rider: rider)
         case .accept(let taxi, let eta):
             raw("{\"accept\":{\"_0\":")
             string(taxi.text)
@@ -68,7 +68,7 @@ extension JSONWriter {
             raw(",\"eta\":")
             duration(eta)
             raw("}}")
-        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats):
+        case .request(let passenger, let pickup, let zone, let destination, let walk, let seats, let sharing):
             raw("{\"request\":{\"_0\":")
             string(passenger.text)
             raw(",\"pickup\":")
@@ -83,6 +83,7 @@ extension JSONWriter {
             }
             try walkIfAny(walk)
             seatsIfAny(seats)
+            sharingIfAny(sharing)
             raw("}}")
         case .confirm(let id):
             raw("{\"confirm\":{\"_0\":")
@@ -131,13 +132,14 @@ extension JSONWriter {
         }
     }
 
-    /// Appends `,"walk":{...}` for a meeting point's walk, nothing for none.
+    /// Appends `,"seats":N` for a party of more than one, nothing otherwise.
     private mutating func seatsIfAny(_ seats: Int?) {
         guard let seats else { return }
         raw(",\"seats\":")
         integer(Int64(seats))
     }
 
+    /// Appends `,"walk":{...}` for a meeting point's walk, nothing for none.
     private mutating func walkIfAny(_ walk: PickupWalk?) throws {
         guard let walk else { return }
         raw(",\"walk\":{\"from\":")
@@ -188,11 +190,37 @@ extension JSONWriter {
         raw("]")
     }
 
-    /// A case whose one value is a taxi: `opening` is everything up to the value.
-    private mutating func taxiCase(_ opening: StaticString, _ taxi: TaxiID) {
+    /// A case whose value is a taxi, and a shared ride's rider when one is
+    /// named: `opening` is everything up to the taxi.
+    private mutating func taxiCase(_ opening: StaticString, _ taxi: TaxiID, rider: RideRequestID? = nil) {
         raw(opening)
         string(taxi.text)
+        if let rider {
+            raw(",\"rider\":")
+            integer(Int64(rider.number))
+        }
         raw("}}")
+    }
+
+    /// Appends `,"sharing":{...}` for a shared request, nothing for another.
+    private mutating func sharingIfAny(_ sharing: RideSharing?) {
+        guard let sharing else { return }
+        raw(",\"sharing\":{\"directTrip\":")
+        duration(sharing.directTrip)
+        if let join = sharing.join {
+            raw(",\"join\":{\"taxi\":")
+            string(join.taxi.text)
+            raw(",\"pickupIndex\":")
+            integer(Int64(join.pickupIndex))
+            raw(",\"dropoffIndex\":")
+            integer(Int64(join.dropoffIndex))
+            if let eta = join.eta {
+                raw(",\"eta\":")
+                duration(eta)
+            }
+            raw("}")
+        }
+        raw("}")
     }
 
     /// Appends `event` as its synthesised `Codable` form.

@@ -60,6 +60,22 @@ extension Notice {
         string("\"reservationId\":", reservationId)
         string("\"rideId\":", rideId)
         string("\"state\":", state)
+        if let stops {
+            key("\"stops\":")
+            writer.raw("[")
+            for (index, stop) in stops.enumerated() {
+                writer.raw(index == 0 ? "{\"point\":{\"lat\":" : ",{\"point\":{\"lat\":")
+                try writer.double(stop.point.lat)
+                writer.raw(",\"lon\":")
+                try writer.double(stop.point.lon)
+                writer.raw("},\"rideId\":")
+                writer.string(stop.rideId)
+                writer.raw(",\"stop\":")
+                writer.string(stop.stop)
+                writer.raw("}")
+            }
+            writer.raw("]")
+        }
         string("\"taxiId\":", taxiId)
         string("\"zoneId\":", zoneId)
         writer.raw("}")

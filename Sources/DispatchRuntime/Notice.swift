@@ -42,6 +42,8 @@ public struct Notice: Codable, Sendable, Equatable {
     public var reason: String?
     public var pickup: NoticePoint?
     public var destination: NoticePoint?
+    /// A shared taxi's stops still to make, in order, for `itinerary` (D10).
+    public var stops: [NoticeStop]?
 
     /// A notice of `kind` decided `at`, without details yet.
     public init(kind: String, at: Date) {
@@ -51,7 +53,7 @@ public struct Notice: Codable, Sendable, Equatable {
 
     private enum CodingKeys: String, CodingKey {
         case id, kind, at, rideId, reservationId, taxiId, passengerId, zoneId, fromZoneId, queuePosition, etaS
-        case confirmBy, expiresAt, pickupAt, state, reason, pickup, destination
+        case confirmBy, expiresAt, pickupAt, state, reason, pickup, destination, stops
     }
 
     public init(from decoder: any Decoder) throws {
@@ -86,6 +88,7 @@ public struct Notice: Codable, Sendable, Equatable {
         reason = try container.decodeIfPresent(String.self, forKey: .reason)
         pickup = try container.decodeIfPresent(NoticePoint.self, forKey: .pickup)
         destination = try container.decodeIfPresent(NoticePoint.self, forKey: .destination)
+        stops = try container.decodeIfPresent([NoticeStop].self, forKey: .stops)
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -108,6 +111,7 @@ public struct Notice: Codable, Sendable, Equatable {
         try container.encodeIfPresent(reason, forKey: .reason)
         try container.encodeIfPresent(pickup, forKey: .pickup)
         try container.encodeIfPresent(destination, forKey: .destination)
+        try container.encodeIfPresent(stops, forKey: .stops)
     }
 }
 
@@ -120,5 +124,21 @@ public struct NoticePoint: Codable, Sendable, Equatable {
     public init(_ coordinate: Coordinate) {
         lon = coordinate.longitude
         lat = coordinate.latitude
+    }
+}
+
+/// One stop of a shared taxi's itinerary in a notice (SPEC D10): whose
+/// ride, whether the rider gets in (`pickup`) or out (`dropoff`), and where.
+public struct NoticeStop: Codable, Sendable, Equatable {
+    public var rideId: String
+    /// `pickup` or `dropoff`.
+    public var stop: String
+    public var point: NoticePoint
+
+    /// The stop of ride `rideId`, `stop` at `point`.
+    public init(rideId: String, stop: String, point: NoticePoint) {
+        self.rideId = rideId
+        self.stop = stop
+        self.point = point
     }
 }

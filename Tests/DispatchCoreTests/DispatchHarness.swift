@@ -61,6 +61,21 @@ struct DispatchHarness {
         return (id, events)
     }
 
+    /// A shared request by `passenger` in `zone` (SPEC D10), for a trip
+    /// alone of `direct` seconds, joining `join` when given.
+    mutating func sharedRequest(
+        _ passenger: PassengerID, in zone: ZoneID, seats: Int? = nil, direct: Int = 600, join: RideSharing.Join? = nil
+    ) -> (id: RideRequestID?, events: [DispatchEvent]) {
+        let events = engine.request(
+            passenger: passenger, pickup: Self.pickup, zone: zone, destination: Self.pickup, seats: seats,
+            sharing: RideSharing(directTrip: .seconds(direct), join: join), now: now)
+        let id = events.lazy.compactMap { event -> RideRequestID? in
+            if case .requestOpened(let id, _, _) = event { return id }
+            return nil
+        }.first
+        return (id, events)
+    }
+
     func queue(_ zone: ZoneID) -> [TaxiID] { snapshot.taxiQueue(in: zone) }
     func state(_ taxi: TaxiID) -> DriverState { snapshot.state(of: taxi) }
 }

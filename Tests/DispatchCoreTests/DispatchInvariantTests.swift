@@ -25,17 +25,28 @@ import Zones
         }
     }
 
+    /// The same with two taxis in one zone and every request a shared one
+    /// (SPEC D10), so that riders join, board, get out, cancel and go
+    /// missing in every order.
+    @Test func sharedRideInvariantsHoldOverGeneratedSequences() async {
+        await propertyCheck(count: 400, input: Gen.uint64().array(of: 1...400)) { steps in
+            try Self.run(steps, taxis: ["A", "B"], zones: ["230"], everyRequestShared: true)
+        }
+    }
+
     /// Runs one generated sequence, checking the invariants after each step.
-    static func run(_ steps: [UInt64]) throws {
+    static func run(
+        _ steps: [UInt64], taxis: [TaxiID] = Self.taxis, zones: [ZoneID?] = Self.zones, everyRequestShared: Bool = false
+    ) throws {
         var harness = DispatchHarness(rules: DispatchRules(zoneDwell: .seconds(20), staleGrace: .seconds(120)))
         var fleetZone: [TaxiID: ZoneID?] = [:]
         var stale: Set<TaxiID> = []
         var allocated: Set<ReservationID> = []
         for (step, code) in steps.enumerated() {
             var random = SplitMix64(state: code)
-            let taxi = Self.taxis.randomElement(using: &random)!
+            let taxi = taxis.randomElement(using: &random)!
             let passenger = Self.passengers.randomElement(using: &random)!
-            let zone = Self.zones.randomElement(using: &random)!
+            let zone = zones.randomElement(using: &random)!
             let request = harness.snapshot.requests.keys.sorted().randomElement(using: &random)
             let reservation = harness.snapshot.reservations.keys.sorted().randomElement(using: &random)
             let (now, wall) = (harness.now, harness.clock.now)
@@ -49,15 +60,33 @@ import Zones
                 case 4: events = try harness.engine.setUnavailable(taxi, now: now)
                 case 5: events = try harness.engine.accept(taxi, eta: .seconds(240), now: now)
                 case 6: events = try harness.engine.refuse(taxi, now: now)
-                case 7, 8: events = harness.request(passenger, in: zone).events
+                case 7 where !everyRequestShared: events = harness.request(passenger, in: zone).events
+                case 7, 8:
+                    // A shared request, joining a taxi on a shared ride (or any) at
+                    // random stops, in range or not: the engine checks what it can.
+                    let sharing = harness.snapshot.taxis.filter { !$0.value.itinerary.isEmpty }.keys.sorted()
+                    let joined = sharing.randomElement(using: &random) ?? taxi
+                    let stops = harness.snapshot.taxis[joined]?.itinerary.count ?? 0
+                    let pickupIndex = Int.random(in: 0...stops + 1, using: &random)
+                    let join = Int.random(in: 0..<4, using: &random) > 0
+                        ? RideSharing.Join(
+                            taxi: joined, pickupIndex: pickupIndex, dropoffIndex: pickupIndex + Int.random(in: 1...stops + 1, using: &random),
+                            eta: .seconds(120))
+                        : nil
+                    events = harness.engine.request(
+                        passenger: passenger, pickup: DispatchHarness.pickup, zone: zone, destination: DispatchHarness.pickup,
+                        seats: Int.random(in: 1...3, using: &random), sharing: RideSharing(directTrip: .seconds(600), join: join),
+                        now: now)
                 case 9: if let request { events = try harness.engine.cancel(request, now: now) }
                 case 10: if let request { events = try harness.engine.confirm(request, now: now) }
                 case 11:
+                    // The next stop's rider, or one named (on a shared ride, any of its riders).
+                    let rider = Bool.random(using: &random) ? nil : request
                     switch Int.random(in: 0..<4, using: &random) {
-                    case 0: events = try harness.engine.arrived(taxi, now: now)
-                    case 1: events = try harness.engine.passengerAboard(taxi, now: now)
-                    case 2: events = try harness.engine.completed(taxi, now: now)
-                    default: events = try harness.engine.missingClient(taxi, now: now)
+                    case 0: events = try harness.engine.arrived(taxi, rider: rider, now: now)
+                    case 1: events = try harness.engine.passengerAboard(taxi, rider: rider, now: now)
+                    case 2: events = try harness.engine.completed(taxi, rider: rider, now: now)
+                    default: events = try harness.engine.missingClient(taxi, rider: rider, now: now)
                     }
                 case 12, 13:
                     if let old = fleetZone[taxi] {
@@ -121,6 +150,37 @@ import Zones
         return ZoneReassignment(taxis: taxis, requests: requests, reservations: reservations)
     }
 
+    /// A shared taxi's itinerary: every stop's rider rides in it, each
+    /// rider is picked up before being dropped off, and the riders aboard
+    /// never take more seats than the taxi has (SPEC D10).
+    static func checkItinerary(_ record: TaxiRecord, of taxi: TaxiID, in snapshot: DispatchSnapshot, context: String) throws {
+        let waiting = Set(record.itinerary.filter { $0.kind == .pickup }.map(\.ride))
+        var load = record.itinerary.filter { $0.kind == .dropoff && !waiting.contains($0.ride) }
+            .reduce(0) { $0 + (snapshot.requests[$1.ride]?.seats ?? 0) }
+        var pickedUp: Set<RideRequestID> = []
+        #expect(load <= record.seats, "\(context): \(taxi) carries \(load) of \(record.seats) seats")
+        for stop in record.itinerary {
+            let request = try #require(snapshot.requests[stop.ride], "\(context): \(taxi) stops for closed \(stop.ride)")
+            #expect(request.phase.taxi == taxi, "\(context): \(stop.ride) on \(taxi)'s itinerary is \(request.phase)")
+            switch stop.kind {
+            case .pickup:
+                #expect(pickedUp.insert(stop.ride).inserted, "\(context): \(stop.ride) picked up twice")
+                load += request.seats
+                #expect(load <= record.seats, "\(context): \(taxi) would carry \(load) of \(record.seats) seats")
+            case .dropoff:
+                load -= request.seats
+            }
+        }
+        let dropoffs = record.itinerary.filter { $0.kind == .dropoff }.map(\.ride)
+        #expect(Set(dropoffs).count == dropoffs.count, "\(context): \(taxi) drops a rider off twice")
+        for ride in waiting {
+            let pickup = try #require(record.itinerary.firstIndex(of: ItineraryStop(ride: ride, kind: .pickup)))
+            let dropoff = try #require(record.itinerary.firstIndex(of: ItineraryStop(ride: ride, kind: .dropoff)),
+                                       "\(context): \(ride) picked up, never dropped off")
+            #expect(pickup < dropoff, "\(context): \(ride) dropped off before its pickup")
+        }
+    }
+
     /// What must hold between any two calls.
     static func checkInvariants(_ snapshot: DispatchSnapshot, wall: Date, context: String) throws {
         // Every available, reporting taxi in a zone is in exactly that zone's queue, and no other taxi is queued.
@@ -139,10 +199,19 @@ import Zones
             #expect(queued[taxi] == (record.isQueueable ? record.zone : nil), "\(context): \(taxi) in the wrong queue")
             #expect(record.queuedIn == queued[taxi], "\(context): \(taxi) does not know its queue")
         }
-        // No taxi holds two offers or rides, and each driver state matches its request.
+        // No taxi holds two offers or rides, except the riders of a shared
+        // ride, and each driver state matches its request (a shared taxi's, its next stop's).
         var holders: [TaxiID: RideRequestID] = [:]
         for (id, request) in snapshot.requests {
             guard let taxi = request.phase.taxi else { continue }
+            if let itinerary = snapshot.taxis[taxi]?.itinerary, !itinerary.isEmpty {
+                #expect(request.isShared && itinerary.contains(ItineraryStop(ride: id, kind: .dropoff)),
+                        "\(context): \(id) rides in shared taxi \(taxi) without a stop")
+                let waitsForPickup = if case .aboard = request.phase { false } else { true }
+                #expect(itinerary.contains(ItineraryStop(ride: id, kind: .pickup)) == waitsForPickup,
+                        "\(context): \(id)'s pickup is not where its phase \(request.phase) says")
+                continue
+            }
             #expect(holders.updateValue(id, forKey: taxi) == nil, "\(context): \(taxi) holds two requests")
             if case .offered = request.phase {
                 #expect(snapshot.state(of: taxi) == .offered(id), "\(context): \(taxi) unaware of its offer")
@@ -151,6 +220,11 @@ import Zones
             }
         }
         for (taxi, record) in snapshot.taxis {
+            if let next = record.itinerary.first {
+                #expect(record.state == .busy(next.ride), "\(context): shared taxi \(taxi) is not busy with its next stop")
+                try checkItinerary(record, of: taxi, in: snapshot, context: context)
+                continue
+            }
             switch record.state {
             case .offered(let id), .busy(let id): #expect(holders[taxi] == id, "\(context): \(taxi) holds a request that does not name it")
             default: #expect(holders[taxi] == nil)

@@ -69,15 +69,16 @@ import Zones
         case 3: return .setUnavailable(taxi)
         case 4: return .accept(taxi, eta: Bool.random(using: &random) ? duration(using: &random) : nil)
         case 5: return .refuse(taxi)
-        case 6: return .arrived(taxi)
+        case 6: return .arrived(taxi, rider: rider(using: &random))
         case 7: return .updateETA(RideRequestID(Int.random(in: Int.min...Int.max, using: &random)), eta: duration(using: &random))
-        case 8: return .passengerAboard(taxi)
-        case 9: return .completed(taxi)
-        case 10: return .missingClient(taxi)
+        case 8: return .passengerAboard(taxi, rider: rider(using: &random))
+        case 9: return .completed(taxi, rider: rider(using: &random))
+        case 10: return .missingClient(taxi, rider: rider(using: &random))
         case 11:
             return .request(
                 PassengerID(text(using: &random)), pickup: coordinate(using: &random), zone: zone(using: &random),
-                destination: Bool.random(using: &random) ? coordinate(using: &random) : nil)
+                destination: Bool.random(using: &random) ? coordinate(using: &random) : nil,
+                sharing: Bool.random(using: &random) ? sharing(using: &random) : nil)
         case 12: return .confirm(RideRequestID(Int.random(in: Int.min...Int.max, using: &random)))
         case 13: return .cancel(RideRequestID(Int.random(in: Int.min...Int.max, using: &random)))
         case 14:
@@ -108,13 +109,29 @@ import Zones
         }
     }
 
+    /// A shared ride's rider named in a driver's report, or none.
+    static func rider(using random: inout SplitMix64) -> RideRequestID? {
+        Bool.random(using: &random) ? RideRequestID(Int.random(in: Int.min...Int.max, using: &random)) : nil
+    }
+
+    /// A shared request's sharing, joining a taxi or not.
+    static func sharing(using random: inout SplitMix64) -> RideSharing {
+        let join = Bool.random(using: &random)
+            ? RideSharing.Join(
+                taxi: TaxiID(text(using: &random)), pickupIndex: Int.random(in: Int.min...Int.max, using: &random),
+                dropoffIndex: Int.random(in: Int.min...Int.max, using: &random),
+                eta: Bool.random(using: &random) ? duration(using: &random) : nil)
+            : nil
+        return RideSharing(directTrip: duration(using: &random), join: join)
+    }
+
     /// The kinds of notice ``DispatchNotices`` and the API write, and now
     /// and then any text.
     static let noticeKinds = [
         "driver_state", "taxi_changed_zone", "taxi_joined_queue", "taxi_left_queue", "request_opened", "request_refused",
         "offer", "taxi_assigned", "offer_refused", "offer_timed_out", "offer_withdrawn", "queued", "request_confirmed",
         "ride_cancelled", "taxi_arrived", "passenger_aboard", "ride_completed", "client_missing", "eta_changed",
-        "reservation_made", "reservation_cancelled", "reservation_awaiting_taxi", "reservation_allocated",
+        "reservation_made", "reservation_cancelled", "reservation_awaiting_taxi", "reservation_allocated", "itinerary",
     ]
 
     /// A notice of any kind with each field present or absent at random.
@@ -140,6 +157,13 @@ import Zones
         notice.reason = maybe(text)
         notice.pickup = maybe { NoticePoint(coordinate(using: &$0)) }
         notice.destination = maybe { NoticePoint(coordinate(using: &$0)) }
+        notice.stops = maybe { random in
+            (0..<Int.random(in: 0...4, using: &random)).map { _ in
+                NoticeStop(
+                    rideId: text(using: &random), stop: Bool.random(using: &random) ? "pickup" : "dropoff",
+                    point: NoticePoint(coordinate(using: &random)))
+            }
+        }
         return notice
     }
 
