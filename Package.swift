@@ -221,7 +221,7 @@ let package = Package(
         // DispatchSimulation: the engine against a simulated fleet on the road graph.
         .target(
             name: "DispatchSimulation",
-            dependencies: ["DispatchCore", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
+            dependencies: ["DispatchCore", "DispatchRuntime", "Routing", "Zones", "GeoKit", "FixRecords", "Fleet"],
             swiftSettings: librarySettings),
         .testTarget(
             name: "DispatchSimulationTests", dependencies: ["TestSupport", "DispatchSimulation", "Routing", "GeoKit"],

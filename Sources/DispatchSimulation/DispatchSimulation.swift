@@ -1,4 +1,5 @@
 import DispatchCore
+import DispatchRuntime
 import FixRecords
 import Fleet
 import Foundation
@@ -17,45 +18,69 @@ import Zones
 /// A taxi is placed where it last dropped a passenger (or where it
 /// started): the simulation moves taxis only at the ends of drives, which is
 /// what the engine's zone queues see.
+///
+/// With a share of passengers asking to share (SPEC D10), each such request
+/// is matched by the service's own ``SharedRideMatcher`` against the taxis
+/// already on shared rides, and a shared taxi drives its itinerary stop by
+/// stop. A taxi finishes the leg it is on before turning for a new rider
+/// (its next stop is committed). The passengers' requests come from a
+/// random stream of their own, so a run with sharing and one without, of
+/// the same seed, serve the same demand.
 public struct DispatchSimulation {
-    private enum Happening {
+    enum Happening {
         case request
         case answer(TaxiID, RideRequestID, accept: Bool)
         case reachPickup(TaxiID, RideRequestID)
         case dropOff(TaxiID, Coordinate, ZoneID?)
         case giveUp(RideRequestID)
+        case reachStop(TaxiID)
     }
 
-    private struct Scheduled {
+    struct Scheduled {
         let time: Duration
         let order: Int
         let happening: Happening
     }
 
-    private struct OpenRequest {
+    struct OpenRequest {
         let zone: ZoneID
         let askedAt: Duration
         let destination: Coordinate
         let toldWait: Duration?
+        /// Whether the passenger asked to share.
+        let optsIn: Bool
+        /// The trip alone.
+        let direct: Duration
     }
 
-    private let router: RoadRouter
-    private let zones: ZoneIndex
-    private let settings: SimulationSettings
-    private let places: ServiceAreaPlaces
-    private let start: Date
-    private var engine = DispatchEngine(rules: DispatchRules(zoneDwell: .zero))
-    private var random: SplitMix64
-    private var agenda: [Scheduled] = []
-    private var scheduled = 0
-    private var now: Duration = .zero
-    private var positions: [TaxiID: (coordinate: Coordinate, zone: ZoneID?)] = [:]
-    private var open: [RideRequestID: OpenRequest] = [:]
+    let router: RoadRouter
+    let zones: ZoneIndex
+    let settings: SimulationSettings
+    let places: ServiceAreaPlaces
+    let start: Date
+    var engine = DispatchEngine(rules: DispatchRules(zoneDwell: .zero))
+    /// The drivers' answers.
+    var random: SplitMix64
+    /// The passengers: when they ask, where from, where to, and whether they share.
+    var demand: SplitMix64
+    var agenda: [Scheduled] = []
+    var scheduled = 0
+    var now: Duration = .zero
+    var positions: [TaxiID: (coordinate: Coordinate, zone: ZoneID?)] = [:]
+    var open: [RideRequestID: OpenRequest] = [:]
+    /// The leg each taxi on a shared ride is driving, and the legs planned after it.
+    var sharedLegs: [TaxiID: SharedLeg] = [:]
+    /// When each rider of a shared ride got in.
+    var boardedAt: [RideRequestID: (at: Duration, direct: Duration)] = [:]
+    /// What sharing measured, and the driving of the whole fleet.
+    var sharing = SharingTally()
+    /// The time each shared request's matching took, milliseconds.
+    public internal(set) var matchingMilliseconds: [Double] = []
     private var passengers = 0
     private var refusedOutside = 0
-    private var figures: [ZoneID: SimulationReport.Figures] = [:]
-    private var waits: [ZoneID: [Double]] = [:]
-    private var estimates: [ZoneID: [(told: Double, actual: Double)]] = [:]
+    var figures: [ZoneID: SimulationReport.Figures] = [:]
+    var waits: [ZoneID: [Double]] = [:]
+    var estimates: [ZoneID: [(told: Double, actual: Double)]] = [:]
 
     /// A simulation on `router`'s graph and the zones of `zones`, starting
     /// at `start` (city time: the router's speeds follow its hour).
@@ -65,7 +90,8 @@ public struct DispatchSimulation {
         self.zones = zones
         self.settings = settings
         self.start = start
-        random = SplitMix64(state: settings.seed)
+        random = SplitMix64(state: settings.seed ^ 0x5EED_D121_7E55)
+        demand = SplitMix64(state: settings.seed)
         places = try ServiceAreaPlaces(router: router, zones: zones)
     }
 
@@ -100,7 +126,7 @@ public struct DispatchSimulation {
         return report()
     }
 
-    private var wall: Date { start.addingTimeInterval(now / .seconds(1)) }
+    var wall: Date { start.addingTimeInterval(now / .seconds(1)) }
 
     private mutating func happen(_ happening: Happening) {
         switch happening {
@@ -110,9 +136,14 @@ public struct DispatchSimulation {
         case .answer(let taxi, let id, let accept):
             guard engine.snapshot.state(of: taxi) == .offered(id), let request = engine.snapshot.requests[id] else { return }
             if accept {
-                let eta = drive(from: positions[taxi]?.coordinate ?? request.pickup, to: request.pickup)
-                handle((try? engine.accept(taxi, eta: eta, now: now)) ?? [])
-                schedule(.reachPickup(taxi, id), after: eta)
+                let toPickup = timedDrive(from: positions[taxi]?.coordinate ?? request.pickup, to: request.pickup)
+                handle((try? engine.accept(taxi, eta: toPickup.duration, now: now)) ?? [])
+                if engine.snapshot.taxis[taxi]?.itinerary.isEmpty == false {
+                    startSharedRide(of: taxi, toPickup: toPickup, direct: open[id]?.direct ?? toPickup.duration)
+                } else {
+                    tallyDriving(toPickup, optsIn: open[id]?.optsIn == true, shared: false)
+                    schedule(.reachPickup(taxi, id), after: toPickup.duration)
+                }
             } else {
                 handle((try? engine.refuse(taxi, now: now)) ?? [])
             }
@@ -128,7 +159,13 @@ public struct DispatchSimulation {
                 estimates[request.zone, default: []].append((told / .seconds(1), actual))
             }
             let destinationZone = zones.zone(at: request.destination)?.id
-            schedule(.dropOff(taxi, request.destination, destinationZone), after: drive(from: pickup, to: request.destination))
+            let trip = timedDrive(from: pickup, to: request.destination)
+            tallyDriving(trip, optsIn: request.optsIn, shared: false)
+            if request.optsIn {
+                sharing.delays.append(max(0, (trip.duration - request.direct) / .seconds(1)))
+                sharing.waits.append(actual)
+            }
+            schedule(.dropOff(taxi, request.destination, destinationZone), after: trip.duration)
             open[id] = nil
         case .dropOff(let taxi, let destination, let zone):
             let from = positions[taxi]?.zone
@@ -140,22 +177,45 @@ public struct DispatchSimulation {
             handle((try? engine.cancel(id, now: now)) ?? [])
             figures[zone, default: .init()].cancelled += 1
             open[id] = nil
+        case .reachStop(let taxi):
+            reachStop(of: taxi)
         }
     }
 
-    /// A passenger asks at a random road node of the service area for a random destination.
+    /// A passenger asks at a random road node of the service area for a
+    /// random destination, sharing the taxi with the opt-in share's odds.
     private mutating func ask() {
         passengers += 1
-        let pickup = randomPlace()
-        let destination = randomPlace()
+        let pickup = places.random(using: &demand)
+        let destination = places.random(using: &demand)
+        let optsIn = demand.nextUnit() < settings.sharedShare
         let told = toldWait(at: pickup.coordinate, in: pickup.zone)
+        let direct = drive(from: pickup.coordinate, to: destination.coordinate)
+        var rideSharing: RideSharing?
+        var match: SharedRideMatcher.Match?
+        if optsIn, settings.sharing {
+            match = matchSharedRider(from: pickup.coordinate, to: destination.coordinate, direct: direct).flatMap {
+                engine.rules.sharing.joins(sharedPickupIn: $0.insertion.pickupAt - now, aloneIn: told) ? $0 : nil
+            }
+            rideSharing = RideSharing(directTrip: direct, join: match.map {
+                RideSharing.Join(
+                    taxi: $0.taxi, pickupIndex: $0.insertion.pickupIndex, dropoffIndex: $0.insertion.dropoffIndex,
+                    eta: $0.insertion.pickupAt - now)
+            })
+        }
         let events = engine.request(
             passenger: PassengerID("P\(passengers)"), pickup: pickup.coordinate, zone: pickup.zone,
-            destination: destination.coordinate, now: now)
+            destination: destination.coordinate, sharing: rideSharing, now: now)
         for case .requestOpened(let id, _, let zone) in events {
-            open[id] = OpenRequest(zone: zone, askedAt: now, destination: destination.coordinate, toldWait: told)
+            open[id] = OpenRequest(
+                zone: zone, askedAt: now, destination: destination.coordinate, toldWait: told, optsIn: optsIn, direct: direct)
             figures[zone, default: .init()].requests += 1
             schedule(.giveUp(id), after: settings.patience)
+        }
+        if optsIn { sharing.optedIn += 1 }
+        if let match, events.contains(where: { if case .riderJoined = $0 { true } else { false } }) {
+            sharing.matched += 1
+            replan(match)
         }
         handle(events)
     }
@@ -170,7 +230,7 @@ public struct DispatchSimulation {
     }
 
     /// Reacts to what the engine decided: drivers answer offers, queued passengers confirm.
-    private mutating func handle(_ events: [DispatchEvent]) {
+    mutating func handle(_ events: [DispatchEvent]) {
         for event in events {
             switch event {
             case .offerMade(let id, let taxi, _):
@@ -189,7 +249,7 @@ public struct DispatchSimulation {
         }
     }
 
-    private mutating func schedule(_ happening: Happening, after delay: Duration) {
+    mutating func schedule(_ happening: Happening, after delay: Duration) {
         scheduled += 1
         let item = Scheduled(time: now + max(delay, .zero), order: scheduled, happening: happening)
         let index = agenda.firstIndex { ($0.time, $0.order) > (item.time, item.order) } ?? agenda.endIndex
@@ -197,8 +257,13 @@ public struct DispatchSimulation {
     }
 
     /// The driving time at the simulated hour (``RoadDrive``).
-    private func drive(from: Coordinate, to: Coordinate) -> Duration {
+    func drive(from: Coordinate, to: Coordinate) -> Duration {
         RoadDrive(router: router, from: from, to: to, depart: wall).duration
+    }
+
+    /// The drive at the simulated hour, with its length.
+    func timedDrive(from: Coordinate, to: Coordinate) -> RoadDrive {
+        RoadDrive(router: router, from: from, to: to, depart: wall)
     }
 
     private mutating func randomPlace() -> (coordinate: Coordinate, zone: ZoneID) {
@@ -206,7 +271,7 @@ public struct DispatchSimulation {
     }
 
     private mutating func nextArrivalGap() -> Duration {
-        let seconds = -log(1 - random.nextUnit()) * 3600 / settings.requestsPerHour
+        let seconds = -log(1 - demand.nextUnit()) * 3600 / settings.requestsPerHour
         return .milliseconds(Int64((seconds * 1000).rounded()))
     }
 
@@ -231,7 +296,7 @@ public struct DispatchSimulation {
         return SimulationReport(
             taxis: settings.taxis, requestsPerHour: settings.requestsPerHour, hours: settings.hours,
             refusalRate: settings.refusalRate, seed: settings.seed, refusedOutsideServiceArea: refusedOutside,
-            overall: overall, zones: perZone)
+            overall: overall, zones: perZone, sharing: settings.sharedShare > 0 ? sharing.figures(sharing: settings.sharing) : nil)
     }
 
     private static func summarise(_ figures: inout SimulationReport.Figures, waits: [Double], estimates: [(told: Double, actual: Double)]) {
@@ -244,11 +309,13 @@ public struct DispatchSimulation {
         figures.estimateBiasSeconds = usable.isEmpty ? nil : usable.map { $0.told - $0.actual }.reduce(0, +) / Double(usable.count)
     }
 
-    /// The `fraction` percentile of `sorted` (nearest rank), rounded to 0.1; nil when empty.
-    static func percentile(_ sorted: [Double], _ fraction: Double) -> Double? {
+    /// The `fraction` percentile of `sorted` (nearest rank), rounded to
+    /// `places` decimals (one unless told); nil when empty.
+    public static func percentile(_ sorted: [Double], _ fraction: Double, places: Int = 1) -> Double? {
         guard !sorted.isEmpty else { return nil }
         let rank = min(sorted.count - 1, max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1))
-        return (sorted[rank] * 10).rounded() / 10
+        let scale = pow(10, Double(places))
+        return (sorted[rank] * scale).rounded() / scale
     }
 }
 

@@ -25,6 +25,8 @@ public struct RoadDrive: Sendable {
     public let to: Coordinate
     /// Its duration, seconds, standing included.
     public let durationSeconds: Double
+    /// Its length, metres: the route's, or the straight line's.
+    public let distanceMetres: Double
     /// The part of ``durationSeconds`` spent standing, seconds: half before setting off, half at the end.
     public let standingSeconds: Double
     /// The route driven, edge by edge; nil for a drive timed without its
@@ -44,14 +46,17 @@ public struct RoadDrive: Sendable {
             self.route = route
             standingSeconds = router.tripOverheadSeconds
             durationSeconds = route.durationSeconds + standingSeconds
+            distanceMetres = route.stretches.reduce(0) { $0 + $1.from.haversineDistance(to: $1.to) }
         } else if !withPath, let route = try? router.route(from: from, to: to, depart: depart) {
             self.route = nil
             standingSeconds = router.tripOverheadSeconds
             durationSeconds = route.durationSeconds
+            distanceMetres = route.distanceMetres
         } else {
             route = nil
             standingSeconds = 0
-            durationSeconds = from.haversineDistance(to: to) / Self.fallbackMetresPerSecond
+            distanceMetres = from.haversineDistance(to: to)
+            durationSeconds = distanceMetres / Self.fallbackMetresPerSecond
         }
     }
 

@@ -55,4 +55,37 @@ public struct SimulationReport: Sendable, Equatable, Codable {
     public var overall: Figures
     /// Every zone with at least one request, by zone id.
     public var zones: [ZoneFigures]
+    /// What sharing measured, when a share of passengers asked to share (SPEC D10).
+    public var sharing: SharingFigures?
+
+    /// The driving of the fleet and of the passengers who asked to share:
+    /// the same figures with sharing and without it (the opt-in riders then
+    /// each ride alone) compare the two.
+    public struct SharingFigures: Sendable, Equatable, Codable {
+        /// Whether the riders who asked to share did (false: the run without sharing).
+        public var shared: Bool
+        /// Requests whose passenger asked to share.
+        public var optedIn: Int
+        /// Of those, the requests that joined a taxi already on a shared ride.
+        public var matched: Int
+        /// Kilometres the whole fleet drove to pickups and with passengers.
+        public var vehicleKilometres: Double
+        /// Hours it drove.
+        public var vehicleHours: Double
+        /// Kilometres driven for the riders who asked to share: to their
+        /// pickups and with them aboard (on a shared ride, its every leg).
+        public var optInVehicleKilometres: Double
+        /// Hours driven for them.
+        public var optInVehicleHours: Double
+        /// Of the riders who asked to share, those picked up.
+        public var optInServed: Int
+        /// Their mean wait from request to pickup, seconds.
+        public var waitMeanSeconds: Double?
+        /// The 90th percentile of that wait, seconds.
+        public var waitP90Seconds: Double?
+        /// Their mean time in the taxi beyond the trip alone, seconds.
+        public var addedDelayMeanSeconds: Double?
+        /// The 90th percentile of that delay, seconds.
+        public var addedDelayP90Seconds: Double?
+    }
 }

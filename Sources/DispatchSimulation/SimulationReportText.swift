@@ -24,6 +24,40 @@ public enum SimulationReportText {
         return lines.joined(separator: "\n") + "\n"
     }
 
+    /// A run with sharing and the same demand without (SPEC D10): the
+    /// first run's report, then what sharing changed for the fleet and for
+    /// the riders who asked to share.
+    public static func render(_ shared: SimulationReport, comparedWith alone: SimulationReport) -> String {
+        var text = render(shared)
+        guard let with = shared.sharing, let without = alone.sharing else { return text }
+        func change(_ new: Double, _ old: Double) -> String {
+            old > 0 ? String(format: "%+.1f %%", (new - old) / old * 100) : "-"
+        }
+        func seconds(_ value: Double?) -> String { value.map(format) ?? "-" }
+        let share = with.optedIn > 0 ? Double(with.matched) / Double(with.optedIn) * 100 : 0
+        text += """
+            sharing: \(with.optedIn) requests asked to share, \(with.matched) joined a taxi on a shared ride (\(format(share)) %)
+            \(pad("", 34))\(pad("with sharing", 14))\(pad("without", 14))\(pad("change", 10))
+            \(pad("fleet vehicle-km", 34))\(pad(format(with.vehicleKilometres), 14))\(pad(format(without.vehicleKilometres), 14))\(pad(change(with.vehicleKilometres, without.vehicleKilometres), 10))
+            \(pad("fleet vehicle-hours", 34))\(pad(format(with.vehicleHours), 14))\(pad(format(without.vehicleHours), 14))\(pad(change(with.vehicleHours, without.vehicleHours), 10))
+            \(pad("sharing riders' vehicle-km", 34))\(pad(format(with.optInVehicleKilometres), 14))\(pad(format(without.optInVehicleKilometres), 14))\(pad(change(with.optInVehicleKilometres, without.optInVehicleKilometres), 10))
+            \(pad("sharing riders' vehicle-hours", 34))\(pad(format(with.optInVehicleHours), 14))\(pad(format(without.optInVehicleHours), 14))\(pad(change(with.optInVehicleHours, without.optInVehicleHours), 10))
+            \(pad("sharing riders served", 34))\(pad("\(with.optInServed)", 14))\(pad("\(without.optInServed)", 14))
+            \(pad("requests served", 34))\(pad("\(shared.overall.served)", 14))\(pad("\(alone.overall.served)", 14))\(pad(change(Double(shared.overall.served), Double(alone.overall.served)), 10))
+            \(pad("sharing riders' wait mean s", 34))\(pad(seconds(with.waitMeanSeconds), 14))\(pad(seconds(without.waitMeanSeconds), 14))
+            \(pad("sharing riders' wait p90 s", 34))\(pad(seconds(with.waitP90Seconds), 14))\(pad(seconds(without.waitP90Seconds), 14))
+            \(pad("added trip delay mean s", 34))\(pad(seconds(with.addedDelayMeanSeconds), 14))\(pad(seconds(without.addedDelayMeanSeconds), 14))
+            \(pad("added trip delay p90 s", 34))\(pad(seconds(with.addedDelayP90Seconds), 14))\(pad(seconds(without.addedDelayP90Seconds), 14))
+
+            """
+        return text
+    }
+
+    /// `text` left-aligned in `width` columns.
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.padding(toLength: max(width, text.count + 1), withPad: " ", startingAt: 0)
+    }
+
     private static func row(_ zone: String, _ figures: SimulationReport.Figures, zoneWidth: Int) -> String {
         row([
             zone, "\(figures.requests)", "\(figures.offers)", "\(figures.refusals)", "\(figures.served)", "\(figures.cancelled)",

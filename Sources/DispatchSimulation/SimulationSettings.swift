@@ -13,6 +13,11 @@ public struct SimulationSettings: Sendable, Equatable {
     public var refusalRate: Double
     /// The seed of every random choice: same seed, same report.
     public var seed: UInt64
+    /// The share of passengers who ask to share the taxi, 0...1 (SPEC D10).
+    public var sharedShare: Double = 0
+    /// Whether those passengers share: false runs the same demand with each
+    /// riding alone, for the comparison.
+    public var sharing = true
     /// How long a queued passenger waits for an offer before cancelling.
     public var patience: Duration = .seconds(1800)
 

@@ -80,8 +80,39 @@ import Testing
         #expect(overall["waitP50Seconds"] is Double && overall["estimateMdAPEPercent"] is Double)
     }
 
+    /// SPEC D10: with every passenger asking to share, the run is compared
+    /// with the same demand ridden alone; riders join shared rides, the
+    /// fleet drives less, every rider's added delay stays within its bound.
+    @Test func sharingIsComparedWithTheSameDemandRiddenAlone() async throws {
+        let city = try await Self.city()
+        let extra = ["--shared-share", "1", "--requests-per-hour", "600"]
+        let result = try await Self.simulate(city, seed: 5, extra: extra + ["--json"])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardError.contains("matching") && result.standardError.contains("ms, p99"), "\(result.standardError)")
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])
+        let shared = try #require((document["withSharing"] as? [String: Any])?["sharing"] as? [String: Any])
+        let alone = try #require((document["withoutSharing"] as? [String: Any])?["sharing"] as? [String: Any])
+        let requests = try #require(((document["withSharing"] as? [String: Any])?["overall"] as? [String: Any])?["requests"] as? Int)
+        #expect(shared["optedIn"] as? Int == requests && alone["optedIn"] as? Int == requests, "the same demand")
+        #expect(shared["shared"] as? Bool == true && alone["shared"] as? Bool == false && alone["matched"] as? Int == 0)
+        #expect((shared["matched"] as? Int ?? 0) > 0, "\(shared)")
+        func kilometresPerRider(_ figures: [String: Any]) throws -> Double {
+            try #require(figures["optInVehicleKilometres"] as? Double) / Double(try #require(figures["optInServed"] as? Int))
+        }
+        #expect(try kilometresPerRider(shared) < kilometresPerRider(alone), "\(shared) against \(alone)")
+        #expect((shared["optInServed"] as? Int ?? 0) >= (alone["optInServed"] as? Int ?? 0), "no rider lost to sharing")
+        let delayMean = try #require(shared["addedDelayMeanSeconds"] as? Double)
+        let delayP90 = try #require(shared["addedDelayP90Seconds"] as? Double)
+        #expect(delayMean > 0 && delayP90 <= 600, "riders were delayed, none beyond 10 min: \(delayMean), \(delayP90)")
+        #expect(alone["addedDelayMeanSeconds"] as? Double == 0)
+        let text = try await Self.simulate(city, seed: 5, extra: extra)
+        #expect(text.standardOutput.contains("sharing riders' vehicle-km"), "\(text.standardOutput)")
+        #expect(try await Self.simulate(city, seed: 5, extra: extra).standardOutput == text.standardOutput, "byte for byte")
+    }
+
     @Test(arguments: [
         (["--refusal-rate", "1.5"], "--refusal-rate must be from 0 to 1"),
+        (["--shared-share", "1.5"], "--shared-share must be from 0 to 1"),
         (["--hours", "nan"], "--hours must be"),
         (["--taxis=-1"], "--taxis must be"),
     ])

@@ -31,13 +31,18 @@ public struct ItineraryInsertion: Equatable, Sendable {
         public var stops: [SharedStop]
         /// The riders of those stops (and those aboard), by ride.
         public var riders: [RideRequestID: SharedRider]
+        /// How many of the first stops keep their place: the taxi is bound
+        /// for them whatever joins (0: it may turn off for a new pickup at once).
+        public var committed: Int
 
-        /// A taxi at `place` of `capacity` seats with `stops` still to make for `riders`.
-        public init(place: Int, capacity: Int, stops: [SharedStop], riders: [RideRequestID: SharedRider]) {
+        /// A taxi at `place` of `capacity` seats with `stops` still to make
+        /// for `riders`, the first `committed` of them kept first.
+        public init(place: Int, capacity: Int, stops: [SharedStop], riders: [RideRequestID: SharedRider], committed: Int = 0) {
             self.place = place
             self.capacity = capacity
             self.stops = stops
             self.riders = riders
+            self.committed = min(max(committed, 0), stops.count)
         }
     }
 
@@ -55,7 +60,7 @@ public struct ItineraryInsertion: Equatable, Sendable {
         guard let before = schedule(taxi.stops, from: taxi.place, now: now, travel: travel) else { return nil }
         let drivingBefore = (before.last ?? now) - now
         var best: ItineraryInsertion?
-        for pickupIndex in 0...taxi.stops.count {
+        for pickupIndex in taxi.committed...taxi.stops.count {
             for dropoffIndex in (pickupIndex + 1)...(taxi.stops.count + 1) {
                 var stops = taxi.stops
                 stops.insert(SharedStop(ride: rider.ride, kind: .pickup, place: pickup), at: pickupIndex)

@@ -10,12 +10,28 @@ public struct SharingRules: Equatable, Sendable, Codable {
     /// The longest a rider may wait from the request to the pickup.
     public var maximumWait: Duration
 
+    /// How much longer than a taxi of its own a rider may be made to wait
+    /// by joining a shared ride: beyond it, the rider is served alone.
+    public var longerWaitToShare: Duration
+
     /// Bounds of 50 % of the direct trip and at most 10 minutes of detour,
-    /// and 10 minutes of waiting, unless told otherwise.
-    public init(maximumDetourShare: Double = 0.5, maximumDetour: Duration = .seconds(600), maximumWait: Duration = .seconds(600)) {
+    /// and 10 minutes of waiting, and at most 2 minutes' longer wait than
+    /// alone, unless told otherwise.
+    public init(
+        maximumDetourShare: Double = 0.5, maximumDetour: Duration = .seconds(600), maximumWait: Duration = .seconds(600),
+        longerWaitToShare: Duration = .seconds(120)
+    ) {
         self.maximumDetourShare = maximumDetourShare
         self.maximumDetour = maximumDetour
         self.maximumWait = maximumWait
+        self.longerWaitToShare = longerWaitToShare
+    }
+
+    /// Whether a rider picked up in `sharedPickupIn` by a taxi on a shared
+    /// ride should take it rather than wait `aloneIn` for a taxi of its own
+    /// (nil: no estimate, so the shared ride, which is known).
+    public func joins(sharedPickupIn: Duration, aloneIn: Duration?) -> Bool {
+        aloneIn.map { sharedPickupIn <= $0 + longerWaitToShare } ?? true
     }
 
     /// The longest a rider whose direct trip takes `direct` may spend in the taxi.

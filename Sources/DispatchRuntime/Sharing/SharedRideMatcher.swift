@@ -67,7 +67,9 @@ public struct SharedRideMatcher: Sendable {
                 default: nil
                 }
             }
-            let taxi = ItineraryInsertion.Taxi(place: 0, capacity: candidate.capacity, stops: candidate.stops, riders: candidate.riders)
+            let taxi = ItineraryInsertion.Taxi(
+                place: 0, capacity: candidate.capacity, stops: candidate.stops, riders: candidate.riders,
+                committed: candidate.committedStops)
             guard let insertion = ItineraryInsertion.cheapest(
                 of: rider, pickup: newPickup, dropoff: newDropoff, into: taxi, now: now, travel: travel)
             else { continue }

@@ -22,13 +22,17 @@ public struct SharingCandidate: Sendable {
     public let legs: [Duration]
     /// The riders of those stops, by ride.
     public let riders: [RideRequestID: SharedRider]
+    /// How many of the first stops keep their place (``ItineraryInsertion/Taxi/committed``).
+    public let committedStops: Int
 
     /// `taxi` at `position`, carrying `capacity`, with `itinerary` (each
     /// stop's rider, whether it is the pickup, where, and the leg's time
-    /// from the place before) for `riders`.
+    /// from the place before) for `riders`, keeping the first
+    /// `committedStops` first.
     public init(
         taxi: TaxiID, position: Coordinate, capacity: Int,
-        itinerary: [(ride: RideRequestID, kind: SharedStop.Kind, at: Coordinate, leg: Duration)], riders: [RideRequestID: SharedRider]
+        itinerary: [(ride: RideRequestID, kind: SharedStop.Kind, at: Coordinate, leg: Duration)], riders: [RideRequestID: SharedRider],
+        committedStops: Int = 0
     ) {
         self.taxi = taxi
         self.capacity = capacity
@@ -36,5 +40,6 @@ public struct SharingCandidate: Sendable {
         stops = itinerary.enumerated().map { index, stop in SharedStop(ride: stop.ride, kind: stop.kind, place: index + 1) }
         legs = itinerary.map(\.leg)
         self.riders = riders
+        self.committedStops = committedStops
     }
 }
