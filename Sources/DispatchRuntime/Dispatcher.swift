@@ -42,17 +42,17 @@ public actor Dispatcher {
     /// How many commands' unread notices ``notices`` keeps.
     public static let noticeBufferSize = 100_000
 
-    private var engine: DispatchEngine
-    private var answered: AnsweredCommands
-    private let etas: any PickupETAs
-    private let positions: any TaxiPositions
+    var engine: DispatchEngine
+    var answered: AnsweredCommands
+    let etas: any PickupETAs
+    let positions: any TaxiPositions
     private let trackingInterval: Duration
     private var lastTracking: Duration?
     let log: any DispatchLog
     private let gate: DispatchLogGate
     private let committer: GroupCommitter<EpochWrite>
     private let decisions = Atomic<Int>(0)
-    private let clock: any ServiceClock
+    let clock: any ServiceClock
     private let snapshotInterval: Int?
     private let noticeSink: AsyncStream<CommandNotices>.Continuation
     private var timeOffset: Duration
@@ -80,6 +80,11 @@ public actor Dispatcher {
     /// How often the timers sample the queues for the statistics.
     private let statisticsSampleInterval: Duration
     private var lastStatisticsSample: Date?
+    /// Finds the taxi a shared request joins (SPEC D10); nil: shared
+    /// requests are served alone, each open to no other rider.
+    let sharing: SharedRideMatcher?
+    /// When each taxi on a shared ride is expected at its stops.
+    var sharedPlans = SharedPlans()
 
     /// Unless told otherwise, this many entries per taxi the engine knows
     /// (and at least 10,000) pass between two snapshots: a snapshot's encoding costs in proportion to the state
@@ -100,16 +105,19 @@ public actor Dispatcher {
     /// given, places each request's and booking's pickup as it runs;
     /// `role` says whether it decides (alone, by default) or follows the log
     /// of another node until told to decide; the timers sample the queues
-    /// for the statistics every `statisticsSampleInterval`.
+    /// for the statistics every `statisticsSampleInterval`; `sharing`, when
+    /// given, matches shared requests to taxis already on shared rides.
     /// - Throws: ``DispatcherError/storage(_:)`` when the log cannot be read,
     ///   ``DispatcherError/corruptLog(sequence:reason:)`` when it cannot be replayed.
     public init(
         log: any DispatchLog, rules: DispatchRules = DispatchRules(), clock: any ServiceClock,
         etas: any PickupETAs = NoPickupETAs(), positions: any TaxiPositions = NoTaxiPositions(),
         trackingInterval: Duration = .seconds(5), snapshotInterval: Int? = nil, metrics: DispatchMetrics? = nil,
-        zones: ActiveZones? = nil, role: DispatchRole = .deciding(nil), statisticsSampleInterval: Duration = .seconds(60)
+        zones: ActiveZones? = nil, role: DispatchRole = .deciding(nil), statisticsSampleInterval: Duration = .seconds(60),
+        sharing: SharedRideMatcher? = nil
     ) async throws(DispatcherError) {
         let restored = try await Self.restore(from: log, rules: rules)
+        self.sharing = sharing
         self.rules = rules
         self.etas = etas
         self.metrics = metrics
@@ -179,7 +187,7 @@ public actor Dispatcher {
 
     /// `events` once `durability` is kept; the storage error, after
     /// reloading from the log, when it is not.
-    private nonisolated func durable(
+    nonisolated func durable(
         _ events: [DispatchEvent], _ durability: DurabilityPromise?
     ) async throws(DispatcherError) -> [DispatchEvent] {
         guard let durability else { return events }
@@ -199,7 +207,7 @@ public actor Dispatcher {
     /// the dispatcher was given ``ActiveZones``), so one that raced a zone
     /// swap never waits in a zone that is gone. A command whose key was
     /// answered before is not run: its first answer is returned.
-    private func begin(
+    func begin(
         _ command: DispatchCommand, idempotencyKey key: String? = nil
     ) throws(DispatcherError) -> ([DispatchEvent], DurabilityPromise?) {
         if let key, let answer = answered[key] {
@@ -255,7 +263,9 @@ public actor Dispatcher {
     public func accept(_ taxi: TaxiID, idempotencyKey: String? = nil) async throws(DispatcherError) -> [DispatchEvent] {
         let pickup = engine.snapshot.request(heldBy: taxi)?.pickup
         let eta = pickup.flatMap { etas.eta(from: taxi, to: $0, depart: clock.now) }
-        return try await execute(.accept(taxi, eta: eta), idempotencyKey: idempotencyKey)
+        let (events, durability) = try begin(.accept(taxi, eta: eta), idempotencyKey: idempotencyKey)
+        planSharedRide(accepted: events)
+        return try await durable(events, durability)
     }
 
     /// For the dispatcher (SPEC D4): the zones with free taxis, ranked by the
@@ -322,8 +332,9 @@ public actor Dispatcher {
     /// wait for a missing client starts), else the router's new ETA is told
     /// when it moved by more than 30 s or was last told 90 s ago.
     private func trackRidesToPickup() async {
+        await trackSharedRides()
         let onTheWay = engine.snapshot.requests.values.compactMap { request -> (RideRequestID, TaxiID, Coordinate)? in
-            guard case .assigned(let taxi, _) = request.phase else { return nil }
+            guard case .assigned(let taxi, _) = request.phase, !request.isShared else { return nil }
             return (request.id, taxi, request.pickup)
         }
         for (id, taxi, pickup) in onTheWay {
@@ -495,6 +506,7 @@ public actor Dispatcher {
             throw .rejected(error)
         }
         if !events.isEmpty { decisions.add(1, ordering: .releasing) }
+        sharedPlans.follow(events)
         if command.isObservation, events.isEmpty { return ([], [], nil) }
         // A fleet event that changed nothing (a restart's restored fleet
         // telling positions the engine knows) is not worth an entry.

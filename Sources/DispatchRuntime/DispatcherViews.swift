@@ -35,6 +35,14 @@ public struct DriverView: Sendable, Equatable {
     public let engineTime: Duration
     /// How long after arriving the driver may report a missing client (the rules').
     public let missingClientWait: Duration
+    /// On a shared ride, its stops still to make, each with its rider's request (SPEC D10); empty otherwise.
+    public let itinerary: [(stop: ItineraryStop, request: RideRequest)]
+
+    public static func == (lhs: DriverView, rhs: DriverView) -> Bool {
+        (lhs.record, lhs.ride, lhs.queuePosition, lhs.engineTime, lhs.missingClientWait)
+            == (rhs.record, rhs.ride, rhs.queuePosition, rhs.engineTime, rhs.missingClientWait)
+            && lhs.itinerary.map(\.stop) == rhs.itinerary.map(\.stop) && lhs.itinerary.map(\.request) == rhs.itinerary.map(\.request)
+    }
 
     /// The view of the ride the taxi holds, if any.
     public var rideView: RideView? {
@@ -86,7 +94,8 @@ extension Dispatcher {
         let position = record?.queuedIn.flatMap { state.taxiQueues[$0]?.position(of: taxi) }
         return DriverView(
             record: record, ride: state.request(heldBy: taxi), queuePosition: position, engineTime: engineTime,
-            missingClientWait: rules.missingClientWait)
+            missingClientWait: rules.missingClientWait,
+            itinerary: (record?.itinerary ?? []).compactMap { stop in state.requests[stop.ride].map { (stop, $0) } })
     }
 
     /// The taxi and passenger queues of `zone`.

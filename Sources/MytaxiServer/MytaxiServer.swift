@@ -127,7 +127,7 @@ public final class MytaxiServer: Sendable {
         let dispatcher = try await Dispatcher(
             log: stores.dispatchLog, rules: configuration.dispatchRules, clock: clock,
             etas: RouterPickupETAs(snapper: positionSnapper, fleetTime: { speedLearning.fleetTime(now: $0) }),
-            positions: fleet, metrics: metrics.dispatch, zones: zones, role: role)
+            positions: fleet, metrics: metrics.dispatch, zones: zones, role: role, sharing: SharedRideMatcher(router: inputs.router))
         if role.decides {
             do {
                 try await dispatcher.replaceZones(with: zoneIndex)

@@ -56,16 +56,24 @@ struct DriverController: Sendable {
         return try JSONResponse.ok(await driverJSON(taxi))
     }
 
-    /// `POST /v1/driver/ride/{arrived|aboard|completed|missing-client}`: the ride's next step (SPEC D6).
+    /// `POST /v1/driver/ride/{arrived|aboard|completed|missing-client}[?rideId=R12]`:
+    /// the ride's next step (SPEC D6). On a shared ride (D10), the step of
+    /// the rider `rideId` names, or of the itinerary's next stop without it.
     func step(_ step: RideStep) -> @Sendable (Request, APIRequestContext) async throws -> Response {
-        { [self] _, context in
+        { [self] request, context in
             let taxi = try taxi(of: context)
+            let rider = try request.uri.queryParameters.get("rideId").map { text in
+                guard let id = RideRequestID(text: String(text)) else {
+                    throw Problem.badRequest("'rideId' must be a ride id such as R12, not '\(text)'")
+                }
+                return id
+            }
             do {
                 switch step {
-                case .arrived: try await run(.arrived(taxi), context)
-                case .passengerAboard: try await run(.passengerAboard(taxi), context)
-                case .completed: try await run(.completed(taxi), context)
-                case .missingClient: try await run(.missingClient(taxi), context)
+                case .arrived: try await run(.arrived(taxi, rider: rider), context)
+                case .passengerAboard: try await run(.passengerAboard(taxi, rider: rider), context)
+                case .completed: try await run(.completed(taxi, rider: rider), context)
+                case .missingClient: try await run(.missingClient(taxi, rider: rider), context)
                 }
             } catch DispatcherError.rejected(.rideStepOutOfOrder) {
                 throw Problem.conflict(Self.outOfOrder(step, view: await dispatcher.driver(taxi)))

@@ -41,7 +41,10 @@ struct RidesController: Sendable {
         group.delete(":rideId", use: cancel)
     }
 
-    /// `POST /v1/rides` `{"pickup": {"lon", "lat"} | {"address"}, "destination"?, "callerPhone"?}`: 201 with the ride.
+    /// `POST /v1/rides` `{"pickup": {"lon", "lat"} | {"address"}, "destination"?, "callerPhone"?, "seats"?, "shared"?}`: 201 with the ride.
+    /// A shared ride (`"shared": true`, with a destination) joins a taxi
+    /// already on a shared ride when one can take it within every rider's
+    /// bounds, else is served alone and open to later riders (SPEC D10).
     /// A pickup in the service area where no taxi can stop (a pedestrian
     /// street, a park) is served at its meeting point: the ride's `pickup`
     /// is where the taxi stops, its `meetingPoint` the walk there (SPEC R5).
@@ -62,9 +65,19 @@ struct RidesController: Sendable {
             (pickup, walk) = try meetingPoints.pickup(for: asked, depart: clock.now)
         }
         let zone = zones.current.zone(at: pickup)?.id
-        let events = try await dispatcher.execute(
-            .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats),
-            idempotencyKey: context.idempotencyKey)
+        let events: [DispatchEvent]
+        if body.shared == true {
+            guard let destination else {
+                throw Problem.badRequest("a shared ride needs a 'destination': the other riders' stops are planned around it")
+            }
+            events = try await dispatcher.requestShared(
+                passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats,
+                directTrip: try directTrip(from: pickup, to: destination), idempotencyKey: context.idempotencyKey)
+        } else {
+            events = try await dispatcher.execute(
+                .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats),
+                idempotencyKey: context.idempotencyKey)
+        }
         if case .requestRefused(_, let refusal) = events.first { throw Problem(refusal) }
         guard case .requestOpened(let id, _, _) = events.first else {
             throw Problem.unavailable("the dispatcher did not open the request; try again")
@@ -77,6 +90,18 @@ struct RidesController: Sendable {
         ride.pickupAddress = resolvedPickup.understood
         ride.destinationAddress = resolvedDestination?.understood
         return try JSONResponse.created(ride, location: location)
+    }
+
+    /// The drive from `pickup` to `destination` alone, now: what a shared
+    /// rider's added delay is bounded by.
+    /// - Throws: ``Problem`` 422 when the router has no route between them.
+    private func directTrip(from pickup: Coordinate, to destination: Coordinate) throws -> Duration {
+        do {
+            let route = try router.route(from: pickup, to: destination, depart: clock.now)
+            return .milliseconds(Int64((route.durationSeconds * 1000).rounded()))
+        } catch {
+            throw Problem.unprocessable("no road leads from the pickup to the destination (\(error)); a shared ride needs one")
+        }
     }
 
     /// Ride `id` as its history tells it. A retried request whose first
@@ -251,6 +276,9 @@ struct RideRequestBody: Codable, Sendable {
     var callerPhone: String?
     /// The party's size: only a taxi with as many seats is offered the ride (default 1).
     var seats: Int?
+    /// True: the passenger shares the taxi with others going the same way
+    /// (SPEC D10); a destination is then needed.
+    var shared: Bool?
 
     /// Whom the request is for: the passenger itself, or a dispatcher's caller.
     func passenger(for caller: Caller) throws -> PassengerID {

@@ -23,6 +23,8 @@ struct DriverJSON: Codable, Equatable, Sendable {
     var ride: RideJSON?
     /// Where the taxi's terminal last put it; null before its first fix.
     var position: TaxiJSON?
+    /// On a shared ride, the stops still to make, in order (SPEC D10).
+    var itinerary: [ItineraryStopJSON]?
 
     /// The JSON of `view` for `taxi`; `now` is the wall-clock time at the view's engine time.
     init(_ taxi: TaxiID, view: DriverView, now: Date) {
@@ -31,6 +33,10 @@ struct DriverJSON: Codable, Equatable, Sendable {
         stale = view.record?.staleSince != nil
         queuePosition = view.queuePosition
         state = DriverStateText.text(view.record?.state ?? .offDuty)
+        if !view.itinerary.isEmpty {
+            let time = EngineTime(engine: view.engineTime, now: now)
+            itinerary = view.itinerary.map { ItineraryStopJSON(stop: $0.stop, request: $0.request, time: time) }
+        }
         guard let request = view.ride else { return }
         if case .offered(let offer) = request.phase {
             self.offer = OfferJSON(
@@ -40,6 +46,37 @@ struct DriverJSON: Codable, Equatable, Sendable {
                 expiresAt: FixTime.iso8601(EngineTime(engine: view.engineTime, now: now).wall(offer.expiresAt)))
         } else {
             ride = view.rideView.map { RideJSON($0, now: now) }
+        }
+    }
+}
+
+/// One stop of a shared ride for its driver (SPEC D10): whose, getting in
+/// or out, where, and the rider's party and where the ride stands.
+struct ItineraryStopJSON: Codable, Equatable, Sendable {
+    var rideId: String
+    /// `pickup` or `dropoff`.
+    var stop: String
+    var point: PointJSON
+    var passengerId: String
+    var seats: Int
+    /// The ride's status: `assigned`, `arrived` or `aboard`.
+    var status: String
+    /// When the taxi arrived at this pickup (ISO 8601), while it waits there.
+    var arrivedAt: String?
+
+    /// `stop` of `request`, its times shown by `time`.
+    init(stop: ItineraryStop, request: RideRequest, time: EngineTime) {
+        rideId = request.id.description
+        self.stop = stop.kind.rawValue
+        point = PointJSON(stop.kind == .pickup ? request.pickup : request.destination ?? request.pickup)
+        passengerId = request.passenger.text
+        seats = request.seats
+        switch request.phase {
+        case .arrived(_, let since):
+            status = "arrived"
+            if stop.kind == .pickup { arrivedAt = FixTime.iso8601(time.wall(since)) }
+        case .aboard: status = "aboard"
+        default: status = "assigned"
         }
     }
 }

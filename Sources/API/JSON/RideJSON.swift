@@ -46,6 +46,8 @@ struct RideJSON: Codable, Equatable, Sendable {
     var pickupAddress: String?
     /// The address the destination was understood as, likewise.
     var destinationAddress: String?
+    /// A shared ride's terms (SPEC D10); absent for a ride alone.
+    var shared: SharedTermsJSON?
 
     /// The JSON of `view`; `now` is the wall-clock time at the view's engine time.
     init(_ view: RideView, now: Date) {
@@ -59,6 +61,7 @@ struct RideJSON: Codable, Equatable, Sendable {
         destination = request.destination.map(PointJSON.init)
         reservationId = request.reservation?.description
         meetingPoint = request.walk.map { MeetingPointJSON(stop: request.pickup, walk: $0) }
+        shared = request.sharedRider.map { SharedTermsJSON($0, time: time) }
         switch request.phase {
         case .waiting(let confirmBy):
             status = "queued"
@@ -90,6 +93,28 @@ extension RideJSON {
         if taxiId != nil, let taxi = view.request.phase.taxi {
             self.taxi = fleet.entry(for: taxi, now: now).map(TaxiJSON.init)
         }
+    }
+}
+
+/// What a passenger who shares the taxi is promised (SPEC D10): the trip
+/// alone, the most it may take longer, and the latest pickup.
+struct SharedTermsJSON: Codable, Equatable, Sendable {
+    /// The trip alone, seconds.
+    var directTripS: Double
+    /// The most the ride may take beyond the trip alone, seconds: other
+    /// riders' stops on the way.
+    var maximumAddedDelayS: Double
+    /// The latest the taxi may come (ISO 8601); no rider joins who would make it later.
+    var latestPickupAt: String
+    /// When the passenger got in (ISO 8601), once aboard.
+    var boardedAt: String?
+
+    /// The terms of `rider`, its times shown by `time`.
+    init(_ rider: SharedRider, time: EngineTime) {
+        directTripS = JSONWriter.roundedSeconds(rider.directTrip)
+        maximumAddedDelayS = JSONWriter.roundedSeconds(rider.longestRide - rider.directTrip)
+        latestPickupAt = FixTime.iso8601(time.wall(rider.latestPickup))
+        boardedAt = rider.pickedUpAt.map { FixTime.iso8601(time.wall($0)) }
     }
 }
 

@@ -12,6 +12,8 @@ public struct SharedRider: Equatable, Sendable, Codable {
     public let longestRide: Duration
     /// When the rider got in (engine time), nil while still waiting.
     public var pickedUpAt: Duration?
+    /// The trip alone, which the rider's added delay is counted from.
+    public let directTrip: Duration
 
     /// A rider of `seats` who asked at `requestedAt` for a trip of `direct`,
     /// bounded by `rules`.
@@ -20,6 +22,7 @@ public struct SharedRider: Equatable, Sendable, Codable {
         self.seats = seats
         latestPickup = requestedAt + rules.maximumWait
         longestRide = rules.longestRide(direct: direct)
+        directTrip = direct
         self.pickedUpAt = pickedUpAt
     }
 }

@@ -26,7 +26,8 @@ public struct SharedRideMatcher: Sendable {
         public let places: [Coordinate]
     }
 
-    let router: RoadRouter
+    /// The router the table is asked of.
+    public let router: RoadRouter
 
     /// A matcher asking `router` for the table.
     public init(router: RoadRouter) {
