@@ -56,6 +56,8 @@ import Zones
         #expect(itinerary.map(\.kind) == [.pickup, .pickup, .dropoff, .dropoff], "both picked up on the way east: \(itinerary)")
         await dispatcher.waitForWrites()
         dispatcher.close()
+        let zone = try await DispatcherStatisticsTests.totals(log, "zone/")["zone/230"] ?? [:]
+        #expect(zone["shared_requests"] == 2 && zone["shared_joined"] == 1 && zone["requests"] == 2, "\(zone)")
 
         let restarted = try await Dispatcher(log: log, clock: ManualClock(now: clock.now), sharing: SharedRideMatcher(router: Self.router))
         #expect(await restarted.snapshot.taxis["A"]?.itinerary == itinerary)

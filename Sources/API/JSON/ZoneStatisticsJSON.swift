@@ -34,6 +34,9 @@ struct ZoneFiguresJSON: Encodable {
     var served: Int64
     var clientMissing: Int64
     var cancelled: CancelledJSON
+    /// Requests whose passenger asked to share, and those that joined a taxi on a shared ride.
+    var sharedRequests: Int64
+    var sharedJoined: Int64
     var waitP50S: Int?
     var waitP90S: Int?
     var timeToOfferP50S: Int?
@@ -59,6 +62,8 @@ struct ZoneFiguresJSON: Encodable {
         queued = figures.count(.queued)
         served = figures.count(.served)
         clientMissing = figures.count(.clientMissing)
+        sharedRequests = figures.count(.sharedRequests)
+        sharedJoined = figures.count(.sharedJoined)
         cancelled = CancelledJSON(
             byPassenger: figures.count(.cancelledByPassenger), notConfirmed: figures.count(.cancelledNotConfirmed),
             outsideZones: figures.count(.cancelledOutsideZones))
@@ -78,7 +83,7 @@ struct ZoneFiguresJSON: Encodable {
     static let csvHeader = [
         "zone_id", "zone_name", "start", "requests", "bookings", "offers", "accepted", "refused", "timed_out", "queued", "served",
         "client_missing", "cancelled_by_passenger", "cancelled_not_confirmed", "cancelled_outside_zones", "wait_p50_s", "wait_p90_s",
-        "time_to_offer_p50_s", "time_to_offer_p90_s", "taxis_available", "passengers_queued",
+        "time_to_offer_p50_s", "time_to_offer_p90_s", "taxis_available", "passengers_queued", "shared_requests", "shared_joined",
     ]
 
     /// The figures as CSV fields after the zone's id and name; an unknown figure is an empty field.
@@ -87,7 +92,7 @@ struct ZoneFiguresJSON: Encodable {
                       cancelled.byPassenger, cancelled.notConfirmed, cancelled.outsideZones].map(String.init)
         let optionals = [waitP50S, waitP90S, timeToOfferP50S, timeToOfferP90S].map { $0.map(String.init) ?? "" }
         let averages = [taxisAvailable, passengersQueued].map { $0.map { String($0) } ?? "" }
-        return [start ?? ""] + counts + optionals + averages
+        return [start ?? ""] + counts + optionals + averages + [sharedRequests, sharedJoined].map(String.init)
     }
 }
 

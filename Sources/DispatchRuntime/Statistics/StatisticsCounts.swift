@@ -36,7 +36,10 @@ enum StatisticsCounts {
         }
         for event in events {
             switch event {
-            case .requestOpened(let id, _, _): add(StatisticsMeasure.requests.rawValue, zoneOf: id)
+            case .requestOpened(let id, _, _):
+                add(StatisticsMeasure.requests.rawValue, zoneOf: id)
+                if request(id)?.isShared == true { add(StatisticsMeasure.sharedRequests.rawValue, zoneOf: id) }
+            case .riderJoined(let id, let taxi, _): add(StatisticsMeasure.sharedJoined.rawValue, zoneOf: id, driverOf: taxi)
             case .reservationAllocated(_, _, let ride): add(StatisticsMeasure.bookings.rawValue, zoneOf: ride)
             case .offerMade(let id, let taxi, _):
                 add(StatisticsMeasure.offers.rawValue, zoneOf: id, driverOf: taxi)

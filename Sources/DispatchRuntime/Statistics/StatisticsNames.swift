@@ -36,6 +36,10 @@ public enum StatisticsMeasure: String, CaseIterable, Sendable {
     case served
     /// Zone and driver: taxis that waited at the pickup in vain.
     case clientMissing = "client_missing"
+    /// Zone: requests whose passenger asked to share the taxi.
+    case sharedRequests = "shared_requests"
+    /// Zone and driver: shared requests that joined a taxi already on a shared ride.
+    case sharedJoined = "shared_joined"
     /// Zone: requests cancelled by the passenger (or a dispatcher for them).
     case cancelledByPassenger = "cancelled/by_passenger"
     /// Zone: requests dropped for want of the passenger's confirmation.
