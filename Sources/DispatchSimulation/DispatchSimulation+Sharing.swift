@@ -23,6 +23,9 @@ extension DispatchSimulation {
 
     /// The most taxis on shared rides a request is matched against, nearest first.
     static let sharingCandidates = 30
+    /// How far past a rider's bound a drive may end before it counts as
+    /// broken: legs are timed to the millisecond when planned and driven.
+    static let boundSlack = Duration.seconds(1)
 
     /// The taxi on a shared ride that takes a rider from `pickup` to
     /// `dropoff` (a trip of `direct` alone) with the least added driving,
@@ -100,6 +103,9 @@ extension DispatchSimulation {
             figures[request.zone, default: .init()].served += 1
             if let told = opened.toldWait { estimates[request.zone, default: []].append((told / .seconds(1), waited)) }
             sharing.waits.append(waited)
+            if sharing.joined.contains(stop.ride), let latest = request.sharedRider?.latestPickup, now > latest + Self.boundSlack {
+                sharing.beyondBounds += 1
+            }
             boardedAt[stop.ride] = (now, opened.direct)
             open[stop.ride] = nil
         case .dropoff:
@@ -110,6 +116,7 @@ extension DispatchSimulation {
             handle((try? engine.completed(taxi, rider: stop.ride, now: now)) ?? [])
             if let boarded = boardedAt.removeValue(forKey: stop.ride) {
                 sharing.delays.append(max(0, (now - boarded.at - boarded.direct) / .seconds(1)))
+                if let longest = request.sharedRider?.longestRide, now - boarded.at > longest + Self.boundSlack { sharing.beyondBounds += 1 }
             }
         }
         guard let next = engine.snapshot.taxis[taxi]?.itinerary.first, let to = place(of: next, in: engine.snapshot) else {
@@ -144,6 +151,11 @@ struct SharingTally {
     var optInSeconds = 0.0
     var waits: [Double] = []
     var delays: [Double] = []
+    /// The riders who joined a taxi on a shared ride.
+    var joined: Set<RideRequestID> = []
+    /// Riders picked up after their latest pickup (those who joined) or
+    /// longer in the taxi than their longest ride (every sharing rider).
+    var beyondBounds = 0
 
     /// The figures of the report; `sharing` says whether opt-in riders shared.
     func figures(sharing: Bool) -> SimulationReport.SharingFigures {
@@ -156,6 +168,7 @@ struct SharingTally {
             vehicleKilometres: (vehicleMetres / 100).rounded() / 10, vehicleHours: (vehicleSeconds / 360).rounded() / 10,
             optInVehicleKilometres: (optInMetres / 100).rounded() / 10, optInVehicleHours: (optInSeconds / 360).rounded() / 10,
             optInServed: waits.count, waitMeanSeconds: mean(waits), waitP90Seconds: DispatchSimulation.percentile(sortedWaits, 0.9),
-            addedDelayMeanSeconds: mean(delays), addedDelayP90Seconds: DispatchSimulation.percentile(sortedDelays, 0.9))
+            addedDelayMeanSeconds: mean(delays), addedDelayP90Seconds: DispatchSimulation.percentile(sortedDelays, 0.9),
+            beyondBounds: beyondBounds)
     }
 }

@@ -213,9 +213,10 @@ public struct DispatchSimulation {
             schedule(.giveUp(id), after: settings.patience)
         }
         if optsIn { sharing.optedIn += 1 }
-        if let match, events.contains(where: { if case .riderJoined = $0 { true } else { false } }) {
+        for case .riderJoined(let id, _, _) in events {
             sharing.matched += 1
-            replan(match)
+            sharing.joined.insert(id)
+            if let match { replan(match) }
         }
         handle(events)
     }

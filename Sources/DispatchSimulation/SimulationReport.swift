@@ -87,5 +87,9 @@ public struct SimulationReport: Sendable, Equatable, Codable {
         public var addedDelayMeanSeconds: Double?
         /// The 90th percentile of that delay, seconds.
         public var addedDelayP90Seconds: Double?
+        /// Riders picked up later than their bound (those who joined a
+        /// shared ride) or longer in the taxi than theirs: none, unless the
+        /// plan and the drive disagree.
+        public var beyondBounds: Int
     }
 }

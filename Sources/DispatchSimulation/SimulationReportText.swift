@@ -48,6 +48,7 @@ public enum SimulationReportText {
             \(pad("sharing riders' wait p90 s", 34))\(pad(seconds(with.waitP90Seconds), 14))\(pad(seconds(without.waitP90Seconds), 14))
             \(pad("added trip delay mean s", 34))\(pad(seconds(with.addedDelayMeanSeconds), 14))\(pad(seconds(without.addedDelayMeanSeconds), 14))
             \(pad("added trip delay p90 s", 34))\(pad(seconds(with.addedDelayP90Seconds), 14))\(pad(seconds(without.addedDelayP90Seconds), 14))
+            \(pad("riders beyond their bounds", 34))\(pad("\(with.beyondBounds)", 14))\(pad("\(without.beyondBounds)", 14))
 
             """
         return text

@@ -105,6 +105,7 @@ import Testing
         let delayP90 = try #require(shared["addedDelayP90Seconds"] as? Double)
         #expect(delayMean > 0 && delayP90 <= 600, "riders were delayed, none beyond 10 min: \(delayMean), \(delayP90)")
         #expect(alone["addedDelayMeanSeconds"] as? Double == 0)
+        #expect(shared["beyondBounds"] as? Int == 0, "every rider's wait and ride within its bounds: \(shared)")
         let text = try await Self.simulate(city, seed: 5, extra: extra)
         #expect(text.standardOutput.contains("sharing riders' vehicle-km"), "\(text.standardOutput)")
         #expect(try await Self.simulate(city, seed: 5, extra: extra).standardOutput == text.standardOutput, "byte for byte")

@@ -76,7 +76,7 @@ struct DriverController: Sendable {
                 case .missingClient: try await run(.missingClient(taxi, rider: rider), context)
                 }
             } catch DispatcherError.rejected(.rideStepOutOfOrder) {
-                throw Problem.conflict(Self.outOfOrder(step, view: await dispatcher.driver(taxi)))
+                throw Problem.conflict(Self.outOfOrder(step, view: await dispatcher.driver(taxi), rider: rider))
             }
             return try JSONResponse.ok(await driverJSON(taxi))
         }
@@ -93,10 +93,15 @@ struct DriverController: Sendable {
     }
 
     /// Why `step` cannot be reported now, for the driver: where the taxi's
-    /// ride stands and which calls come next, by the endpoints the driver calls.
-    static func outOfOrder(_ step: RideStep, view: DriverView) -> String {
+    /// ride (or the shared ride's rider the driver named) stands and which
+    /// calls come next, by the endpoints the driver calls.
+    static func outOfOrder(_ step: RideStep, view: DriverView, rider: RideRequestID? = nil) -> String {
         let refused = "\(endpoint(of: step)) does not apply now"
-        guard let ride = view.ride else { return "\(refused): the taxi has no ride" }
+        if let rider, view.ride?.id != rider, !view.itinerary.contains(where: { $0.request.id == rider }) {
+            return "\(refused): ride \(rider) is not one of this taxi's"
+        }
+        let named = rider.flatMap { id in view.itinerary.first { $0.request.id == id }?.request }
+        guard let ride = named ?? view.ride else { return "\(refused): the taxi has no ride" }
         let next: [RideStep]
         let stands: String
         switch ride.phase {

@@ -239,16 +239,18 @@ struct RidesController: Sendable {
             throw Problem.notFound("no open ride \(text) of yours")
         }
         let depart = clock.now
+        // On a shared ride, the other riders' stops before the pickup and before the drop-off.
+        let stops = await sharedStops(around: ride)
         var legs: [JSONValue] = []
         switch ride.phase {
         case .offered(let offer):
-            legs += leg("toPickup", from: fleet.latestPosition(of: offer.taxi)?.coordinate, to: ride.pickup, depart: depart)
+            legs += leg("toPickup", through: [fleet.latestPosition(of: offer.taxi)?.coordinate, ride.pickup], depart: depart)
         case .assigned(let taxi, _):
-            legs += leg("toPickup", from: fleet.latestPosition(of: taxi)?.coordinate, to: ride.pickup, depart: depart)
+            legs += leg("toPickup", through: [fleet.latestPosition(of: taxi)?.coordinate] + stops.beforePickup + [ride.pickup], depart: depart)
         case .waiting, .arrived, .aboard:
             break
         }
-        legs += leg("toDestination", from: ride.pickup, to: ride.destination, depart: depart)
+        legs += leg("toDestination", through: [ride.pickup] + stops.beforeDropoff + [ride.destination], depart: depart)
         let collection = JSONValue.object([
             "type": .string("FeatureCollection"),
             "rideId": .string(text),
@@ -258,11 +260,38 @@ struct RidesController: Sendable {
                         body: .init(byteBuffer: ByteBuffer(string: collection.serialized)))
     }
 
-    /// The route of one leg as a feature named `name`; none when an end is
-    /// unknown or the router cannot place it.
-    private func leg(_ name: String, from: Coordinate?, to: Coordinate?, depart: Date) -> [JSONValue] {
-        guard let from, let to, let route = try? router.route(from: from, to: to, depart: depart, includeGeometry: true) else { return [] }
-        return [RouteFeature.json(route, properties: ["leg": .string(name)])]
+    /// The route of one leg through `points` in order as a feature named
+    /// `name`; none when a point is unknown or the router cannot route a stretch.
+    private func leg(_ name: String, through points: [Coordinate?], depart: Date) -> [JSONValue] {
+        let known = points.compactMap { $0 }
+        guard known.count == points.count, known.count >= 2 else { return [] }
+        var whole: Route?
+        for (from, to) in zip(known, known.dropFirst()) {
+            guard let stretch = try? router.route(from: from, to: to, depart: depart, includeGeometry: true) else { return [] }
+            guard var joined = whole else {
+                whole = stretch
+                continue
+            }
+            joined.durationSeconds += stretch.durationSeconds
+            joined.distanceMetres += stretch.distanceMetres
+            joined.geometry += stretch.geometry.dropFirst()
+            joined.targetSnapMetres = stretch.targetSnapMetres
+            whole = joined
+        }
+        return whole.map { [RouteFeature.json($0, properties: ["leg": .string(name)])] } ?? []
+    }
+
+    /// The places of the other riders' stops `ride`'s taxi makes before its
+    /// pickup and before its drop-off, on a shared ride; none otherwise.
+    private func sharedStops(around ride: RideRequest) async -> (beforePickup: [Coordinate], beforeDropoff: [Coordinate]) {
+        guard ride.isShared, let taxi = ride.phase.taxi else { return ([], []) }
+        let itinerary = await dispatcher.driver(taxi).itinerary
+        let pickup = itinerary.firstIndex { $0.stop == ItineraryStop(ride: ride.id, kind: .pickup) }
+        guard let dropoff = itinerary.firstIndex(where: { $0.stop == ItineraryStop(ride: ride.id, kind: .dropoff) }) else { return ([], []) }
+        func places(_ range: Range<Int>) -> [Coordinate] {
+            itinerary[range].compactMap { $0.stop.kind == .pickup ? $0.request.pickup : $0.request.destination }
+        }
+        return (pickup.map { places(0..<$0) } ?? [], places(((pickup ?? -1) + 1)..<dropoff))
     }
 }
 

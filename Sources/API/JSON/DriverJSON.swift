@@ -35,7 +35,9 @@ struct DriverJSON: Codable, Equatable, Sendable {
         state = DriverStateText.text(view.record?.state ?? .offDuty)
         if !view.itinerary.isEmpty {
             let time = EngineTime(engine: view.engineTime, now: now)
-            itinerary = view.itinerary.map { ItineraryStopJSON(stop: $0.stop, request: $0.request, time: time) }
+            itinerary = view.itinerary.map {
+                ItineraryStopJSON(stop: $0.stop, request: $0.request, time: time, missingClientWait: view.missingClientWait)
+            }
         }
         guard let request = view.ride else { return }
         if case .offered(let offer) = request.phase {
@@ -63,9 +65,12 @@ struct ItineraryStopJSON: Codable, Equatable, Sendable {
     var status: String
     /// When the taxi arrived at this pickup (ISO 8601), while it waits there.
     var arrivedAt: String?
+    /// From when a missing client may be reported at this pickup (ISO 8601), while the taxi waits there.
+    var missingClientFrom: String?
 
-    /// `stop` of `request`, its times shown by `time`.
-    init(stop: ItineraryStop, request: RideRequest, time: EngineTime) {
+    /// `stop` of `request`, its times shown by `time`; a missing client may
+    /// be reported `missingClientWait` after arriving.
+    init(stop: ItineraryStop, request: RideRequest, time: EngineTime, missingClientWait: Duration) {
         rideId = request.id.description
         self.stop = stop.kind.rawValue
         point = PointJSON(stop.kind == .pickup ? request.pickup : request.destination ?? request.pickup)
@@ -74,7 +79,10 @@ struct ItineraryStopJSON: Codable, Equatable, Sendable {
         switch request.phase {
         case .arrived(_, let since):
             status = "arrived"
-            if stop.kind == .pickup { arrivedAt = FixTime.iso8601(time.wall(since)) }
+            if stop.kind == .pickup {
+                arrivedAt = FixTime.iso8601(time.wall(since))
+                missingClientFrom = FixTime.iso8601(time.wall(since + missingClientWait))
+            }
         case .aboard: status = "aboard"
         default: status = "assigned"
         }

@@ -17,7 +17,11 @@
 //   (address-field.js), "my location", the expected wait, the zone's
 //   busiest hours of the day and a meeting point's walk before asking
 //   (GET /v1/waits), then POST /v1/rides; an address the service is not
-//   sure of comes back with candidates, offered as buttons.
+//   sure of comes back with candidates, offered as buttons. With a
+//   destination the ride can be shared ("Share the ride": `shared: true`):
+//   the ride's `shared` terms are then shown with it (the most it may add to
+//   the trip alone, the latest pickup); a shared request may be given a taxi
+//   at once, already on its way with other riders.
 // - Following the ride: the push socket (GET /v1/push) drives the screen,
 //   its first message restoring it after a reload (or telling, with no ride
 //   open, that the ride ended while the socket was away: then it is read once,
@@ -112,6 +116,16 @@ function when(ms) {
 
 function metres(distance) {
   return distance < 1000 ? `${Math.round(distance)} m` : `${(distance / 1000).toFixed(1)} km`;
+}
+
+/** A time of day as HH:MM (24 h), in the browser's time zone. */
+function clockTime(ms) {
+  return new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
+}
+
+/** Seconds as whole minutes, one at least. */
+function wholeMinutes(seconds) {
+  return Math.max(1, Math.round(seconds / 60));
 }
 
 // ---------------------------------------------------------------- screens
@@ -378,6 +392,7 @@ function leave(note) {
   byId("connection").hidden = true;
   for (const id of ["reservation-list", "history-upcoming", "history-past"]) byId(id).replaceChildren();
   for (const field of [pickupField, destinationField, reservationPickupField, reservationDestinationField]) field.clear();
+  refreshShare();
   byId("summary").hidden = true;
   for (const id of ["password-result", "email-result", "email-error"]) setText(id, "");
   setText("login-note", note);
@@ -537,7 +552,19 @@ const destinationField = new AddressField(byId("destination"), searchPlaces, (pl
   mark("destination", place, "Destination");
   if (place) showChosenPlaces();
   refreshDrive();
+  refreshShare();
 });
+
+/** "Share the ride" needs a destination: offered with one; without, unticked and disabled, the hint says why. */
+function refreshShare() {
+  const box = byId("share-ride");
+  const destination = Boolean(destinationField.location());
+  box.disabled = !destination;
+  if (!destination) box.checked = false;
+  setText("share-ride-hint", destination
+    ? "Others going the same way may ride with you: your trip may take a little longer."
+    : "Give a destination to share the ride.");
+}
 
 function showChosenPlaces() {
   showOnMap([pickupField.place(), destinationField.place()].filter(Boolean));
@@ -664,6 +691,7 @@ async function requestRide(event) {
   const body = { pickup };
   const destination = destinationField.location();
   if (destination) body.destination = destination;
+  if (destination && byId("share-ride").checked) body.shared = true;
   const button = byId("request");
   button.disabled = true;
   try {
@@ -718,7 +746,18 @@ function showRide(answer) {
   if (!same) rideOpened();
   else if (ride.status !== statusBefore && ["arrived", "aboard"].includes(ride.status)) readRoute();
   if (answer.taxi) taxiReported(answer.taxi);
+  showSharedTerms();
   renderRide();
+}
+
+/** A shared ride's terms (its `shared`): the most the other riders may add to the trip alone, and the latest pickup. */
+function showSharedTerms() {
+  const terms = ride.shared;
+  byId("shared-terms").hidden = !terms;
+  setText("shared-terms", terms
+    ? `Shared ride: at most +${wholeMinutes(terms.maximumAddedDelayS)} min on your trip (alone: ${wholeMinutes(terms.directTripS)} min);`
+      + ` picked up by ${clockTime(Date.parse(terms.latestPickupAt))} at the latest`
+    : "");
 }
 
 function rideOpened() {
@@ -760,6 +799,8 @@ function forgetRide() {
   byId("ride").hidden = true;
   byId("request-form").hidden = false;
   setText("ride-places", "");
+  setText("shared-terms", "");
+  byId("shared-terms").hidden = true;
   setText("ride-error", "");
 }
 
@@ -1228,6 +1269,7 @@ byId("go-token").addEventListener("click", () => {
   go("confirm");
 });
 byId("request-form").addEventListener("submit", requestRide);
+byId("destination").addEventListener("input", refreshShare);
 byId("locate").addEventListener("click", locate);
 byId("walk-there").addEventListener("click", walkThere);
 byId("confirm-wait").addEventListener("click", confirmWait);
@@ -1241,5 +1283,6 @@ window.addEventListener("hashchange", route);
 
 await clock.read().catch(() => {});
 clock.keepReading();
+refreshShare();
 if (session.loggedIn) enter();
 route();

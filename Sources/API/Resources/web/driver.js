@@ -9,9 +9,18 @@
 // the service gives). It lists the reservations allocated to the taxi (they
 // cannot be refused) and the taxi's rides today.
 //
+// A shared ride: while the state has an `itinerary`, its stops are listed in
+// order (the passenger, the seats, pick up or drop off, the address), each
+// with the steps that apply to it, sent for that rider
+// (`/v1/driver/ride/{step}?rideId=`): a pickup on the way, "Arrived" and
+// "Aboard"; a pickup waited at, "Aboard" and "Missing client"; a drop-off
+// whose rider is aboard, "Completed". The ride shown below the list is the
+// next stop's, with its route and the demo's Drive.
+//
 // The whole state is `GET /v1/driver`: the push socket's first message
 // carries it, and after each notification (offer, offer_timed_out,
-// offer_withdrawn, taxi_joined_queue, ride_cancelled, reservation_allocated)
+// offer_withdrawn, taxi_joined_queue, ride_cancelled, reservation_allocated,
+// itinerary)
 // and every few seconds (the service marks a taxi arrived by itself, and
 // stale, without telling the driver) it is read again.
 //
@@ -55,6 +64,18 @@ const outcomeWords = {
   completed: "completed", client_missing: "client missing", cancelled: "cancelled", not_confirmed: "not confirmed",
   reservation_cancelled: "reservation cancelled", outside_zones: "outside the zones",
 };
+const stopStatusWords = {
+  pickup: { assigned: "On the way", arrived: "Waiting at the pickup", aboard: "Aboard" },
+  dropoff: { assigned: "After the pickup", arrived: "After the pickup", aboard: "Aboard: to the drop-off" },
+};
+// The steps that apply to a stop of a shared ride, by its kind and its rider's status: [step, button's text].
+const stopSteps = {
+  pickup: {
+    assigned: [["arrived", "Arrived"], ["aboard", "Aboard"]],
+    arrived: [["aboard", "Aboard"], ["missing-client", "Missing client"]],
+  },
+  dropoff: { aboard: [["completed", "Completed"]] },
+};
 const cancellationWords = {
   by_passenger: "the passenger cancelled it", not_confirmed: "the passenger did not confirm",
   outside_zones: "its pickup is outside the zones now",
@@ -77,6 +98,8 @@ let timers = [];
 let driverRead = null;
 let driverReadAgain = false;
 let busyWithAction = false;
+// The itinerary listed (as JSON), so that the list is made anew only when it changes.
+let shownItinerary = "";
 const terminal = { position: null, lastFixServiceMs: 0, gpsWatch: null, timer: null };
 const drive = { on: false, legKey: null, travelledM: 0 };
 
@@ -330,6 +353,7 @@ function render(state) {
   if (state.position) servicePosition(state.position);
   renderOffer(state.offer);
   renderRide(state.ride);
+  renderItinerary(state.itinerary?.length ? state.itinerary : null);
   showRoute(state);
   if (endedRide) readRidesToday();
 }
@@ -350,7 +374,7 @@ document.getElementById("availability").addEventListener("click", () => {
 /** One of the driver's calls; its answer is the taxi's new state, a refusal the service's words. */
 async function act(method, path, body) {
   busyWithAction = true;
-  document.querySelectorAll("#duty button, #offer button, #ride .buttons button").forEach((button) => { button.disabled = true; });
+  document.querySelectorAll("#duty button, #offer button, #ride .buttons button, #itinerary button").forEach((button) => { button.disabled = true; });
   showMessage("", "");
   try {
     const answer = await session.call(method, path, body, { idempotent: true });
@@ -417,7 +441,8 @@ function renderRide(ride) {
     showDriveButton();
     return;
   }
-  setText("ride-title", ride.reservationId ? `Ride ${ride.rideId} (reservation ${ride.reservationId})` : `Ride ${ride.rideId}`);
+  const name = ride.reservationId ? `${ride.rideId} (reservation ${ride.reservationId})` : ride.rideId;
+  setText("ride-title", driver.itinerary ? `Next stop: ride ${name}` : `Ride ${name}`);
   setText("ride-status", rideStatusWords[ride.status] || ride.status);
   showPlace("ride-pickup", ride.pickup);
   showPlace("ride-destination", ride.destination);
@@ -428,12 +453,76 @@ function renderRide(ride) {
     "missing-client": ride.status === "arrived" && missingClientWaitLeftS(ride) <= 0,
   };
   for (const [id, on] of Object.entries(enabled)) document.getElementById(id).disabled = busyWithAction || !on;
+  // On a shared ride the steps are the itinerary's, each for its rider.
+  document.getElementById("ride-steps").hidden = Boolean(driver.itinerary);
   showDriveButton();
   tick();
 }
 
 for (const [id, step] of [["arrived", "arrived"], ["aboard", "aboard"], ["completed", "completed"], ["missing-client", "missing-client"]]) {
   document.getElementById(id).addEventListener("click", () => act("POST", `/v1/driver/ride/${step}`));
+}
+
+// ---- A shared ride's itinerary ----
+
+/** The stops still to make, in order, each with the steps that apply to it; null: no shared ride. */
+function renderItinerary(stops) {
+  document.getElementById("shared-ride").hidden = !stops;
+  const key = stops ? JSON.stringify(stops) : "";
+  if (key !== shownItinerary) {
+    shownItinerary = key;
+    document.getElementById("itinerary").replaceChildren(...(stops || []).map(stopItem));
+  }
+  document.querySelectorAll("#itinerary button").forEach((button) => { button.disabled = busyWithAction; });
+  tick();
+}
+
+/** One stop as a list item: pick up or drop off, the passenger and seats, the address, the rider's status, its steps. */
+function stopItem(stop) {
+  const item = document.createElement("li");
+  item.dataset.rideId = stop.rideId;
+  item.dataset.stop = stop.stop;
+  const head = document.createElement("p");
+  const kind = document.createElement("strong");
+  kind.className = "stop-kind";
+  kind.textContent = stop.stop === "pickup" ? "Pick up" : "Drop off";
+  head.append(kind, ` ${stop.passengerId}, ${stop.seats} ${stop.seats === 1 ? "seat" : "seats"} (ride ${stop.rideId})`);
+  const place = document.createElement("p");
+  place.textContent = coordinates(stop.point);
+  placeLabel(stop.point).then((label) => { place.textContent = label; });
+  const status = document.createElement("p");
+  status.className = "stop-status";
+  status.textContent = stopStatusText(stop);
+  item.append(head, place, status);
+  const steps = stopSteps[stop.stop][stop.status] || [];
+  if (steps.length) {
+    const buttons = document.createElement("div");
+    buttons.className = "buttons";
+    buttons.append(...steps.map(([step, text]) => stepButton(stop, step, text)));
+    item.append(buttons);
+  }
+  return item;
+}
+
+function stopStatusText(stop) {
+  const words = stopStatusWords[stop.stop][stop.status] || stop.status;
+  return stop.arrivedAt && stop.status === "arrived" && stop.stop === "pickup" ? `${words} since ${clockTime(stop.arrivedAt)}` : words;
+}
+
+/** A step's button for one rider's stop: it reports the step for that rider. */
+function stepButton(stop, step, text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.dataset.step = step;
+  button.textContent = text;
+  button.setAttribute("aria-label", `${text}: ${stop.passengerId}, ride ${stop.rideId}`);
+  button.addEventListener("click", () => act("POST", `/v1/driver/ride/${step}?rideId=${encodeURIComponent(stop.rideId)}`));
+  return button;
+}
+
+/** The button of `step` at the stop of ride `rideId` (`pickup` or `dropoff`), when the itinerary shows it. */
+function stopButton(rideId, stop, step) {
+  return document.querySelector(`#itinerary li[data-ride-id="${CSS.escape(rideId)}"][data-stop="${stop}"] button[data-step="${step}"]`);
 }
 
 /** The seconds (service time) until a missing client may be reported: the service says from when (`missingClientFrom`). */
@@ -527,8 +616,14 @@ function tick() {
   let missingClientText = "";
   if (ride && ride.status === "arrived") {
     const left = missingClientWaitLeftS(ride);
-    missingClientText = left > 0 ? `Missing client can be reported in ${countdownText(left)}` : "";
-    document.getElementById("missing-client").disabled = busyWithAction || left > 0;
+    const who = driver.itinerary ? ` for ride ${ride.rideId}` : "";
+    missingClientText = left > 0 ? `Missing client${who} can be reported in ${countdownText(left)}` : "";
+    if (!driver.itinerary) document.getElementById("missing-client").disabled = busyWithAction || left > 0;
+  }
+  // Each rider waited at on a shared ride: its "Missing client" from its own time.
+  for (const stop of driver?.itinerary || []) {
+    const button = stop.stop === "pickup" && stop.status === "arrived" && stopButton(stop.rideId, "pickup", "missing-client");
+    if (button) button.disabled = busyWithAction || missingClientWaitLeftS(stop) > 0;
   }
   setText("missing-client-countdown", missingClientText);
 }
