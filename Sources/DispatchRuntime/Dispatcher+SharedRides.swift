@@ -5,6 +5,16 @@ import Routing
 import ServiceClock
 import Zones
 
+/// What a shared request would be told before it is made (SPEC D10).
+public struct SharedQuote: Sendable, Equatable {
+    /// The taxi on a shared ride it would join; nil: it would be served alone.
+    public let joining: TaxiID?
+    /// How soon a taxi would come; nil when there is no estimate.
+    public let pickupIn: Duration?
+    /// The most its trip may take beyond the trip alone.
+    public let maximumAddedDelay: Duration
+}
+
 /// Shared rides on the dispatcher (SPEC D10): matching a shared request to
 /// a taxi already on a shared ride before the request reaches the engine,
 /// so that the log holds the decision and a replay makes the same; and
@@ -28,13 +38,10 @@ extension Dispatcher {
         let now = engineTime
         let answeredBefore = idempotencyKey.map { answered[$0] != nil } ?? false
         let match = answeredBefore || zone == nil
-            ? nil : matchSharedRider(from: pickup, to: destination, seats: seats ?? 1, directTrip: directTrip, now: now)
-        let join = match.flatMap { match -> RideSharing.Join? in
-            let pickupIn = match.insertion.pickupAt - now
-            let alone = zone.flatMap { expectedWait(at: pickup, in: $0) }
-            guard rules.sharing.joins(sharedPickupIn: pickupIn, aloneIn: alone) else { return nil }
-            return RideSharing.Join(
-                taxi: match.taxi, pickupIndex: match.insertion.pickupIndex, dropoffIndex: match.insertion.dropoffIndex, eta: pickupIn)
+            ? nil : sharedMatch(from: pickup, in: zone, to: destination, seats: seats ?? 1, directTrip: directTrip, now: now)
+        let join = match.map {
+            RideSharing.Join(
+                taxi: $0.taxi, pickupIndex: $0.insertion.pickupIndex, dropoffIndex: $0.insertion.dropoffIndex, eta: $0.insertion.pickupAt - now)
         }
         let command = DispatchCommand.request(
             passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats,
@@ -47,6 +54,32 @@ extension Dispatcher {
             tellWaitingRiders(of: join.taxi)
         }
         return try await durable(events, durability)
+    }
+
+    /// What a shared request from `pickup` in `zone` to `destination` would
+    /// be told now, without making it (SPEC D10): when a taxi comes, either
+    /// one on a shared ride it would join or, when none would, the zone's
+    /// expected wait alone (nil: no estimate); and the most its trip may
+    /// take beyond `directTrip`.
+    public func sharedQuote(
+        from pickup: Coordinate, in zone: ZoneID, to destination: Coordinate, seats: Int, directTrip: Duration
+    ) -> SharedQuote {
+        let now = engineTime
+        let match = sharedMatch(from: pickup, in: zone, to: destination, seats: seats, directTrip: directTrip, now: now)
+        return SharedQuote(
+            joining: match?.taxi, pickupIn: match.map { $0.insertion.pickupAt - now } ?? expectedWait(at: pickup, in: zone),
+            maximumAddedDelay: rules.sharing.longestRide(direct: directTrip) - directTrip)
+    }
+
+    /// The taxi on a shared ride a rider from `pickup` in `zone` would join,
+    /// when one can take it and comes no more than
+    /// ``SharingRules/longerWaitToShare`` later than a taxi of its own.
+    private func sharedMatch(
+        from pickup: Coordinate, in zone: ZoneID?, to destination: Coordinate, seats: Int, directTrip: Duration, now: Duration
+    ) -> SharedRideMatcher.Match? {
+        guard let match = matchSharedRider(from: pickup, to: destination, seats: seats, directTrip: directTrip, now: now) else { return nil }
+        let alone = zone.flatMap { expectedWait(at: pickup, in: $0) }
+        return rules.sharing.joins(sharedPickupIn: match.insertion.pickupAt - now, aloneIn: alone) ? match : nil
     }
 
     /// The best match for a rider of `seats` among the taxis on shared

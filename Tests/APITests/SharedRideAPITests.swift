@@ -34,14 +34,22 @@ import TestSupport
             #expect(asked.status == .created, "\(asked.body.map { "\($0)" } ?? "")")
             let patRide = try #require(asked["rideId"])
             #expect(asked.body?["shared"]?["maximumAddedDelayS"]?.scalarText.flatMap(Double.init).map { $0 > 0 } == true, "\(asked)")
+            let alone = try await client.call(.get, "/v1/waits?lon=-73.984&lat=40.756&to=-73.976,40.764", token: sam)
+            #expect(alone.body?["shared"]?["joinsSharedRide"]?.scalarText == "false", "no taxi on a shared ride yet: \(alone)")
             let accepted = try await client.call(.post, "/v1/driver/offer/accept", token: driver)
             #expect(try accepted.list("itinerary").map { $0["stop"]?.scalarText } == ["pickup", "dropoff"])
+
+            // Before asking, sam is told what a shared ride would be: T1 coming, and the trip's bound.
+            let quote = try await client.call(.get, "/v1/waits?lon=-73.984&lat=40.756&to=-73.976,40.764", token: sam)
+            #expect(quote.body?["shared"]?["joinsSharedRide"]?.scalarText == "true", "\(quote)")
+            let quoted = try #require(quote.body?["shared"]?["expectedPickupS"]?.scalarText.flatMap(Double.init))
+            #expect(quote.body?["shared"]?["maximumAddedDelayS"]?.scalarText.flatMap(Double.init).map { $0 > 0 } == true)
 
             let joined = try await client.call(.post, "/v1/rides", token: sam, json: Self.second)
             #expect(joined.status == .created)
             let samRide = try #require(joined["rideId"])
             #expect(joined["status"] == "assigned" && joined["taxiId"] == "T1", "joined T1 at once: \(joined)")
-            #expect(joined["etaS"].flatMap(Double.init).map { $0 > 0 } == true)
+            #expect(joined["etaS"].flatMap(Double.init).map { abs($0 - quoted) < 2 } == true, "told \(quoted) s before: \(joined)")
             #expect(joined.body?["shared"]?["latestPickupAt"]?.scalarText != nil)
 
             // Sam's way to the pickup goes by the stops before it, as its ETA does.

@@ -41,6 +41,7 @@ TAXI_STAND = (-73.9880, 40.7460)
 ADA_TRIP = (("2 West 34th", "2 West 34th Street, 10001"), ("1 Rockefeller", "1 Rockefeller Plaza, 10020"))
 BOB_TRIP = (("9 West 35th", "9 West 35th Street, 10018"), ("7 West 43rd", "7 West 43rd Street, New York 10036"))
 TERMS = re.compile(r"Shared ride: at most \+(\d+) min on your trip \(alone: (\d+) min\); picked up by (\d\d:\d\d) at the latest")
+QUOTE = re.compile(r"Shared: a taxi in about .+(, already on a ride going your way)?; at most \+\d+ min on your trip \(alone: \d+ min\)\.")
 # A place the driver's app names by its coordinates (no address near): the page shows them.
 DRIVER_EXPECTED_FAILED_LOADS = [
     r"/v1/places/reverse\?\S* - Failed to load resource: the server responded with a status of 404",
@@ -73,15 +74,18 @@ def apps(browser_tools, city):
         yield PassengerApp(ada_phone, city.origin), PassengerApp(bob_phone, city.origin), DriverApp(tablet, city.origin)
 
 
-def ask_for_a_shared_ride(app, trip, screenshot=None):
-    """Chooses the trip's pickup and destination by suggestions, ticks "Share the ride" (saving the form as
-    `screenshot`, if named) and asks."""
+def ask_for_a_shared_ride(app, trip, joins, screenshot=None):
+    """Chooses the trip's pickup and destination by suggestions, ticks "Share the ride", waits for what a shared
+    ride would be told before asking (a taxi already on a ride going that way when `joins`), saves the form as
+    `screenshot`, if named, and asks."""
     (pickup_typed, pickup), (destination_typed, destination) = trip
     app.choose_suggestion("pickup", pickup_typed, pickup)
     app.choose_suggestion("destination", destination_typed, destination)
     wait_until("sharing is offered once the destination is given", lambda: app.find("#share-ride").is_enabled())
     app.tap("#share-ride")
     assert app.find("#share-ride").is_selected()
+    quote = app.wait_text("the shared ride's terms are told before asking", "share-quote", QUOTE.fullmatch)
+    assert ("already on a ride going your way" in quote) == joins, quote
     if screenshot:
         app.screenshot(screenshot)
     app.tap("#request")
@@ -137,7 +141,7 @@ def test_two_passengers_share_a_taxi_boarded_and_dropped_by_the_itinerary_button
     assert not ada.find("#share-ride").is_enabled()
     assert ada.text("share-ride-hint") == "Give a destination to share the ride."
     ada.assert_named_controls("request without a destination")
-    ask_for_a_shared_ride(ada, ADA_TRIP, "app-shared-request.png")
+    ask_for_a_shared_ride(ada, ADA_TRIP, joins=False, screenshot="app-shared-request.png")
     ada_ride = check_terms(ada, port, "ada")
     assert ada.text("ride-places") == f"From {ADA_TRIP[0][1]} to {ADA_TRIP[1][1]}"
 
@@ -154,7 +158,7 @@ def test_two_passengers_share_a_taxi_boarded_and_dropped_by_the_itinerary_button
 
     # Bob, a block on and going the same way, joins the taxi at once: its ETA and his terms.
     bob.log_in("bob")
-    ask_for_a_shared_ride(bob, BOB_TRIP)
+    ask_for_a_shared_ride(bob, BOB_TRIP, joins=True)
     bob.wait_text("Bob's taxi is on its way", "ride-status", lambda text: text == f"Taxi {TAXI} is on its way")
     bob.wait_text("Bob's app shows the ETA", "ride-detail", lambda text: re.fullmatch(r"Arrives in about \d+ min\.|Arriving now\.", text))
     bob_ride = check_terms(bob, port, "bob")

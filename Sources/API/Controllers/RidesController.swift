@@ -72,7 +72,7 @@ struct RidesController: Sendable {
             }
             events = try await dispatcher.requestShared(
                 passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats,
-                directTrip: try directTrip(from: pickup, to: destination), idempotencyKey: context.idempotencyKey)
+                directTrip: try router.directTrip(from: pickup, to: destination, depart: clock.now), idempotencyKey: context.idempotencyKey)
         } else {
             events = try await dispatcher.execute(
                 .request(passenger, pickup: pickup, zone: zone, destination: destination, walk: walk, seats: seats),
@@ -90,18 +90,6 @@ struct RidesController: Sendable {
         ride.pickupAddress = resolvedPickup.understood
         ride.destinationAddress = resolvedDestination?.understood
         return try JSONResponse.created(ride, location: location)
-    }
-
-    /// The drive from `pickup` to `destination` alone, now: what a shared
-    /// rider's added delay is bounded by.
-    /// - Throws: ``Problem`` 422 when the router has no route between them.
-    private func directTrip(from pickup: Coordinate, to destination: Coordinate) throws -> Duration {
-        do {
-            let route = try router.route(from: pickup, to: destination, depart: clock.now)
-            return .milliseconds(Int64((route.durationSeconds * 1000).rounded()))
-        } catch {
-            throw Problem.unprocessable("no road leads from the pickup to the destination (\(error)); a shared ride needs one")
-        }
     }
 
     /// Ride `id` as its history tells it. A retried request whose first

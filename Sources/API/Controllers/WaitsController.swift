@@ -1,5 +1,6 @@
 import DispatchRuntime
 import FixRecords
+import Fleet
 import Foundation
 import GeoKit
 import Hummingbird
@@ -28,12 +29,15 @@ struct WaitsController: Sendable {
         reachability.get(use: reach)
     }
 
-    /// `GET /v1/waits?lon=&lat=` → `{"zoneId", "expectedWaitS", "meetingPoint"?}`:
+    /// `GET /v1/waits?lon=&lat=[&to=LON,LAT&seats=N]` → `{"zoneId", "expectedWaitS", "meetingPoint"?, "shared"?}`:
     /// the time until a taxi can be offered a request there plus that
     /// taxi's drive (absent when the zone has neither a free taxi nor a
     /// recent arrival rate); where no taxi can stop there, the meeting point
     /// a request would be served at, with the walk to it, and the wait
-    /// there (SPEC R5). 404 outside the service area.
+    /// there (SPEC R5). With a destination `to`, what a shared ride there
+    /// would be told now (D10): when its taxi would come, whether it would
+    /// join a shared ride, the most its trip may take beyond the trip alone.
+    /// 404 outside the service area.
     @Sendable func wait(_ request: Request, context: APIRequestContext) async throws -> Response {
         _ = try context.requireCaller(in: Set(Role.allCases))
         let point = try request.queryPoint()
@@ -47,10 +51,18 @@ struct WaitsController: Sendable {
         for suggestion in shorter {
             shorterWaits.append(ShorterWaitJSON(suggestion, busyHours: await busyHours.busiest(in: suggestion.zone.id)))
         }
+        var shared: SharedQuoteJSON?
+        if request.uri.queryParameters.get("to") != nil {
+            let destination = try request.queryPoint("to")
+            let seats = try request.queryCount("seats", in: 1...DeviceRegistry.maximumSeats, default: 1)
+            let direct = try router.directTrip(from: pickup, to: destination, depart: clock.now)
+            shared = SharedQuoteJSON(
+                await dispatcher.sharedQuote(from: pickup, in: zone.id, to: destination, seats: seats, directTrip: direct), directTrip: direct)
+        }
         return try JSONResponse.ok(WaitJSON(
             zoneId: zone.id.text, name: zone.name, expectedWaitS: wait.map(JSONWriter.roundedSeconds),
             meetingPoint: walk.map { MeetingPointJSON(stop: pickup, walk: $0) }, shorterWaits: shorterWaits,
-            busyHours: await busyHours.busiest(in: zone.id)))
+            busyHours: await busyHours.busiest(in: zone.id), shared: shared))
     }
 
     /// `GET /v1/reachability?from=LON,LAT&to=LON,LAT&leave=ISO&arriveBy=ISO`:
@@ -130,6 +142,31 @@ struct WaitJSON: Encodable, Sendable {
     var shorterWaits: [ShorterWaitJSON]
     /// The zone's busiest hours of the city's day over the last four weeks, in the day's order.
     var busyHours: [BusyHours.Hour]
+    /// With a destination: what a shared ride would be told now.
+    var shared: SharedQuoteJSON?
+}
+
+/// What a shared ride from the point would be told now (SPEC D10), before
+/// the passenger asks: when its taxi would come, whether it would join a
+/// taxi already on a shared ride, and its trip's bounds.
+struct SharedQuoteJSON: Encodable, Sendable {
+    /// Seconds until its taxi would come; absent when there is no estimate.
+    var expectedPickupS: Double?
+    /// True when it would join a taxi already on a shared ride (then the
+    /// pickup is that taxi's), false when it would be served alone.
+    var joinsSharedRide: Bool
+    /// The trip alone, seconds.
+    var directTripS: Double
+    /// The most the ride may take beyond the trip alone, seconds.
+    var maximumAddedDelayS: Double
+
+    /// The JSON of `quote` for a trip of `directTrip` alone.
+    init(_ quote: SharedQuote, directTrip: Duration) {
+        expectedPickupS = quote.pickupIn.map(JSONWriter.roundedSeconds)
+        joinsSharedRide = quote.joining != nil
+        directTripS = JSONWriter.roundedSeconds(directTrip)
+        maximumAddedDelayS = JSONWriter.roundedSeconds(quote.maximumAddedDelay)
+    }
 }
 
 /// A nearby zone worth the walk: where to go, how long the walk, the wait there.

@@ -547,6 +547,7 @@ const pickupField = new AddressField(byId("pickup"), searchPlaces, (place) => {
   if (place) showChosenPlaces();
   refreshWait();
   refreshDrive();
+  refreshShareQuote();
 });
 const destinationField = new AddressField(byId("destination"), searchPlaces, (place) => {
   mark("destination", place, "Destination");
@@ -564,6 +565,34 @@ function refreshShare() {
   setText("share-ride-hint", destination
     ? "Others going the same way may ride with you: your trip may take a little longer."
     : "Give a destination to share the ride.");
+  refreshShareQuote();
+}
+
+/** With "Share the ride" ticked and both places chosen, what a shared ride would be told now (GET /v1/waits with
+ * `to`): when its taxi would come (one already on a ride going this way, or one of its own) and the most the
+ * other riders may add to the trip alone; told before asking. */
+async function refreshShareQuote() {
+  const pickup = pickupField.place(), destination = destinationField.place();
+  const wanted = byId("share-ride").checked && pickup && destination && !ride;
+  byId("share-quote").hidden = !wanted;
+  if (!wanted) {
+    setText("share-quote", "");
+    return;
+  }
+  const at = (place) => `${place.lon.toFixed(7)},${place.lat.toFixed(7)}`;
+  let quote;
+  try {
+    quote = (await session.call("GET", `/v1/waits?lon=${pickup.lon.toFixed(7)}&lat=${pickup.lat.toFixed(7)}&to=${at(destination)}`)).shared;
+  } catch (error) {
+    if (pickupField.place() === pickup && destinationField.place() === destination) setText("share-quote", error.message);
+    return;
+  }
+  if (pickupField.place() !== pickup || destinationField.place() !== destination || !quote) return;
+  const taxi = typeof quote.expectedPickupS === "number"
+    ? `a taxi in about ${spokenDuration(quote.expectedPickupS)}${quote.joinsSharedRide ? ", already on a ride going your way" : ""}`
+    : "the wait is not known yet";
+  setText("share-quote", `Shared: ${taxi}; at most +${wholeMinutes(quote.maximumAddedDelayS)} min on your trip`
+    + ` (alone: ${wholeMinutes(quote.directTripS)} min).`);
 }
 
 function showChosenPlaces() {
@@ -1270,6 +1299,7 @@ byId("go-token").addEventListener("click", () => {
 });
 byId("request-form").addEventListener("submit", requestRide);
 byId("destination").addEventListener("input", refreshShare);
+byId("share-ride").addEventListener("change", refreshShareQuote);
 byId("locate").addEventListener("click", locate);
 byId("walk-there").addEventListener("click", walkThere);
 byId("confirm-wait").addEventListener("click", confirmWait);
