@@ -136,7 +136,8 @@ public enum DispatchNotices {
                 notice.destination = request.destination.map(NoticePoint.init)
             }
             recipients.append(recipient(taxi: taxi))
-        case .offerAccepted(let id, let taxi, let eta):
+        case .offerAccepted(let id, let taxi, let eta), .riderJoined(let id, let taxi, let eta):
+            // A shared rider who joins a taxi hears of it as any passenger whose offer was accepted.
             notice.kind = "taxi_assigned"
             ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
@@ -178,11 +179,6 @@ public enum DispatchNotices {
             }
             ride(id, tellingPassenger: true)
             notice.taxiId = taxi.text
-        case .riderJoined(let id, let taxi, let eta):
-            notice.kind = "taxi_assigned"
-            ride(id, tellingPassenger: true)
-            notice.taxiId = taxi.text
-            notice.etaS = eta.map(JSONWriter.roundedSeconds)
         case .itineraryChanged(let taxi, let stops):
             notice.kind = "itinerary"
             notice.taxiId = taxi.text

@@ -110,8 +110,8 @@ final class SimulatedTaxi {
         case .toPickup(let ride, let destination):
             course.stop(at: end)
             await arrive(for: ride, destination: destination, at: end)
-        case .toDestination:
-            let answer = await call("POST", "/v1/driver/ride/completed")
+        case .toDestination(let ride):
+            let answer = await call("POST", "/v1/driver/ride/completed?rideId=\(ride)")
             if answer?.status == 200 { context.tally.completed() }
             becomeFree(at: end)
         default:
@@ -122,14 +122,14 @@ final class SimulatedTaxi {
     /// At the pickup: reports arrival (the service may have seen it first),
     /// then the passenger aboard and the drive to the destination, or a missing passenger.
     private func arrive(for ride: String, destination: Coordinate?, at now: Double) async {
-        let arrived = await call("POST", "/v1/driver/ride/arrived")
+        let arrived = await call("POST", "/v1/driver/ride/arrived?rideId=\(ride)")
         guard arrived?.status == 200 || arrived?.status == 409 else { return becomeFree(at: now) }
         context.tally.taxiArrived(for: ride, at: context.clock.date(at: now))
         if choices.nextUnit() < context.settings.missingRate {
             phase = .missingPassenger(ride: ride)
             return
         }
-        let aboard = await call("POST", "/v1/driver/ride/aboard")
+        let aboard = await call("POST", "/v1/driver/ride/aboard?rideId=\(ride)")
         guard aboard?.status == 200 else { return becomeFree(at: now) }
         phase = .toDestination(ride: ride)
         let target = destination ?? context.trips.place(using: &choices)
@@ -170,8 +170,8 @@ final class SimulatedTaxi {
         case .toPickup(let ride, _):
             guard let driver = await call("GET", "/v1/driver")?.json else { return }
             if (driver["ride"] as? [String: Any])?["rideId"] as? String != ride { becomeFree(at: now) }
-        case .missingPassenger:
-            let answer = await call("POST", "/v1/driver/ride/missing-client")
+        case .missingPassenger(let ride):
+            let answer = await call("POST", "/v1/driver/ride/missing-client?rideId=\(ride)")
             if answer?.status == 200 {
                 context.tally.missingPassenger()
                 becomeFree(at: now)
