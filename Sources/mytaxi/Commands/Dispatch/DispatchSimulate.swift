@@ -24,8 +24,8 @@ extension Mytaxi {
 
                 With --shared-share P, that share of passengers asks to share the taxi: each is matched \
                 with the service's matcher to a taxi already on a shared ride (within every rider's \
-                bounds: 10 min of wait, 50 % and at most 10 min of added trip) or served alone and \
-                joined later. The same demand is run again without sharing, and the report compares \
+                bounds: 10 min of wait, 50 % and at most 10 min of added trip; at most 2 min later \
+                than a taxi of its own) or served alone and joined later. The same demand is run again without sharing, and the report compares \
                 the two: vehicle-kilometres and hours of the fleet and of the riders who asked to \
                 share, their waits and added delay, and requests served. The matching time per \
                 request (p50, p99) goes to standard error, as it is a measure of this machine.
