@@ -38,6 +38,8 @@ public struct DriverView: Sendable, Equatable {
     /// On a shared ride, its stops still to make, each with its rider's request (SPEC D10); empty otherwise.
     public let itinerary: [(stop: ItineraryStop, request: RideRequest)]
 
+    /// Two views of the same taxi, ride, queue place, time and itinerary
+    /// (written out, since the itinerary's pairs are tuples).
     public static func == (lhs: DriverView, rhs: DriverView) -> Bool {
         (lhs.record, lhs.ride, lhs.queuePosition, lhs.engineTime, lhs.missingClientWait)
             == (rhs.record, rhs.ride, rhs.queuePosition, rhs.engineTime, rhs.missingClientWait)
