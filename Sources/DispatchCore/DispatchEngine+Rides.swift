@@ -22,7 +22,9 @@ extension DispatchEngine {
     }
 
     /// The passenger got in (the driver may skip reporting the arrival).
-    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and nobody is aboard yet.
+    /// - Throws: ``DispatchError/rideStepOutOfOrder(_:_:)`` unless the ride was accepted and nobody is aboard yet;
+    ///   on a shared ride, ``DispatchError/noRoomAboard(_:_:)`` for a rider boarded out of turn who leaves
+    ///   no room for the parties to be picked up before it.
     public mutating func passengerAboard(_ taxi: TaxiID, rider: RideRequestID? = nil, now: Duration) throws(DispatchError) -> [DispatchEvent] {
         try recording { (engine: inout DispatchEngine) throws(DispatchError) in
             if engine.isOnSharedRide(taxi) { return try engine.sharedAboard(taxi, rider: rider, now: now) }

@@ -1,4 +1,5 @@
 import FixRecords
+import Fleet
 
 /// Shared rides (SPEC D10): a taxi carrying riders who asked to share
 /// keeps an itinerary of their pickups and drop-offs, and the driver's
@@ -82,19 +83,24 @@ extension DispatchEngine {
         emitted.append(.taxiArrived(id, taxi: taxi))
     }
 
-    /// A rider got in: the pickup is made.
+    /// A rider got in: the pickup is made. A rider named out of turn may
+    /// board only when the seats still fit every stop before its own.
     mutating func sharedAboard(_ taxi: TaxiID, rider: RideRequestID?, now: Duration) throws(DispatchError) {
         let found = try sharedStop(of: taxi, .pickup, rider: rider, for: .passengerAboard)
         let id = found.ride
         switch state.requests[id]?.phase {
         case .assigned, .arrived:
+            var stops = found.stops
+            stops.remove(at: found.index)
+            // A rider picked up out of turn rides along to every pickup before its own was planned.
+            guard seatsFit(stops, capacity: state.taxis[taxi]?.seats ?? DeviceRegistry.defaultSeats) else {
+                throw .noRoomAboard(taxi, id)
+            }
             state.requests.modify(id) {
                 $0.phase = .aboard(taxi: taxi)
                 $0.sharedRider?.pickedUpAt = now
             }
             emitted.append(.passengerAboard(id, taxi: taxi))
-            var stops = found.stops
-            stops.remove(at: found.index)
             setItinerary(of: taxi, to: stops, now: now)
         default:
             throw .rideStepOutOfOrder(taxi, .passengerAboard)

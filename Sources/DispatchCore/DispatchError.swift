@@ -28,6 +28,9 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
     case reservationNotAwaitingTaxi(ReservationID)
     /// The taxi is not free (available, reporting, in a queue) to take a reservation.
     case taxiNotFree(TaxiID)
+    /// On a shared ride, this rider's party boarding now would leave no room
+    /// for the riders to be picked up before those aboard get out (D10).
+    case noRoomAboard(TaxiID, RideRequestID)
 
     public var description: String {
         switch self {
@@ -45,6 +48,8 @@ public enum DispatchError: Error, Equatable, Sendable, CustomStringConvertible {
             "reservation \(reservation) could be cancelled only until \(deadline.formatted(.iso8601))"
         case .reservationNotAwaitingTaxi(let reservation): "reservation \(reservation) does not await a taxi"
         case .taxiNotFree(let taxi): "taxi \(taxi) is not free"
+        case .noRoomAboard(let taxi, let ride):
+            "taxi \(taxi) has no room for the party of \(ride) before other riders get out: pick it up where the itinerary says"
         }
     }
 }

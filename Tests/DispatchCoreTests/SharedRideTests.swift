@@ -70,6 +70,23 @@ import Zones
         #expect(harness.snapshot.requests.isEmpty)
     }
 
+    /// A rider boarded out of turn rides along to the pickups planned before
+    /// its own: refused when those parties would then not fit.
+    @Test func aRiderBoardedOutOfTurnMustLeaveRoomForThoseBeforeIt() throws {
+        var (harness, first) = try sharedRide(firstParty: 3)
+        let second = try #require(harness.sharedRequest(
+            "p2", in: "230", seats: 2, join: .init(taxi: "A", pickupIndex: 2, dropoffIndex: 3, eta: .seconds(600))).id)
+        let before = harness.snapshot
+        #expect(throws: DispatchError.noRoomAboard("A", second)) {
+            try harness.engine.passengerAboard("A", rider: second, now: harness.now)
+        }
+        #expect(harness.snapshot == before)
+        _ = try harness.engine.passengerAboard("A", rider: first, now: harness.now)
+        _ = try harness.engine.completed("A", rider: first, now: harness.now)
+        #expect(try harness.engine.passengerAboard("A", rider: second, now: harness.now).first == .passengerAboard(second, taxi: "A"),
+                "once the party of 3 is out, the party of 2 fits")
+    }
+
     @Test func aMissingRiderDropsOnlyItsOwnStops() throws {
         var (harness, first) = try sharedRide()
         let second = try #require(harness.sharedRequest(
