@@ -186,7 +186,7 @@ public enum DispatchNotices {
                 context.request(stop.ride).map { request in
                     NoticeStop(
                         rideId: stop.ride.description, stop: stop.kind.rawValue,
-                        point: NoticePoint(stop.kind == .pickup ? request.pickup : request.destination ?? request.pickup))
+                        point: NoticePoint(request.place(of: stop.kind) ?? request.pickup))
                 }
             }
             recipients.append(recipient(taxi: taxi))

@@ -108,7 +108,7 @@ extension Dispatcher {
         var riders: [RideRequestID: SharedRider] = [:]
         var previous = now
         for (stop, arrival) in zip(record.itinerary, arrivals) {
-            guard let request = snapshot.requests[stop.ride], let rider = request.sharedRider, let at = Self.place(of: stop, request) else {
+            guard let rider = snapshot.requests[stop.ride]?.sharedRider, let at = snapshot.place(of: stop) else {
                 return nil
             }
             itinerary.append((stop.ride, stop.kind, at, max(.zero, arrival - previous)))
@@ -118,11 +118,6 @@ extension Dispatcher {
         let standing = if let first = record.itinerary.first, case .arrived = snapshot.requests[first.ride]?.phase { 1 } else { 0 }
         return SharingCandidate(
             taxi: taxi, position: position, capacity: record.seats, itinerary: itinerary, riders: riders, committedStops: standing)
-    }
-
-    /// Where `stop` of `request` is: the pickup or the destination.
-    static func place(of stop: ItineraryStop, _ request: RideRequest) -> Coordinate? {
-        stop.kind == .pickup ? request.pickup : request.destination
     }
 
     /// After an accepted offer in `events`: a shared request's taxi is
@@ -156,9 +151,9 @@ extension Dispatcher {
     func trackSharedRides() async {
         let snapshot = engine.snapshot
         let now = engineTime
-        for (taxi, record) in snapshot.taxis.sorted(by: { $0.key < $1.key }) where !record.itinerary.isEmpty {
+        for (taxi, record) in snapshot.taxis.filter({ !$0.value.itinerary.isEmpty }).sorted(by: { $0.key < $1.key }) {
             guard let first = record.itinerary.first, let request = snapshot.requests[first.ride],
-                  let target = Self.place(of: first, request), let position = positions.position(of: taxi) else { continue }
+                  let target = request.place(of: first.kind), let position = positions.position(of: taxi) else { continue }
             if first.kind == .pickup, case .assigned = request.phase, position.haversineDistance(to: target) <= Self.arrivalRadiusMetres {
                 _ = try? await execute(.arrived(taxi, rider: first.ride))
                 continue
@@ -178,7 +173,7 @@ extension Dispatcher {
     /// between the others.
     private func planAgain(_ taxi: TaxiID, stops: [ItineraryStop], firstArrival: Duration, in snapshot: DispatchSnapshot) {
         guard let router = sharing?.router else { return }
-        let places = stops.compactMap { stop in snapshot.requests[stop.ride].flatMap { Self.place(of: stop, $0) } }
+        let places = stops.compactMap(snapshot.place(of:))
         guard places.count == stops.count else { return }
         var arrivals = [firstArrival]
         for (from, to) in zip(places, places.dropFirst()) {

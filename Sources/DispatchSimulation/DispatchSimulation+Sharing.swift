@@ -35,7 +35,7 @@ extension DispatchSimulation {
         defer { matchingMilliseconds.append((ContinuousClock.now - started) / .milliseconds(1)) }
         let snapshot = engine.snapshot
         let nearest = sharedLegs.keys.sorted().compactMap { taxi -> (taxi: TaxiID, metres: Double)? in
-            guard let stop = snapshot.taxis[taxi]?.itinerary.first, let at = place(of: stop, in: snapshot) else { return nil }
+            guard let stop = snapshot.taxis[taxi]?.itinerary.first, let at = snapshot.place(of: stop) else { return nil }
             return (taxi, at.haversineDistance(to: pickup))
         }.sorted { ($0.metres, $0.taxi) < ($1.metres, $1.taxi) }.prefix(Self.sharingCandidates)
         let candidates = nearest.compactMap { candidate(of: $0.taxi, in: snapshot) }
@@ -53,18 +53,12 @@ extension DispatchSimulation {
         var itinerary: [(ride: RideRequestID, kind: SharedStop.Kind, at: Coordinate, leg: Duration)] = []
         var riders: [RideRequestID: SharedRider] = [:]
         for (index, stop) in record.itinerary.enumerated() {
-            guard let at = place(of: stop, in: snapshot), let rider = snapshot.requests[stop.ride]?.sharedRider else { return nil }
+            guard let at = snapshot.place(of: stop), let rider = snapshot.requests[stop.ride]?.sharedRider else { return nil }
             itinerary.append((stop.ride, stop.kind, at, index == 0 ? max(.zero, leg.arrivesAt - now) : leg.later[index - 1]))
             riders[stop.ride] = rider
         }
         return SharingCandidate(
             taxi: taxi, position: leg.from, capacity: record.seats, itinerary: itinerary, riders: riders, committedStops: 1)
-    }
-
-    /// Where `stop` is: its rider's pickup or destination.
-    private func place(of stop: ItineraryStop, in snapshot: DispatchSnapshot) -> Coordinate? {
-        guard let request = snapshot.requests[stop.ride] else { return nil }
-        return stop.kind == .pickup ? request.pickup : request.destination
     }
 
     /// After a rider joined as `match` planned: the legs after the one the
@@ -119,7 +113,7 @@ extension DispatchSimulation {
                 if let longest = request.sharedRider?.longestRide, now - boarded.at > longest + Self.boundSlack { sharing.beyondBounds += 1 }
             }
         }
-        guard let next = engine.snapshot.taxis[taxi]?.itinerary.first, let to = place(of: next, in: engine.snapshot) else {
+        guard let next = engine.snapshot.taxis[taxi]?.itinerary.first, let to = engine.snapshot.place(of: next) else {
             sharedLegs[taxi] = nil
             return
         }

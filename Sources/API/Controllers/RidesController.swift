@@ -277,7 +277,7 @@ struct RidesController: Sendable {
         let pickup = itinerary.firstIndex { $0.stop == ItineraryStop(ride: ride.id, kind: .pickup) }
         guard let dropoff = itinerary.firstIndex(where: { $0.stop == ItineraryStop(ride: ride.id, kind: .dropoff) }) else { return ([], []) }
         func places(_ range: Range<Int>) -> [Coordinate] {
-            itinerary[range].compactMap { $0.stop.kind == .pickup ? $0.request.pickup : $0.request.destination }
+            itinerary[range].compactMap { $0.request.place(of: $0.stop.kind) }
         }
         return (pickup.map { places(0..<$0) } ?? [], places(((pickup ?? -1) + 1)..<dropoff))
     }

@@ -73,7 +73,7 @@ struct ItineraryStopJSON: Codable, Equatable, Sendable {
     init(stop: ItineraryStop, request: RideRequest, time: EngineTime, missingClientWait: Duration) {
         rideId = request.id.description
         self.stop = stop.kind.rawValue
-        point = PointJSON(stop.kind == .pickup ? request.pickup : request.destination ?? request.pickup)
+        point = PointJSON(request.place(of: stop.kind) ?? request.pickup)
         passengerId = request.passenger.text
         seats = request.seats
         switch request.phase {
